@@ -1,0 +1,1 @@
+//! Chess Golf solver (placeholder, being written).

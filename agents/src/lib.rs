@@ -1,0 +1,3 @@
+//! Every chesslab decision maker, behind one `Agent` trait.
+
+pub mod golf;

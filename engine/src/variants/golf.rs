@@ -1,0 +1,1 @@
+//! Chess Golf (placeholder, being written).

@@ -1,0 +1,3 @@
+//! One module per variant, each a rule set on top of the engine's primitives.
+
+pub mod golf;
