@@ -1,0 +1,592 @@
+//! `Board`: the orthodox position (piece bitboards plus a mailbox, side to move,
+//! castling rights stored as rook squares so Chess960 needs no special case, en passant,
+//! clocks, incremental Zobrist key) with `make`/`unmake` on an undo stack.
+//!
+//! Legal move generation lives in `movegen`, FEN in `fen`, notation in `notation`.
+//!
+//! En passant is recorded only when a pawn of the side to move stands ready to capture
+//! (as Polyglot and shakmaty do), so two positions that differ only by a useless en
+//! passant square have the same key and the same FEN, and repetition works as FIDE says.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::square::{Color, Piece, Role, Square};
+use crate::zobrist;
+
+/// What `unmake` needs to restore a position exactly.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    castling: Bitboard,
+    ep: Option<Square>,
+    halfmoves: u16,
+    key: u64,
+}
+
+/// An orthodox (or Chess960) chess position with its move history.
+#[derive(Clone, Debug)]
+pub struct Board {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    mailbox: [Option<Piece>; 64],
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+    halfmoves: u16,
+    fullmoves: u16,
+    key: u64,
+    chess960: bool,
+    history: Vec<Undo>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    FiftyMoves,
+    Repetition,
+    InsufficientMaterial,
+}
+
+impl Termination {
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::FiftyMoves => "fifty-moves",
+            Termination::Repetition => "repetition",
+            Termination::InsufficientMaterial => "insufficient-material",
+        }
+    }
+}
+
+/// The result of a finished game: a winner, or `None` for a draw, and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub termination: Termination,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::startpos()
+    }
+}
+
+impl PartialEq for Board {
+    /// Positions are equal when everything FEN describes is equal; history is ignored.
+    fn eq(&self, other: &Board) -> bool {
+        self.by_role == other.by_role
+            && self.by_color == other.by_color
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+            && self.key == other.key
+    }
+}
+
+impl Board {
+    /// An empty board, white to move; used by FEN parsing and set-up code.
+    pub fn empty() -> Board {
+        Board {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            mailbox: [None; 64],
+            turn: Color::White,
+            castling: Bitboard::EMPTY,
+            ep: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            key: 0,
+            chess960: false,
+            history: Vec::with_capacity(128),
+        }
+    }
+
+    /// The orthodox starting position.
+    pub fn startpos() -> Board {
+        crate::chess960::start_position(518)
+    }
+
+    // ----- read access -------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    /// Rook squares that still carry a castling right.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+    #[inline(always)]
+    pub fn halfmoves(&self) -> u16 {
+        self.halfmoves
+    }
+    #[inline(always)]
+    pub fn fullmoves(&self) -> u16 {
+        self.fullmoves
+    }
+    /// Whether notation should treat castling Chess960-style (king takes rook in UCI).
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.mailbox[sq.index()]
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn by_color(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+    #[inline(always)]
+    pub fn by_role(&self, r: Role) -> Bitboard {
+        self.by_role[r.index()]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, r: Role) -> Bitboard {
+        self.by_color[c.index()] & self.by_role[r.index()]
+    }
+    /// The king of `c`, if there is one (variants may allow kingless positions).
+    #[inline(always)]
+    pub fn king(&self, c: Color) -> Option<Square> {
+        self.pieces(c, Role::King).first()
+    }
+    /// Number of moves made since the board was set up (the undo stack depth).
+    #[inline(always)]
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+    /// The moves made since set-up, oldest first.
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+    /// Forget the history (keeps the position). Used when a position becomes a new root.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// Pieces of `by` that attack `sq` given occupancy `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = self.by_color[by.index()];
+        let rq = self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()];
+        let bq = self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()];
+        them & ((attacks::pawn_attacks(by.other(), sq) & self.by_role[Role::Pawn.index()])
+            | (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()])
+            | (attacks::king_attacks(sq) & self.by_role[Role::King.index()])
+            | (attacks::rook_attacks(sq, occ) & rq)
+            | (attacks::bishop_attacks(sq, occ) & bq))
+    }
+
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers_to(sq, by, self.occupied()).any()
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        match self.king(self.turn) {
+            Some(k) => self.attackers_to(k, self.turn.other(), self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    // ----- low-level editing (keeps the key in step) ---------------------------------
+
+    #[inline(always)]
+    fn put(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.by_role[p.role.index()] ^= b;
+        self.by_color[p.color.index()] ^= b;
+        self.mailbox[sq.index()] = Some(p);
+        self.key ^= zobrist::piece(p, sq);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.by_role[p.role.index()] ^= b;
+        self.by_color[p.color.index()] ^= b;
+        self.mailbox[sq.index()] = None;
+        self.key ^= zobrist::piece(p, sq);
+    }
+
+    #[inline(always)]
+    fn shift(&mut self, p: Piece, from: Square, to: Square) {
+        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_role[p.role.index()] ^= b;
+        self.by_color[p.color.index()] ^= b;
+        self.mailbox[from.index()] = None;
+        self.mailbox[to.index()] = Some(p);
+        self.key ^= zobrist::piece(p, from) ^ zobrist::piece(p, to);
+    }
+
+    /// Places a piece (replacing whatever stood there). For set-up code, not for play.
+    pub fn set_piece(&mut self, sq: Square, p: Option<Piece>) {
+        if let Some(old) = self.mailbox[sq.index()] {
+            self.remove(old, sq);
+        }
+        if let Some(p) = p {
+            self.put(p, sq);
+        }
+    }
+
+    /// Sets side to move, castling rights, en passant square and clocks; for set-up code.
+    /// The en passant square is dropped unless a pawn could actually capture there.
+    pub fn set_state(
+        &mut self,
+        turn: Color,
+        castling: Bitboard,
+        ep: Option<Square>,
+        halfmoves: u16,
+        fullmoves: u16,
+    ) {
+        self.turn = turn;
+        self.castling = castling;
+        self.ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
+        self.halfmoves = halfmoves;
+        self.fullmoves = fullmoves;
+        self.key = self.compute_key();
+    }
+
+    fn ep_capturable(&self, ep: Square, turn: Color) -> bool {
+        (attacks::pawn_attacks(turn.other(), ep) & self.pieces(turn, Role::Pawn)).any()
+    }
+
+    /// The Zobrist key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = zobrist::side(self.turn);
+        for sq in self.occupied() {
+            k ^= zobrist::piece(self.mailbox[sq.index()].unwrap(), sq);
+        }
+        for sq in self.castling {
+            k ^= zobrist::castling(sq);
+        }
+        if let Some(ep) = self.ep {
+            k ^= zobrist::en_passant(ep.file());
+        }
+        k
+    }
+
+    /// Checks the board's internal invariants (bitboards agree with the mailbox, the key
+    /// matches). Used by tests and debug assertions.
+    pub fn is_consistent(&self) -> bool {
+        let mut ok = (self.by_color[0] & self.by_color[1]).is_empty();
+        let mut union = Bitboard::EMPTY;
+        for r in Role::ALL {
+            ok &= (union & self.by_role[r.index()]).is_empty();
+            union |= self.by_role[r.index()];
+        }
+        ok &= union == self.occupied();
+        for sq in Square::all() {
+            let from_bb = Role::ALL
+                .iter()
+                .find(|r| self.by_role[r.index()].contains(sq))
+                .map(|&r| {
+                    let c = if self.by_color[0].contains(sq) {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    Piece::new(c, r)
+                });
+            ok &= from_bb == self.mailbox[sq.index()];
+        }
+        ok && self.key == self.compute_key()
+    }
+
+    // ----- make / unmake -------------------------------------------------------------
+
+    /// The king's and rook's destinations when `color` castles with the rook on `rook`.
+    #[inline]
+    pub fn castle_targets(color: Color, king: Square, rook: Square) -> (Square, Square) {
+        let rank = if color == Color::White { 0 } else { 7 };
+        if rook.file() > king.file() {
+            (Square::from_coords(6, rank), Square::from_coords(5, rank))
+        } else {
+            (Square::from_coords(2, rank), Square::from_coords(3, rank))
+        }
+    }
+
+    /// Plays a legal move. The move must come from this position's legal move list
+    /// (or be checked with `is_legal`); anything else corrupts the board.
+    pub fn make(&mut self, mv: Move) {
+        let us = self.turn;
+        let them = us.other();
+        let from = mv.from();
+        let to = mv.to();
+        let moved = self.mailbox[from.index()].expect("make: no piece on from-square");
+        let mut undo = Undo {
+            mv,
+            captured: None,
+            castling: self.castling,
+            ep: self.ep,
+            halfmoves: self.halfmoves,
+            key: self.key,
+        };
+
+        if let Some(ep) = self.ep.take() {
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+        self.halfmoves += 1;
+
+        match mv.kind() {
+            MoveKind::Castle => {
+                let rook = Piece::new(us, Role::Rook);
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                self.remove(moved, from);
+                self.remove(rook, to);
+                self.put(moved, kd);
+                self.put(rook, rd);
+            }
+            MoveKind::EnPassant => {
+                let cap_sq = Square::from_coords(to.file(), from.rank());
+                let cap = Piece::new(them, Role::Pawn);
+                self.remove(cap, cap_sq);
+                self.shift(moved, from, to);
+                undo.captured = Some(cap);
+                self.halfmoves = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                if let Some(cap) = self.mailbox[to.index()] {
+                    self.remove(cap, to);
+                    undo.captured = Some(cap);
+                    self.halfmoves = 0;
+                }
+                if let MoveKind::Promotion(r) = mv.kind() {
+                    self.remove(moved, from);
+                    self.put(Piece::new(us, r), to);
+                } else {
+                    self.shift(moved, from, to);
+                }
+                if moved.role == Role::Pawn {
+                    self.halfmoves = 0;
+                    if from.index() ^ to.index() == 16 {
+                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+                        if self.ep_capturable(ep, them) {
+                            self.ep = Some(ep);
+                            self.key ^= zobrist::en_passant(ep.file());
+                        }
+                    }
+                }
+            }
+        }
+
+        // Castling rights: a king move loses both; a rook leaving or being captured on
+        // its square loses that one.
+        if self.castling.any() {
+            let mut lost = self.castling
+                & (Bitboard::from_square(from) | Bitboard::from_square(to));
+            if moved.role == Role::King {
+                lost |= self.castling & Bitboard::relative_rank(us, 0);
+            }
+            for sq in lost {
+                self.key ^= zobrist::castling(sq);
+            }
+            self.castling = self.castling - lost;
+        }
+
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.key ^= zobrist::BLACK_TO_MOVE;
+        self.history.push(undo);
+    }
+
+    /// Takes back the last move made with `make`. Returns it, or `None` with no history.
+    pub fn unmake(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        let mv = undo.mv;
+        let them = self.turn;
+        let us = them.other();
+        let from = mv.from();
+        let to = mv.to();
+        match mv.kind() {
+            MoveKind::Castle => {
+                let king = Piece::new(us, Role::King);
+                let rook = Piece::new(us, Role::Rook);
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                self.remove(king, kd);
+                self.remove(rook, rd);
+                self.put(king, from);
+                self.put(rook, to);
+            }
+            MoveKind::EnPassant => {
+                self.shift(Piece::new(us, Role::Pawn), to, from);
+                let cap_sq = Square::from_coords(to.file(), from.rank());
+                self.put(Piece::new(them, Role::Pawn), cap_sq);
+            }
+            MoveKind::Promotion(r) => {
+                self.remove(Piece::new(us, r), to);
+                self.put(Piece::new(us, Role::Pawn), from);
+                if let Some(cap) = undo.captured {
+                    self.put(cap, to);
+                }
+            }
+            MoveKind::Normal => {
+                let p = self.mailbox[to.index()].expect("unmake: empty to-square");
+                self.shift(p, to, from);
+                if let Some(cap) = undo.captured {
+                    self.put(cap, to);
+                }
+            }
+        }
+        self.turn = us;
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmoves = undo.halfmoves;
+        if us == Color::Black {
+            self.fullmoves -= 1;
+        }
+        self.key = undo.key;
+        Some(mv)
+    }
+
+    /// Passes the turn without moving (for search's null-move and for variants).
+    pub fn make_null(&mut self) {
+        let undo = Undo {
+            mv: Move::NULL,
+            captured: None,
+            castling: self.castling,
+            ep: self.ep,
+            halfmoves: self.halfmoves,
+            key: self.key,
+        };
+        if let Some(ep) = self.ep.take() {
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+        self.halfmoves += 1;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = self.turn.other();
+        self.key ^= zobrist::BLACK_TO_MOVE;
+        self.history.push(undo);
+    }
+
+    /// Takes back `make_null`.
+    pub fn unmake_null(&mut self) {
+        let undo = self.history.pop().expect("unmake_null without history");
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmoves -= 1;
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+    }
+
+    /// What piece a move captures, if any (en passant included).
+    #[inline]
+    pub fn captured_piece(&self, mv: Move) -> Option<Piece> {
+        match mv.kind() {
+            MoveKind::Castle => None,
+            MoveKind::EnPassant => Some(Piece::new(self.turn.other(), Role::Pawn)),
+            _ => self.mailbox[mv.to().index()],
+        }
+    }
+
+    // ----- draws and game end ---------------------------------------------------------
+
+    /// How many earlier positions in the history equal the current one (same key),
+    /// looking back only as far as the last irreversible move.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let limit = (self.halfmoves as usize).min(n);
+        let mut count = 0;
+        let mut i = 2;
+        while i <= limit {
+            if self.history[n - i].key == self.key {
+                count += 1;
+            }
+            i += 2;
+        }
+        count
+    }
+
+    /// Neither side can possibly mate: K v K, K+minor v K (the FIDE cases RULES.md names),
+    /// and bishops all on one colour of square.
+    pub fn is_insufficient_material(&self) -> bool {
+        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.by_role(Role::Knight);
+        let bishops = self.by_role(Role::Bishop);
+        if (knights | bishops).count() <= 1 {
+            return true;
+        }
+        if knights.is_empty() {
+            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+            return bishops.0 & DARK == 0 || bishops.0 & !DARK == 0;
+        }
+        false
+    }
+
+    /// The outcome if the game is over under FIDE rules (threefold repetition and the
+    /// 50-move rule are applied automatically, as self-play needs).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let has_moves = self.has_legal_moves();
+        if !has_moves {
+            return Some(if self.in_check() {
+                Outcome {
+                    winner: Some(self.turn.other()),
+                    termination: Termination::Checkmate,
+                }
+            } else {
+                Outcome {
+                    winner: None,
+                    termination: Termination::Stalemate,
+                }
+            });
+        }
+        let draw = |termination| Some(Outcome {
+            winner: None,
+            termination,
+        });
+        if self.is_insufficient_material() {
+            return draw(Termination::InsufficientMaterial);
+        }
+        if self.halfmoves >= 100 {
+            return draw(Termination::FiftyMoves);
+        }
+        if self.repetitions() >= 2 {
+            return draw(Termination::Repetition);
+        }
+        None
+    }
+}

@@ -1,0 +1,50 @@
+//! Perft: counting leaf nodes of the legal move tree, the standard move-generator test.
+
+use crate::board::Board;
+
+/// Leaf count at `depth`, counting the last ply from the move list size (bulk counting).
+pub fn perft(board: &mut Board, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => board.count_legal_moves(),
+        _ => {
+            let moves = board.legal_moves();
+            let mut n = 0;
+            for &m in moves.iter() {
+                board.make(m);
+                n += perft(board, depth - 1);
+                board.unmake();
+            }
+            n
+        }
+    }
+}
+
+/// Leaf count at `depth`, playing every leaf move with make/unmake (what search does).
+pub fn perft_full(board: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.legal_moves();
+    let mut n = 0;
+    for &m in moves.iter() {
+        board.make(m);
+        n += perft_full(board, depth - 1);
+        board.unmake();
+    }
+    n
+}
+
+/// Leaf counts per root move, in generation order, with the move in UCI.
+pub fn divide(board: &mut Board, depth: u32) -> Vec<(String, u64)> {
+    let moves = board.legal_moves();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves.iter() {
+        let name = board.uci(m);
+        board.make(m);
+        let n = if depth <= 1 { 1 } else { perft(board, depth - 1) };
+        board.unmake();
+        out.push((name, n));
+    }
+    out
+}
