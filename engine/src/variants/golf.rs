@@ -90,7 +90,13 @@ pub const MAX_PIECES: usize = 32;
 pub const MAX_KIND_COUNT: u8 = 16;
 
 /// The non-pawn roles, in the order of Appendix A's gaps.
-pub const GOLF_ROLES: [Role; 5] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+pub const GOLF_ROLES: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
 
 // ---------------------------------------------------------------------------------------
 // Parameters
@@ -156,7 +162,13 @@ pub struct SetupGaps {
 
 impl Default for SetupGaps {
     fn default() -> Self {
-        SetupGaps { knight: 1, bishop: 2, rook: 3, queen: 5, king: 6 }
+        SetupGaps {
+            knight: 1,
+            bishop: 2,
+            rook: 3,
+            queen: 5,
+            king: 6,
+        }
     }
 }
 
@@ -377,7 +389,10 @@ impl GolfMove {
         if s.len() != 4 || !s.is_ascii() {
             return None;
         }
-        Some(GolfMove { from: Square::parse(&s[..2])?, to: Square::parse(&s[2..])? })
+        Some(GolfMove {
+            from: Square::parse(&s[..2])?,
+            to: Square::parse(&s[2..])?,
+        })
     }
 }
 
@@ -452,7 +467,8 @@ impl MoveTargets {
 
     /// Every move, in (from, to) square order of generation.
     pub fn moves(&self) -> impl Iterator<Item = GolfMove> + '_ {
-        self.entries().flat_map(|(from, to)| to.map(move |t| GolfMove::new(from, t)))
+        self.entries()
+            .flat_map(|(from, to)| to.map(move |t| GolfMove::new(from, t)))
     }
 }
 
@@ -548,7 +564,10 @@ impl Default for GolfPosition {
 
 #[inline(always)]
 fn piece_from_index(i: u8) -> Piece {
-    Piece::new(Color::from_index(i as usize / 6), Role::from_index(i as usize % 6))
+    Piece::new(
+        Color::from_index(i as usize / 6),
+        Role::from_index(i as usize % 6),
+    )
 }
 
 impl GolfPosition {
@@ -624,7 +643,8 @@ impl GolfPosition {
 
     /// All pieces with their squares, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied.map(move |sq| (sq, piece_from_index(self.board[sq.index()])))
+        self.occupied
+            .map(move |sq| (sq, piece_from_index(self.board[sq.index()])))
     }
 
     /// A 128-bit Zobrist key of the whole state (pieces, chosen, taken, taking). Equal
@@ -881,7 +901,9 @@ impl GolfPosition {
     pub fn has_king_steps(&self, king_step: KingStep, color: Color) -> bool {
         let mine = self.by_color[color.index()];
         match king_step {
-            KingStep::NoAdjacentPair => mine.into_iter().all(|sq| (king_attacks(sq) & mine).is_empty()),
+            KingStep::NoAdjacentPair => mine
+                .into_iter()
+                .all(|sq| (king_attacks(sq) & mine).is_empty()),
             KingStep::NoBorrowedMove => {
                 let (once, twice) = self.owed_masks();
                 let empty = !self.occupied;
@@ -954,7 +976,11 @@ impl GolfPosition {
 
     /// Replays `moves`, each legal, and checks that only the last one reaches a solved
     /// state. Returns the final position or a description of the first failure.
-    pub fn verify_solution(&self, moves: &[GolfMove], params: &GolfParams) -> Result<GolfPosition, String> {
+    pub fn verify_solution(
+        &self,
+        moves: &[GolfMove],
+        params: &GolfParams,
+    ) -> Result<GolfPosition, String> {
         if self.is_solved() {
             return if moves.is_empty() {
                 Ok(*self)
@@ -967,7 +993,9 @@ impl GolfPosition {
         }
         let mut pos = *self;
         for (i, &mv) in moves.iter().enumerate() {
-            pos = pos.play(mv, params).map_err(|e| format!("move {}: {e}", i + 1))?;
+            pos = pos
+                .play(mv, params)
+                .map_err(|e| format!("move {}: {e}", i + 1))?;
             let last = i + 1 == moves.len();
             if pos.is_solved() != last {
                 return Err(if last {
@@ -984,7 +1012,11 @@ impl GolfPosition {
 
     /// Lays out `deck` in order leaving `gaps` empty squares before each piece, starting
     /// at a1 or a8 according to `order`. Nothing is chosen.
-    pub fn setup(deck: &[Piece], gaps: &SetupGaps, order: FillOrder) -> Result<GolfPosition, GolfSetupError> {
+    pub fn setup(
+        deck: &[Piece],
+        gaps: &SetupGaps,
+        order: FillOrder,
+    ) -> Result<GolfPosition, GolfSetupError> {
         if deck.len() > MAX_PIECES {
             return Err(GolfSetupError::TooMany(deck.len()));
         }
@@ -996,7 +1028,10 @@ impl GolfPosition {
             }
             let idx = next + gaps.gap(p.role) as usize;
             if idx >= 64 {
-                return Err(GolfSetupError::OffBoard { card: i + 1, piece: p.char() });
+                return Err(GolfSetupError::OffBoard {
+                    card: i + 1,
+                    piece: p.char(),
+                });
             }
             let (file, row) = ((idx % 8) as u8, (idx / 8) as u8);
             let rank = match order {
@@ -1076,7 +1111,10 @@ impl CardDeck {
     pub fn shuffled<R: Rng + ?Sized>(rng: &mut R) -> CardDeck {
         let mut draw = standard_deck().to_vec();
         draw.shuffle(rng);
-        CardDeck { draw, discard: Vec::new() }
+        CardDeck {
+            draw,
+            discard: Vec::new(),
+        }
     }
 
     /// Cards left to draw.
@@ -1122,7 +1160,10 @@ mod tests {
         let s = p.to_toml_string();
         assert!(s.contains("king_step = \"no-borrowed-move\""), "{s}");
         assert_eq!(GolfParams::from_toml_str(&s).unwrap(), p);
-        assert_eq!(GolfParams::from_toml_str("").unwrap(), GolfParams::default());
+        assert_eq!(
+            GolfParams::from_toml_str("").unwrap(),
+            GolfParams::default()
+        );
         assert!(GolfParams::from_toml_str("king_step = \"sometimes\"").is_err());
     }
 
