@@ -146,7 +146,13 @@ mod tests {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(knight_attacks(Square::parse("d4").unwrap()).count(), 8);
         assert_eq!(king_attacks(Square::A1).count(), 3);
-        assert_eq!(pawn_attacks(Color::White, Square::parse("a2").unwrap()).count(), 1);
-        assert_eq!(pawn_attacks(Color::Black, Square::parse("e7").unwrap()).count(), 2);
+        assert_eq!(
+            pawn_attacks(Color::White, Square::parse("a2").unwrap()).count(),
+            1
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::parse("e7").unwrap()).count(),
+            2
+        );
     }
 }

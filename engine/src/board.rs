@@ -14,15 +14,23 @@ use crate::moves::{Move, MoveKind};
 use crate::square::{Color, Piece, Role, Square};
 use crate::zobrist;
 
+/// The part of a position a move cannot recompute on the way back. Kept together so
+/// make saves it and unmake restores it as one block (field-by-field copies caused
+/// store-forwarding stalls that doubled make/unmake time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Irreversible {
+    castling: Bitboard,
+    key: u64,
+    ep: Option<Square>,
+    halfmoves: u16,
+}
+
 /// What `unmake` needs to restore a position exactly.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
+    st: Irreversible,
     mv: Move,
     captured: Option<Piece>,
-    castling: Bitboard,
-    ep: Option<Square>,
-    halfmoves: u16,
-    key: u64,
 }
 
 /// An orthodox (or Chess960) chess position with its move history.
@@ -32,11 +40,8 @@ pub struct Board {
     by_color: [Bitboard; 2],
     mailbox: [Option<Piece>; 64],
     turn: Color,
-    castling: Bitboard,
-    ep: Option<Square>,
-    halfmoves: u16,
+    st: Irreversible,
     fullmoves: u16,
-    key: u64,
     chess960: bool,
     history: Vec<Undo>,
 }
@@ -82,11 +87,8 @@ impl PartialEq for Board {
         self.by_role == other.by_role
             && self.by_color == other.by_color
             && self.turn == other.turn
-            && self.castling == other.castling
-            && self.ep == other.ep
-            && self.halfmoves == other.halfmoves
+            && self.st == other.st
             && self.fullmoves == other.fullmoves
-            && self.key == other.key
     }
 }
 
@@ -98,11 +100,13 @@ impl Board {
             by_color: [Bitboard::EMPTY; 2],
             mailbox: [None; 64],
             turn: Color::White,
-            castling: Bitboard::EMPTY,
-            ep: None,
-            halfmoves: 0,
+            st: Irreversible {
+                castling: Bitboard::EMPTY,
+                key: 0,
+                ep: None,
+                halfmoves: 0,
+            },
             fullmoves: 1,
-            key: 0,
             chess960: false,
             history: Vec::with_capacity(128),
         }
@@ -121,20 +125,20 @@ impl Board {
     }
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.key
+        self.st.key
     }
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
-        self.ep
+        self.st.ep
     }
     /// Rook squares that still carry a castling right.
     #[inline(always)]
     pub fn castling_rights(&self) -> Bitboard {
-        self.castling
+        self.st.castling
     }
     #[inline(always)]
     pub fn halfmoves(&self) -> u16 {
-        self.halfmoves
+        self.st.halfmoves
     }
     #[inline(always)]
     pub fn fullmoves(&self) -> u16 {
@@ -231,7 +235,7 @@ impl Board {
         self.by_role[p.role.index()] ^= b;
         self.by_color[p.color.index()] ^= b;
         self.mailbox[sq.index()] = Some(p);
-        self.key ^= zobrist::piece(p, sq);
+        self.st.key ^= zobrist::piece(p, sq);
     }
 
     #[inline(always)]
@@ -240,7 +244,7 @@ impl Board {
         self.by_role[p.role.index()] ^= b;
         self.by_color[p.color.index()] ^= b;
         self.mailbox[sq.index()] = None;
-        self.key ^= zobrist::piece(p, sq);
+        self.st.key ^= zobrist::piece(p, sq);
     }
 
     #[inline(always)]
@@ -250,7 +254,7 @@ impl Board {
         self.by_color[p.color.index()] ^= b;
         self.mailbox[from.index()] = None;
         self.mailbox[to.index()] = Some(p);
-        self.key ^= zobrist::piece(p, from) ^ zobrist::piece(p, to);
+        self.st.key ^= zobrist::piece(p, from) ^ zobrist::piece(p, to);
     }
 
     /// Places a piece (replacing whatever stood there). For set-up code, not for play.
@@ -274,11 +278,11 @@ impl Board {
         fullmoves: u16,
     ) {
         self.turn = turn;
-        self.castling = castling;
-        self.ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
-        self.halfmoves = halfmoves;
+        self.st.castling = castling;
+        self.st.ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
+        self.st.halfmoves = halfmoves;
         self.fullmoves = fullmoves;
-        self.key = self.compute_key();
+        self.st.key = self.compute_key();
     }
 
     fn ep_capturable(&self, ep: Square, turn: Color) -> bool {
@@ -291,10 +295,10 @@ impl Board {
         for sq in self.occupied() {
             k ^= zobrist::piece(self.mailbox[sq.index()].unwrap(), sq);
         }
-        for sq in self.castling {
+        for sq in self.st.castling {
             k ^= zobrist::castling(sq);
         }
-        if let Some(ep) = self.ep {
+        if let Some(ep) = self.st.ep {
             k ^= zobrist::en_passant(ep.file());
         }
         k
@@ -324,7 +328,7 @@ impl Board {
                 });
             ok &= from_bb == self.mailbox[sq.index()];
         }
-        ok && self.key == self.compute_key()
+        ok && self.st.key == self.compute_key()
     }
 
     // ----- make / unmake -------------------------------------------------------------
@@ -349,18 +353,15 @@ impl Board {
         let to = mv.to();
         let moved = self.mailbox[from.index()].expect("make: no piece on from-square");
         let mut undo = Undo {
+            st: self.st,
             mv,
             captured: None,
-            castling: self.castling,
-            ep: self.ep,
-            halfmoves: self.halfmoves,
-            key: self.key,
         };
 
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::en_passant(ep.file());
+        if let Some(ep) = self.st.ep.take() {
+            self.st.key ^= zobrist::en_passant(ep.file());
         }
-        self.halfmoves += 1;
+        self.st.halfmoves += 1;
 
         match mv.kind() {
             MoveKind::Castle => {
@@ -377,13 +378,13 @@ impl Board {
                 self.remove(cap, cap_sq);
                 self.shift(moved, from, to);
                 undo.captured = Some(cap);
-                self.halfmoves = 0;
+                self.st.halfmoves = 0;
             }
             MoveKind::Normal | MoveKind::Promotion(_) => {
                 if let Some(cap) = self.mailbox[to.index()] {
                     self.remove(cap, to);
                     undo.captured = Some(cap);
-                    self.halfmoves = 0;
+                    self.st.halfmoves = 0;
                 }
                 if let MoveKind::Promotion(r) = mv.kind() {
                     self.remove(moved, from);
@@ -392,12 +393,12 @@ impl Board {
                     self.shift(moved, from, to);
                 }
                 if moved.role == Role::Pawn {
-                    self.halfmoves = 0;
+                    self.st.halfmoves = 0;
                     if from.index() ^ to.index() == 16 {
                         let ep = Square::new(((from.index() + to.index()) / 2) as u8);
                         if self.ep_capturable(ep, them) {
-                            self.ep = Some(ep);
-                            self.key ^= zobrist::en_passant(ep.file());
+                            self.st.ep = Some(ep);
+                            self.st.key ^= zobrist::en_passant(ep.file());
                         }
                     }
                 }
@@ -406,23 +407,23 @@ impl Board {
 
         // Castling rights: a king move loses both; a rook leaving or being captured on
         // its square loses that one.
-        if self.castling.any() {
-            let mut lost = self.castling
-                & (Bitboard::from_square(from) | Bitboard::from_square(to));
+        if self.st.castling.any() {
+            let mut lost =
+                self.st.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
             if moved.role == Role::King {
-                lost |= self.castling & Bitboard::relative_rank(us, 0);
+                lost |= self.st.castling & Bitboard::relative_rank(us, 0);
             }
             for sq in lost {
-                self.key ^= zobrist::castling(sq);
+                self.st.key ^= zobrist::castling(sq);
             }
-            self.castling = self.castling - lost;
+            self.st.castling = self.st.castling - lost;
         }
 
         if us == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = them;
-        self.key ^= zobrist::BLACK_TO_MOVE;
+        self.st.key ^= zobrist::BLACK_TO_MOVE;
         self.history.push(undo);
     }
 
@@ -465,35 +466,29 @@ impl Board {
             }
         }
         self.turn = us;
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.halfmoves = undo.halfmoves;
+        self.st = undo.st;
         if us == Color::Black {
             self.fullmoves -= 1;
         }
-        self.key = undo.key;
         Some(mv)
     }
 
     /// Passes the turn without moving (for search's null-move and for variants).
     pub fn make_null(&mut self) {
         let undo = Undo {
+            st: self.st,
             mv: Move::NULL,
             captured: None,
-            castling: self.castling,
-            ep: self.ep,
-            halfmoves: self.halfmoves,
-            key: self.key,
         };
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::en_passant(ep.file());
+        if let Some(ep) = self.st.ep.take() {
+            self.st.key ^= zobrist::en_passant(ep.file());
         }
-        self.halfmoves += 1;
+        self.st.halfmoves += 1;
         if self.turn == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = self.turn.other();
-        self.key ^= zobrist::BLACK_TO_MOVE;
+        self.st.key ^= zobrist::BLACK_TO_MOVE;
         self.history.push(undo);
     }
 
@@ -504,10 +499,7 @@ impl Board {
         if self.turn == Color::Black {
             self.fullmoves -= 1;
         }
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.halfmoves = undo.halfmoves;
-        self.key = undo.key;
+        self.st = undo.st;
     }
 
     /// What piece a move captures, if any (en passant included).
@@ -526,11 +518,11 @@ impl Board {
     /// looking back only as far as the last irreversible move.
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
-        let limit = (self.halfmoves as usize).min(n);
+        let limit = (self.st.halfmoves as usize).min(n);
         let mut count = 0;
         let mut i = 2;
         while i <= limit {
-            if self.history[n - i].key == self.key {
+            if self.history[n - i].st.key == self.st.key {
                 count += 1;
             }
             i += 2;
@@ -574,14 +566,16 @@ impl Board {
                 }
             });
         }
-        let draw = |termination| Some(Outcome {
-            winner: None,
-            termination,
-        });
+        let draw = |termination| {
+            Some(Outcome {
+                winner: None,
+                termination,
+            })
+        };
         if self.is_insufficient_material() {
             return draw(Termination::InsufficientMaterial);
         }
-        if self.halfmoves >= 100 {
+        if self.st.halfmoves >= 100 {
             return draw(Termination::FiftyMoves);
         }
         if self.repetitions() >= 2 {

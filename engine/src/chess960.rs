@@ -55,7 +55,10 @@ pub fn start_position(n: u16) -> Board {
         for (color, back, pawn) in [(Color::White, 0, 1), (Color::Black, 7, 6)] {
             let sq = Square::from_coords(file, back);
             b.set_piece(sq, Some(Piece::new(color, role)));
-            b.set_piece(Square::from_coords(file, pawn), Some(Piece::new(color, Role::Pawn)));
+            b.set_piece(
+                Square::from_coords(file, pawn),
+                Some(Piece::new(color, Role::Pawn)),
+            );
             if role == Role::Rook {
                 rights.set(sq);
             }
@@ -81,7 +84,12 @@ mod tests {
     #[test]
     fn scharnagl_known_numbers() {
         // Published anchors: 0 = BBQNNRKR, 959 = RKRNNQBB.
-        let s = |n| back_rank(n).iter().map(|r| r.char().to_ascii_uppercase()).collect::<String>();
+        let s = |n| {
+            back_rank(n)
+                .iter()
+                .map(|r| r.char().to_ascii_uppercase())
+                .collect::<String>()
+        };
         assert_eq!(s(0), "BBQNNRKR");
         assert_eq!(s(959), "RKRNNQBB");
     }

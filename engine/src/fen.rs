@@ -105,7 +105,10 @@ fn parse_castling(
     if field == "-" {
         return Ok(rights);
     }
-    if field.chars().any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h')) {
+    if field
+        .chars()
+        .any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h'))
+    {
         *mode = CastlingMode::Chess960;
     }
     for c in field.chars() {
@@ -124,7 +127,11 @@ fn parse_castling(
                 let Some(king) = king else { continue };
                 let corner = Square::from_coords(if lower == 'k' { 7 } else { 0 }, rank);
                 let side = rooks.select(|r| (r.file() > king.file()) == (lower == 'k'));
-                let outermost = if lower == 'k' { side.last() } else { side.min() };
+                let outermost = if lower == 'k' {
+                    side.last()
+                } else {
+                    side.min()
+                };
                 if *mode == CastlingMode::Standard && king.file() == 4 && rooks.contains(corner) {
                     Some(corner)
                 } else {
@@ -193,16 +200,17 @@ impl Board {
             }
         }
         if (board.by_role(Role::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).any() {
-            return Err(FenError::Position("a pawn stands on the first or last rank".into()));
+            return Err(FenError::Position(
+                "a pawn stands on the first or last rank".into(),
+            ));
         }
         let mut mode = mode;
         let castling = parse_castling(&board, fields[2], &mut mode)?;
         let ep = match fields[3] {
             "-" => None,
             s => {
-                let sq = Square::parse(s).ok_or_else(|| {
-                    FenError::EnPassant(format!("'{s}' is not a square"))
-                })?;
+                let sq = Square::parse(s)
+                    .ok_or_else(|| FenError::EnPassant(format!("'{s}' is not a square")))?;
                 let want_rank = if turn == Color::White { 5 } else { 2 };
                 if sq.rank() != want_rank {
                     return Err(FenError::EnPassant(format!(
@@ -216,7 +224,9 @@ impl Board {
         };
         let halfmoves = match fields.get(4) {
             None => 0,
-            Some(s) => s.parse::<u16>().map_err(|_| FenError::Halfmoves(s.to_string()))?,
+            Some(s) => s
+                .parse::<u16>()
+                .map_err(|_| FenError::Halfmoves(s.to_string()))?,
         };
         let fullmoves = match fields.get(5) {
             None => 1,
@@ -313,7 +323,11 @@ impl Board {
         format!(
             "{} {} {} {} {} {}",
             self.placement_fen(),
-            if self.turn() == Color::White { 'w' } else { 'b' },
+            if self.turn() == Color::White {
+                'w'
+            } else {
+                'b'
+            },
             self.castling_fen(shredder),
             ep,
             self.halfmoves(),
@@ -372,26 +386,51 @@ mod tests {
         let e = |s| Board::from_fen(s).unwrap_err();
         assert!(matches!(e("8/8/8 w - -"), FenError::Placement(_)));
         assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 x - -"), FenError::Turn(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w X -"), FenError::Castling(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w - z9"), FenError::EnPassant(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w - - x 1"), FenError::Halfmoves(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w - - 0 0"), FenError::Fullmoves(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/8 w - -"), FenError::Position(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K2r b - -"), FenError::Position(_)));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K3 w X -"),
+            FenError::Castling(_)
+        ));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K3 w - z9"),
+            FenError::EnPassant(_)
+        ));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K3 w - - x 1"),
+            FenError::Halfmoves(_)
+        ));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K3 w - - 0 0"),
+            FenError::Fullmoves(_)
+        ));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/8 w - -"),
+            FenError::Position(_)
+        ));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K2r b - -"),
+            FenError::Position(_)
+        ));
         assert!(matches!(e("w"), FenError::FieldCount(1)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra"), FenError::FieldCount(7)));
-        assert!(matches!(e("4k3/9/8/8/8/8/8/4K3 w - -"), FenError::Placement(_)));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra"),
+            FenError::FieldCount(7)
+        ));
+        assert!(matches!(
+            e("4k3/9/8/8/8/8/8/4K3 w - -"),
+            FenError::Placement(_)
+        ));
     }
 
     #[test]
     fn shredder_and_xfen_castling() {
-        let b = Board::from_fen_960("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1")
-            .unwrap();
+        let b =
+            Board::from_fen_960("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1").unwrap();
         assert_eq!(b.castling_rights().count(), 4);
         assert_eq!(b.shredder_fen().split(' ').nth(2), Some("EAea"));
         assert_eq!(b.fen().split(' ').nth(2), Some("KQkq"));
-        let s = Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
-            .unwrap();
+        let s =
+            Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                .unwrap();
         assert!(s.is_chess960());
         assert_eq!(s.shredder_fen().split(' ').nth(2), Some("HFhf"));
     }

@@ -166,11 +166,17 @@ impl Board {
         }
         let bq = self.pieces(us, Role::Bishop) | self.pieces(us, Role::Queen);
         for sq in bq {
-            sink.normal(sq, attacks::bishop_attacks(sq, occ) & target_mask & pin_line(sq));
+            sink.normal(
+                sq,
+                attacks::bishop_attacks(sq, occ) & target_mask & pin_line(sq),
+            );
         }
         let rq = self.pieces(us, Role::Rook) | self.pieces(us, Role::Queen);
         for sq in rq {
-            sink.normal(sq, attacks::rook_attacks(sq, occ) & target_mask & pin_line(sq));
+            sink.normal(
+                sq,
+                attacks::rook_attacks(sq, occ) & target_mask & pin_line(sq),
+            );
         }
         if king.is_none() {
             for sq in self.pieces(us, Role::King) {
@@ -215,7 +221,8 @@ impl Board {
     }
 
     fn generate_castles<S: MoveSink>(&self, sink: &mut S, us: Color, king: Square) {
-        let rights = self.castling_rights() & Bitboard::relative_rank(us, 0) & self.pieces(us, Role::Rook);
+        let rights =
+            self.castling_rights() & Bitboard::relative_rank(us, 0) & self.pieces(us, Role::Rook);
         if rights.is_empty() || king.rank() != if us == Color::White { 0 } else { 7 } {
             return;
         }
@@ -223,8 +230,9 @@ impl Board {
         let occ = self.occupied();
         for rook in rights {
             let (kd, rd) = Board::castle_targets(us, king, rook);
-            let must_be_empty =
-                (between(king, kd).with(kd) | between(rook, rd).with(rd)).without(king).without(rook);
+            let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
+                .without(king)
+                .without(rook);
             if (must_be_empty & occ).any() {
                 continue;
             }
@@ -262,7 +270,8 @@ impl Board {
 
     /// Whether `mv` is legal here (checked against the generator).
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.piece_at(mv.from()).is_some_and(|p| p.color == self.turn())
+        self.piece_at(mv.from())
+            .is_some_and(|p| p.color == self.turn())
             && self.legal_moves().contains(mv)
     }
 }

@@ -83,7 +83,9 @@ impl Board {
                 "O-O-O".into()
             };
         }
-        let piece = self.piece_at(mv.from()).expect("san: no piece on from-square");
+        let piece = self
+            .piece_at(mv.from())
+            .expect("san: no piece on from-square");
         let capture = self.captured_piece(mv).is_some();
         let mut s = String::new();
         if piece.role == Role::Pawn {
@@ -179,7 +181,8 @@ impl Board {
         if b.len() < 2 {
             return Err(syntax());
         }
-        let to = Square::parse(std::str::from_utf8(&b[b.len() - 2..]).unwrap()).ok_or_else(syntax)?;
+        let to =
+            Square::parse(std::str::from_utf8(&b[b.len() - 2..]).unwrap()).ok_or_else(syntax)?;
         let mut file_hint = None;
         let mut rank_hint = None;
         for &c in &b[..b.len() - 2] {
@@ -222,8 +225,9 @@ mod tests {
 
     #[test]
     fn uci_and_san_round_trip_from_kiwipete() {
-        let b = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-            .unwrap();
+        let b =
+            Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap();
         for &m in b.legal_moves().iter() {
             assert_eq!(b.parse_uci(&b.uci(m)), Ok(m));
             assert_eq!(b.parse_san(&b.san(m)), Ok(m), "{}", b.san(m));
@@ -243,10 +247,19 @@ mod tests {
     #[test]
     fn bad_moves_are_typed_errors() {
         let b = Board::startpos();
-        assert!(matches!(b.parse_uci("e2e5"), Err(MoveParseError::Illegal(_))));
+        assert!(matches!(
+            b.parse_uci("e2e5"),
+            Err(MoveParseError::Illegal(_))
+        ));
         assert!(matches!(b.parse_uci("zz"), Err(MoveParseError::Syntax(_))));
-        assert!(matches!(b.parse_san("Qxh7"), Err(MoveParseError::Illegal(_))));
-        assert!(matches!(b.parse_move("hello"), Err(MoveParseError::Syntax(_))));
+        assert!(matches!(
+            b.parse_san("Qxh7"),
+            Err(MoveParseError::Illegal(_))
+        ));
+        assert!(matches!(
+            b.parse_move("hello"),
+            Err(MoveParseError::Syntax(_))
+        ));
         assert_eq!(b.parse_move("Nf3"), b.parse_uci("g1f3"));
     }
 }

@@ -42,7 +42,11 @@ pub fn divide(board: &mut Board, depth: u32) -> Vec<(String, u64)> {
     for &m in moves.iter() {
         let name = board.uci(m);
         board.make(m);
-        let n = if depth <= 1 { 1 } else { perft(board, depth - 1) };
+        let n = if depth <= 1 {
+            1
+        } else {
+            perft(board, depth - 1)
+        };
         board.unmake();
         out.push((name, n));
     }
