@@ -1,3 +1,46 @@
-//! Every chesslab decision maker, behind one `Agent` trait.
+//! Every chesslab decision maker, behind one [`Agent`] trait, built from spec strings
+//! such as `alphabeta:depth=3` by [`registry::build`].
+//!
+//! ```
+//! use agents::registry::build;
+//! use engine::game::{Game, Turn};
+//! use engine::variants::chess::{Chess, ChessParams};
+//! use rand::SeedableRng;
+//!
+//! let game = Chess::new(&ChessParams::default());
+//! let mut agent = build::<Chess>("greedy").unwrap();
+//! let mut rng = rand_pcg::Pcg64::seed_from_u64(1);
+//! let Turn::Seat(seat) = game.turn() else { unreachable!() };
+//! let action = agent.act(&game, seat, &mut rng);
+//! assert!(game.action_notation(action).len() >= 4);
+//! assert!(build::<Chess>("nosuch").is_err());
+//! ```
 
+pub mod baseline;
+pub mod eval;
 pub mod golf;
+pub mod registry;
+pub mod spec;
+
+use engine::game::{Game, Seat};
+use rand_pcg::Pcg64;
+
+pub use spec::{AgentError, Spec};
+
+/// A decision maker for games of type `G`.
+///
+/// `act` receives the true state, but an agent for hidden-information games must use
+/// only what `seat` may know: `information_key(seat)`, `observation(seat)`,
+/// `sample_world(seat, rng)` and its own legal actions. Only `cheat` looks further, by
+/// design. At simultaneous nodes `act` is called once per acting seat and returns that
+/// seat's part of the joint action.
+pub trait Agent<G: Game>: Send {
+    /// The spec string that rebuilds this agent (for records).
+    fn spec(&self) -> String;
+
+    /// Chooses an action for `seat`. Called only when `seat` has legal actions.
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action;
+
+    /// Forgets anything carried between moves (called before each new game).
+    fn reset(&mut self) {}
+}

@@ -566,21 +566,23 @@ impl Board {
                 }
             });
         }
-        let draw = |termination| {
-            Some(Outcome {
-                winner: None,
-                termination,
-            })
-        };
+        self.automatic_draw().map(|termination| Outcome {
+            winner: None,
+            termination,
+        })
+    }
+
+    /// The draw that ends the game when the side to move still has moves: insufficient
+    /// material, the 50-move rule, threefold repetition. Needs no move generation.
+    pub fn automatic_draw(&self) -> Option<Termination> {
         if self.is_insufficient_material() {
-            return draw(Termination::InsufficientMaterial);
+            Some(Termination::InsufficientMaterial)
+        } else if self.st.halfmoves >= 100 {
+            Some(Termination::FiftyMoves)
+        } else if self.repetitions() >= 2 {
+            Some(Termination::Repetition)
+        } else {
+            None
         }
-        if self.st.halfmoves >= 100 {
-            return draw(Termination::FiftyMoves);
-        }
-        if self.repetitions() >= 2 {
-            return draw(Termination::Repetition);
-        }
-        None
     }
 }

@@ -17,6 +17,7 @@ pub mod bitboard;
 pub mod board;
 pub mod chess960;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -1,3 +1,4 @@
 //! One module per variant, each a rule set on top of the engine's primitives.
 
+pub mod chess;
 pub mod golf;

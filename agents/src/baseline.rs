@@ -1,0 +1,110 @@
+//! Baseline agents: `random` (uniform over legal actions) and `greedy` (best one-ply
+//! material for the mover, a win counts above all material, random tie-break).
+
+use crate::spec::{AgentError, Spec};
+use crate::Agent;
+use engine::game::{Game, Seat};
+use rand::Rng;
+use rand_pcg::Pcg64;
+
+/// Picks uniformly among the legal actions.
+pub struct RandomAgent;
+
+impl RandomAgent {
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        spec.check_keys(&[])?;
+        Ok(RandomAgent)
+    }
+}
+
+/// Uniformly random legal action of `seat` (shared by agents that need a default move).
+pub fn random_action<G: Game>(game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+    let mut actions = Vec::new();
+    game.legal_actions(seat, &mut actions);
+    assert!(!actions.is_empty(), "asked to act without legal actions");
+    actions[rng.gen_range(0..actions.len())]
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn spec(&self) -> String {
+        "random".into()
+    }
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        random_action(game, seat, rng)
+    }
+}
+
+/// Plays the action with the best material after one ply.
+pub struct GreedyAgent;
+
+impl GreedyAgent {
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        spec.check_keys(&[])?;
+        Ok(GreedyAgent)
+    }
+}
+
+impl<G: Game> Agent<G> for GreedyAgent {
+    fn spec(&self) -> String {
+        "greedy".into()
+    }
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let mut actions = Vec::new();
+        game.legal_actions(seat, &mut actions);
+        assert!(!actions.is_empty(), "asked to act without legal actions");
+        if !matches!(game.turn(), engine::game::Turn::Seat(_)) {
+            // At a simultaneous node one seat's action cannot be applied alone.
+            return actions[rng.gen_range(0..actions.len())];
+        }
+        let mut g = game.clone();
+        let mut best = f64::NEG_INFINITY;
+        let mut ties = 0u32;
+        let mut choice = actions[0];
+        for &a in &actions {
+            g.apply(a);
+            let score = match g.result() {
+                Some(r) => r.returns[seat] * 1e6,
+                None => g.material(seat),
+            };
+            g.undo();
+            if score > best {
+                best = score;
+                choice = a;
+                ties = 1;
+            } else if score == best {
+                // Reservoir sampling: a uniform choice among equal scores.
+                ties += 1;
+                if rng.gen_range(0..ties) == 0 {
+                    choice = a;
+                }
+            }
+        }
+        choice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::game::Game;
+    use engine::variants::chess::{Chess, ChessParams};
+    use rand::SeedableRng;
+
+    #[test]
+    fn greedy_takes_the_free_queen() {
+        let g = Chess::from_opening(&ChessParams::default(), "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")
+            .unwrap();
+        let mut rng = Pcg64::seed_from_u64(3);
+        let a = GreedyAgent.act(&g, 0, &mut rng);
+        assert_eq!(g.action_notation(a), "e4d5");
+    }
+
+    #[test]
+    fn greedy_mates_in_one_when_it_can() {
+        let g = Chess::from_opening(&ChessParams::default(), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+            .unwrap();
+        let mut rng = Pcg64::seed_from_u64(3);
+        let a = GreedyAgent.act(&g, 0, &mut rng);
+        assert_eq!(g.action_notation(a), "a1a8");
+    }
+}

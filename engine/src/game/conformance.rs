@@ -1,0 +1,158 @@
+//! The conformance test every variant runs: random playouts to the end checking the
+//! game API's contract (see the `game` module docs).
+//!
+//! ```
+//! use engine::game::{conformance, Game};
+//! use engine::variants::chess::{Chess, ChessParams};
+//! conformance::check(&Chess::new(&ChessParams::default()), 3, 7);
+//! ```
+
+use super::{joint_notation, replay, Game, Turn};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// Plays `games` random games from `start` (seeded by `seed`) and asserts the contract:
+/// - actions are legal and their notation parses back to the same action;
+/// - chance probabilities are positive and sum to one;
+/// - `undo` restores the state key and legal actions exactly;
+/// - replaying the record gives the same state key at the end;
+/// - terminal states have no legal actions and returns of the right length;
+/// - for perfect-information games, `sample_world` is the state itself and information
+///   keys equal the state key; for hidden-information games, `sample_world(seat)` has
+///   the same information key for that seat as the true state.
+///
+/// Panics with a message naming the broken rule.
+pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut actions = Vec::new();
+    let mut chance = Vec::new();
+    for game_index in 0..games {
+        let mut g = start.clone();
+        let mut record: Vec<String> = Vec::new();
+        let mut keys = vec![g.state_key()];
+        let mut steps = 0;
+        loop {
+            steps += 1;
+            assert!(
+                steps < 100_000,
+                "game {game_index}: no end after 100000 steps"
+            );
+            let n = g.num_seats();
+            for seat in 0..n {
+                if g.is_perfect_information() {
+                    assert_eq!(g.information_key(seat), g.state_key());
+                    let w = g.sample_world(seat, &mut rng);
+                    assert_eq!(
+                        w.state_key(),
+                        g.state_key(),
+                        "sample_world changed a perfect-information state"
+                    );
+                } else {
+                    let w = g.sample_world(seat, &mut rng);
+                    assert_eq!(
+                        w.information_key(seat),
+                        g.information_key(seat),
+                        "sample_world for seat {seat} contradicts what the seat has seen"
+                    );
+                }
+            }
+            let turn = g.turn();
+            match turn {
+                Turn::Terminal => {
+                    assert!(g.result().is_some(), "terminal state without a result");
+                    for seat in 0..n {
+                        g.legal_actions(seat, &mut actions);
+                        assert!(actions.is_empty(), "terminal state has legal actions");
+                    }
+                    break;
+                }
+                Turn::Chance => {
+                    g.chance_outcomes(&mut chance);
+                    assert!(!chance.is_empty(), "chance node without outcomes");
+                    let total: f64 = chance.iter().map(|c| c.1).sum();
+                    assert!(
+                        (total - 1.0).abs() < 1e-9,
+                        "chance probabilities sum to {total}"
+                    );
+                    assert!(chance.iter().all(|c| c.1 > 0.0));
+                    let mut x: f64 = rng.gen();
+                    let mut pick = chance[chance.len() - 1].0;
+                    for &(a, p) in &chance {
+                        if x < p {
+                            pick = a;
+                            break;
+                        }
+                        x -= p;
+                    }
+                    let text = g.action_notation(pick);
+                    assert_eq!(
+                        g.parse_action(&text).ok(),
+                        Some(pick),
+                        "chance notation '{text}' does not parse back"
+                    );
+                    record.push(text);
+                    apply_and_check_undo(&mut g, |g| g.apply(pick));
+                }
+                Turn::Seat(seat) => {
+                    g.legal_actions(seat, &mut actions);
+                    assert!(
+                        !actions.is_empty(),
+                        "non-terminal seat node without legal actions"
+                    );
+                    let a = actions[rng.gen_range(0..actions.len())];
+                    let text = g.action_notation(a);
+                    assert_eq!(
+                        g.parse_action(&text).ok(),
+                        Some(a),
+                        "notation '{text}' does not parse back"
+                    );
+                    record.push(text);
+                    apply_and_check_undo(&mut g, |g| g.apply(a));
+                }
+                Turn::Simultaneous => {
+                    let seats = g.simultaneous_seats();
+                    let mut joint = Vec::new();
+                    for &s in &seats {
+                        g.legal_actions(s, &mut actions);
+                        assert!(
+                            !actions.is_empty(),
+                            "seat {s} has no action at a simultaneous node"
+                        );
+                        joint.push(actions[rng.gen_range(0..actions.len())]);
+                    }
+                    record.push(joint_notation(&g, &joint));
+                    apply_and_check_undo(&mut g, |g| g.apply_joint(&joint));
+                }
+            }
+            keys.push(g.state_key());
+            assert_eq!(g.history_len(), record.len(), "history length out of step");
+        }
+        let refs: Vec<&str> = record.iter().map(String::as_str).collect();
+        let replayed = replay(start.clone(), &refs)
+            .unwrap_or_else(|e| panic!("game {game_index}: replay failed: {e}"));
+        assert_eq!(
+            replayed.state_key(),
+            g.state_key(),
+            "replay ends in a different state"
+        );
+        // Unwind the whole game with undo: every intermediate key must come back.
+        for k in keys.iter().rev().skip(1) {
+            g.undo();
+            assert_eq!(g.state_key(), *k, "undo chain does not retrace the game");
+        }
+    }
+}
+
+fn apply_and_check_undo<G: Game>(g: &mut G, f: impl Fn(&mut G)) {
+    let before_key = g.state_key();
+    let before_turn = g.turn();
+    f(g);
+    g.undo();
+    assert_eq!(
+        g.state_key(),
+        before_key,
+        "undo did not restore the state key"
+    );
+    assert_eq!(g.turn(), before_turn, "undo did not restore the turn");
+    f(g);
+}

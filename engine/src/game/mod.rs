@@ -1,0 +1,241 @@
+//! The game API every chesslab variant implements, shaped after OpenSpiel's `State`:
+//! one contract for sequential, chance, simultaneous and hidden-information games, typed
+//! and allocation-light so agents can search it at speed.
+//!
+//! # Contract
+//! - A state is at exactly one kind of node, given by [`Game::turn`]: a seat to act,
+//!   `Chance`, `Simultaneous` (every seat in [`Game::simultaneous_seats`] acts at once)
+//!   or `Terminal`.
+//! - [`Game::legal_actions`] lists the actions of a seat; at chance nodes
+//!   [`Game::chance_outcomes`] lists outcomes with probabilities that sum to 1.
+//! - [`Game::apply`] plays one action (seat or chance node); [`Game::apply_joint`] plays
+//!   one action per acting seat at a simultaneous node, in seat order.
+//!   [`Game::undo`] takes back the last `apply`/`apply_joint` exactly (same key, same
+//!   legal actions), so search never clones a state per node.
+//! - [`Game::returns`] gives every seat's return at a terminal state (partners in a team
+//!   and cooperative seats receive the same value); zero elsewhere.
+//! - [`Game::information_key`] is equal for two states a seat cannot tell apart and
+//!   differs (up to hash collisions) otherwise; [`Game::sample_world`] returns a full
+//!   state drawn consistently with everything that seat has observed. For perfect
+//!   information both default to the state itself.
+//! - [`Game::action_notation`] and [`Game::parse_action`] round-trip, so a record of
+//!   (variant, parameters, seed, action list) replays the game exactly.
+//!
+//! Variants are reached by name through [`registry`], the one place that lists them.
+
+pub mod conformance;
+pub mod registry;
+
+use rand::RngCore;
+use std::fmt::Debug;
+use std::hash::Hash;
+use thiserror::Error;
+
+/// A player's position at the table: 0 = white / first player, 1 = black, ...
+pub type Seat = usize;
+
+/// The most seats any variant has (Crowded House: four).
+pub const MAX_SEATS: usize = 4;
+
+/// Per-seat returns; entries past `num_seats` are zero.
+pub type Returns = [f64; MAX_SEATS];
+
+/// Who acts at a state.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Turn {
+    Seat(Seat),
+    Chance,
+    Simultaneous,
+    Terminal,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct GameResult {
+    pub returns: Returns,
+    /// Short machine-readable reason: `checkmate`, `stalemate`, `cap`, ...
+    pub reason: &'static str,
+}
+
+/// Errors from building games and reading actions or parameters.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GameError {
+    #[error("unknown variant '{0}' (known: {1})")]
+    UnknownVariant(String, String),
+    #[error("bad parameters for {variant}: {message}")]
+    Params { variant: String, message: String },
+    #[error("bad action '{action}': {message}")]
+    Action { action: String, message: String },
+    #[error("bad opening position: {0}")]
+    Opening(String),
+    #[error("{0} does not support {1}")]
+    Unsupported(String, String),
+}
+
+/// One variant's rules. See the module documentation for the contract.
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    /// An action of a seat or an outcome of chance.
+    type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// Every tunable number of the variant (serde; defaults are the seed's values).
+    type Params: Clone
+        + Debug
+        + Default
+        + Send
+        + Sync
+        + serde::Serialize
+        + serde::de::DeserializeOwned;
+
+    /// The start state for `params`.
+    fn new(params: &Self::Params) -> Self;
+
+    /// The start state from an opening (a FEN for chess-like variants).
+    fn from_opening(params: &Self::Params, opening: &str) -> Result<Self, GameError> {
+        let _ = (params, opening);
+        Err(GameError::Unsupported(
+            std::any::type_name::<Self>().into(),
+            "openings".into(),
+        ))
+    }
+
+    fn num_seats(&self) -> usize;
+
+    /// A display name for a seat (`white`, `black`, `north`...).
+    fn seat_name(&self, seat: Seat) -> String {
+        match seat {
+            0 => "white".into(),
+            1 => "black".into(),
+            s => format!("seat{s}"),
+        }
+    }
+
+    fn turn(&self) -> Turn;
+
+    /// Seats acting at a simultaneous node (all seats unless a variant says otherwise).
+    fn simultaneous_seats(&self) -> Vec<Seat> {
+        (0..self.num_seats()).collect()
+    }
+
+    /// Appends the legal actions of `seat` to `out` (cleared first).
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Self::Action>);
+
+    /// Appends (outcome, probability) pairs at a chance node to `out` (cleared first).
+    fn chance_outcomes(&self, out: &mut Vec<(Self::Action, f64)>) {
+        out.clear();
+    }
+
+    fn apply(&mut self, action: Self::Action);
+
+    /// One action per acting seat, in seat order, at a simultaneous node.
+    fn apply_joint(&mut self, actions: &[Self::Action]) {
+        let _ = actions;
+        panic!("apply_joint on a game without simultaneous nodes");
+    }
+
+    /// Takes back the last `apply` / `apply_joint`.
+    fn undo(&mut self);
+
+    /// The result once the game is over, else `None`.
+    fn result(&self) -> Option<GameResult>;
+
+    /// Returns per seat (zero while the game is running).
+    fn returns(&self) -> Returns {
+        self.result().map_or([0.0; MAX_SEATS], |r| r.returns)
+    }
+
+    /// A hash of the full state (for transposition tables and tests).
+    fn state_key(&self) -> u64;
+
+    fn is_perfect_information(&self) -> bool {
+        true
+    }
+
+    /// Equal for states `seat` cannot distinguish.
+    fn information_key(&self, seat: Seat) -> u64 {
+        let _ = seat;
+        self.state_key()
+    }
+
+    /// What `seat` sees, for display.
+    fn observation(&self, seat: Seat) -> String;
+
+    /// A full state consistent with what `seat` has observed.
+    fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Self {
+        let _ = (seat, rng);
+        self.clone()
+    }
+
+    fn action_notation(&self, action: Self::Action) -> String;
+
+    fn parse_action(&self, text: &str) -> Result<Self::Action, GameError>;
+
+    /// Number of actions applied since the start (chance included).
+    fn history_len(&self) -> usize;
+
+    /// A material-style score of the position for `seat` (pawn = 1), used by the
+    /// greedy baseline and as a default evaluation. Variants override it where material
+    /// alone misleads.
+    fn material(&self, seat: Seat) -> f64 {
+        let _ = seat;
+        0.0
+    }
+
+    /// The orthodox board underneath, where there is one (for PGN, evaluation).
+    fn board(&self) -> Option<&crate::Board> {
+        None
+    }
+}
+
+/// Returns for a two-seat game won by `winner` (or drawn).
+pub fn two_seat_returns(winner: Option<Seat>) -> Returns {
+    let mut r = [0.0; MAX_SEATS];
+    if let Some(w) = winner {
+        r[w] = 1.0;
+        r[1 - w] = -1.0;
+    }
+    r
+}
+
+/// Separates the seats' parts of a joint action in records (`e2e4|d7d5`).
+pub const JOINT_SEPARATOR: char = '|';
+
+/// Notation of a joint action at a simultaneous node.
+pub fn joint_notation<G: Game>(game: &G, actions: &[G::Action]) -> String {
+    let parts: Vec<String> = actions.iter().map(|&a| game.action_notation(a)).collect();
+    parts.join(&JOINT_SEPARATOR.to_string())
+}
+
+/// Plays `actions` (in notation) from the start of `game`, as a record replays.
+/// Simultaneous nodes take one token with the seats' parts joined by `|`.
+pub fn replay<G: Game>(mut game: G, actions: &[&str]) -> Result<G, GameError> {
+    for a in actions {
+        match game.turn() {
+            Turn::Terminal => {
+                return Err(GameError::Action {
+                    action: a.to_string(),
+                    message: "the game is already over".into(),
+                })
+            }
+            Turn::Simultaneous => {
+                let joint = a
+                    .split(JOINT_SEPARATOR)
+                    .map(|p| game.parse_action(p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if joint.len() != game.simultaneous_seats().len() {
+                    return Err(GameError::Action {
+                        action: a.to_string(),
+                        message: format!(
+                            "expected {} joint parts",
+                            game.simultaneous_seats().len()
+                        ),
+                    });
+                }
+                game.apply_joint(&joint);
+            }
+            _ => {
+                let act = game.parse_action(a)?;
+                game.apply(act);
+            }
+        }
+    }
+    Ok(game)
+}

@@ -1,0 +1,321 @@
+//! Orthodox chess and Chess960 as a [`Game`]: the engine's `Board` with the common rules
+//! of RULES.md (FIDE draws, a ply cap recorded as `cap`).
+//!
+//! Chess960 (RULES.md "Chess960"): with `chess960 = true` and no fixed `position`, the
+//! game starts at a chance node over the 960 Scharnagl positions (uniform); a fixed
+//! `position` (0..959) skips it. Castling follows the Chess960 rules in `movegen`.
+
+use crate::board::{Board, Termination};
+use crate::chess960;
+use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::moves::Move;
+use crate::square::{Color, Role};
+use serde::{Deserialize, Serialize};
+
+/// Tunable numbers of orthodox chess and Chess960.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChessParams {
+    /// Plies after which the game is a draw recorded as `cap`.
+    pub ply_cap: u32,
+    /// Chess960 start positions.
+    pub chess960: bool,
+    /// Fixed Scharnagl number (0..959); `None` = drawn at random by a chance node.
+    pub position: Option<u16>,
+}
+
+impl Default for ChessParams {
+    fn default() -> Self {
+        ChessParams {
+            ply_cap: 400,
+            chess960: false,
+            position: None,
+        }
+    }
+}
+
+impl ChessParams {
+    /// Chess960 with a random start (the `chess960` registry entry).
+    pub fn chess960() -> Self {
+        ChessParams {
+            chess960: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// An action: a move, or the chance outcome that picks a Chess960 start.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ChessAction {
+    Move(Move),
+    Start(u16),
+}
+
+/// A game of chess or Chess960.
+#[derive(Clone, Debug)]
+pub struct Chess {
+    board: Board,
+    ply_cap: u32,
+    /// Waiting for the chance node that picks the start position.
+    awaiting_start: bool,
+    /// Actions applied (chance included), for undo and history length.
+    applied: u32,
+}
+
+impl Chess {
+    /// Material values used for `material` (pawn 1, knight/bishop 3, rook 5, queen 9).
+    pub const VALUES: [f64; 6] = [1.0, 3.0, 3.0, 5.0, 9.0, 0.0];
+
+    pub fn from_board(board: Board, ply_cap: u32) -> Chess {
+        Chess {
+            board,
+            ply_cap,
+            awaiting_start: false,
+            applied: 0,
+        }
+    }
+
+    #[inline]
+    pub fn board_ref(&self) -> &Board {
+        &self.board
+    }
+
+    fn cap_reached(&self) -> bool {
+        self.board.ply() as u32 >= self.ply_cap
+    }
+
+    fn validate(params: &ChessParams) -> Result<(), GameError> {
+        if let Some(p) = params.position {
+            if p >= 960 {
+                return Err(GameError::Params {
+                    variant: "chess960".into(),
+                    message: format!("position {p} is not a Scharnagl number 0..959"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Game for Chess {
+    type Action = ChessAction;
+    type Params = ChessParams;
+
+    fn new(params: &ChessParams) -> Chess {
+        let (board, awaiting) = match (params.chess960, params.position) {
+            (_, Some(n)) if n < 960 => (chess960::start_position(n), false),
+            (true, _) => (Board::startpos(), true),
+            _ => (Board::startpos(), false),
+        };
+        let mut g = Chess::from_board(board, params.ply_cap);
+        g.awaiting_start = awaiting;
+        g
+    }
+
+    fn from_opening(params: &ChessParams, opening: &str) -> Result<Chess, GameError> {
+        Chess::validate(params)?;
+        let board = if params.chess960 {
+            Board::from_fen_960(opening)
+        } else {
+            Board::from_fen(opening)
+        }
+        .map_err(|e| GameError::Opening(format!("{opening}: {e}")))?;
+        Ok(Chess::from_board(board, params.ply_cap))
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.awaiting_start {
+            return Turn::Chance;
+        }
+        if self.result().is_some() {
+            return Turn::Terminal;
+        }
+        Turn::Seat(self.board.turn().index())
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<ChessAction>) {
+        out.clear();
+        if self.awaiting_start
+            || seat != self.board.turn().index()
+            || self.cap_reached()
+            || self.board.automatic_draw().is_some()
+        {
+            return;
+        }
+        out.extend(
+            self.board
+                .legal_moves()
+                .iter()
+                .map(|&m| ChessAction::Move(m)),
+        );
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(ChessAction, f64)>) {
+        out.clear();
+        if self.awaiting_start {
+            out.extend((0..960).map(|n| (ChessAction::Start(n), 1.0 / 960.0)));
+        }
+    }
+
+    fn apply(&mut self, action: ChessAction) {
+        match action {
+            ChessAction::Move(m) => self.board.make(m),
+            ChessAction::Start(n) => {
+                debug_assert!(self.awaiting_start);
+                self.board = chess960::start_position(n);
+                self.awaiting_start = false;
+            }
+        }
+        self.applied += 1;
+    }
+
+    fn undo(&mut self) {
+        if self.board.ply() == 0 && self.applied == 1 {
+            // Undoing the chance node that chose the start.
+            self.board = Board::startpos();
+            self.awaiting_start = true;
+        } else {
+            self.board.unmake();
+        }
+        self.applied -= 1;
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.awaiting_start {
+            return None;
+        }
+        if let Some(o) = self.board.outcome() {
+            let reason = match o.termination {
+                Termination::Checkmate => "checkmate",
+                Termination::Stalemate => "stalemate",
+                Termination::FiftyMoves => "fifty-moves",
+                Termination::Repetition => "repetition",
+                Termination::InsufficientMaterial => "insufficient-material",
+            };
+            return Some(GameResult {
+                returns: two_seat_returns(o.winner.map(Color::index)),
+                reason,
+            });
+        }
+        if self.cap_reached() {
+            return Some(GameResult {
+                returns: two_seat_returns(None),
+                reason: "cap",
+            });
+        }
+        None
+    }
+
+    fn state_key(&self) -> u64 {
+        self.board.key() ^ (self.awaiting_start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        self.board.fen()
+    }
+
+    fn action_notation(&self, action: ChessAction) -> String {
+        match action {
+            ChessAction::Move(m) => self.board.uci(m),
+            ChessAction::Start(n) => format!("start{n}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<ChessAction, GameError> {
+        if self.awaiting_start {
+            return text
+                .strip_prefix("start")
+                .and_then(|n| n.parse::<u16>().ok())
+                .filter(|&n| n < 960)
+                .map(ChessAction::Start)
+                .ok_or_else(|| GameError::Action {
+                    action: text.into(),
+                    message: "expected a start position 'start0'..'start959'".into(),
+                });
+        }
+        self.board
+            .parse_move(text)
+            .map(ChessAction::Move)
+            .map_err(|e| GameError::Action {
+                action: text.into(),
+                message: e.to_string(),
+            })
+    }
+
+    fn history_len(&self) -> usize {
+        self.applied as usize
+    }
+
+    fn material(&self, seat: Seat) -> f64 {
+        let us = Color::from_index(seat);
+        let mut score = 0.0;
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            let diff = self.board.pieces(us, role).count() as f64
+                - self.board.pieces(us.other(), role).count() as f64;
+            score += diff * Chess::VALUES[role.index()];
+        }
+        score
+    }
+
+    fn board(&self) -> Option<&Board> {
+        Some(&self.board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::conformance;
+
+    #[test]
+    fn chess_conforms_to_the_game_api() {
+        conformance::check(&Chess::new(&ChessParams::default()), 40, 1);
+    }
+
+    #[test]
+    fn chess960_conforms_and_starts_with_chance() {
+        let g = Chess::new(&ChessParams::chess960());
+        assert_eq!(g.turn(), Turn::Chance);
+        let mut out = Vec::new();
+        g.chance_outcomes(&mut out);
+        assert_eq!(out.len(), 960);
+        assert!((out.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-9);
+        conformance::check(&g, 40, 2);
+    }
+
+    #[test]
+    fn ply_cap_is_a_draw_recorded_as_cap() {
+        let params = ChessParams {
+            ply_cap: 4,
+            ..Default::default()
+        };
+        let g =
+            crate::game::replay(Chess::new(&params), &["g1f3", "g8f6", "f3g1", "f6g8"]).unwrap();
+        let r = g.result().unwrap();
+        assert_eq!(r.reason, "cap");
+        assert_eq!(r.returns[0], 0.0);
+    }
+
+    #[test]
+    fn fools_mate_is_checkmate_for_black() {
+        let g = crate::game::replay(
+            Chess::new(&ChessParams::default()),
+            &["f3", "e5", "g4", "Qh4#"],
+        )
+        .unwrap();
+        let r = g.result().unwrap();
+        assert_eq!(r.reason, "checkmate");
+        assert_eq!(r.returns[1], 1.0);
+        assert_eq!(g.turn(), Turn::Terminal);
+    }
+}
