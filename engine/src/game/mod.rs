@@ -239,3 +239,73 @@ pub fn replay<G: Game>(mut game: G, actions: &[&str]) -> Result<G, GameError> {
     }
     Ok(game)
 }
+
+/// Leaf count of the action tree at `depth` (chance outcomes and joint actions are
+/// branches too): perft for any variant with well-defined moves.
+pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut actions = Vec::new();
+    match game.turn() {
+        Turn::Terminal => 0,
+        Turn::Seat(s) => {
+            game.legal_actions(s, &mut actions);
+            if depth == 1 {
+                return actions.len() as u64;
+            }
+            let mut n = 0;
+            for a in actions {
+                game.apply(a);
+                n += perft(game, depth - 1);
+                game.undo();
+            }
+            n
+        }
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(&mut outcomes);
+            let mut n = 0;
+            for (a, _) in outcomes {
+                game.apply(a);
+                n += perft(game, depth - 1);
+                game.undo();
+            }
+            n
+        }
+        Turn::Simultaneous => {
+            let per_seat: Vec<Vec<G::Action>> = game
+                .simultaneous_seats()
+                .into_iter()
+                .map(|s| {
+                    let mut v = Vec::new();
+                    game.legal_actions(s, &mut v);
+                    v
+                })
+                .collect();
+            let mut n = 0;
+            let mut idx = vec![0usize; per_seat.len()];
+            if per_seat.iter().any(Vec::is_empty) {
+                return 0;
+            }
+            loop {
+                let joint: Vec<G::Action> = idx.iter().zip(&per_seat).map(|(&i, v)| v[i]).collect();
+                game.apply_joint(&joint);
+                n += perft(game, depth - 1);
+                game.undo();
+                let mut k = 0;
+                loop {
+                    if k == idx.len() {
+                        return n;
+                    }
+                    idx[k] += 1;
+                    if idx[k] < per_seat[k].len() {
+                        break;
+                    }
+                    idx[k] = 0;
+                    k += 1;
+                }
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@
 
 use super::{Game, GameError};
 use crate::variants::chess::{Chess, ChessParams};
+use crate::variants::half_alice::{HalfAlice, HalfAliceParams};
 
 /// Something to do with a variant, whatever its type.
 pub trait VariantVisitor {
@@ -16,7 +17,7 @@ pub trait VariantVisitor {
 }
 
 /// Every variant name the lab knows, in the order help texts list them.
-pub const VARIANTS: &[&str] = &["chess", "chess960"];
+pub const VARIANTS: &[&str] = &["chess", "chess960", "half-alice"];
 
 /// Reads parameters from TOML text over the variant's defaults.
 pub fn parse_params<P: serde::de::DeserializeOwned>(
@@ -49,6 +50,10 @@ pub fn visit<V: VariantVisitor>(
             let mut p: ChessParams = parse_params(name, params_toml, ChessParams::chess960())?;
             p.chess960 = true;
             Ok(visitor.visit::<Chess>("chess960", p))
+        }
+        "half-alice" => {
+            let p: HalfAliceParams = parse_params(name, params_toml, HalfAliceParams::default())?;
+            Ok(visitor.visit::<HalfAlice>("half-alice", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }

@@ -2,3 +2,4 @@
 
 pub mod chess;
 pub mod golf;
+pub mod half_alice;

@@ -1,0 +1,561 @@
+//! Half Alice Chess (chess-kit seed "Half Alice Chess"; RULES.md "Half Alice Chess").
+//!
+//! Two sides of the mirror on one board: pieces standing on a checker are on the mirror
+//! side (`mirror` holds their squares). A square holds at most one piece.
+//! - A move must be pseudo-legal on the mover's side: only pieces on the same side block
+//!   or can be captured; the destination must be empty or hold an enemy piece on the same
+//!   side; a square holding a piece of the other side is never a destination.
+//! - The moved piece then switches side (castling: king and rook both switch).
+//! - Legality: (a) before the switch the mover's king must not be attacked on its side
+//!   (no escaping check by switching); (b) after the switch it must not be attacked on
+//!   its side either.
+//! - Double step: the crossed square must be empty on the pawn's side. En passant only
+//!   when the capturing pawn is on the same side as the pawn that just double-stepped
+//!   (after that pawn's switch).
+//! - Checkers: with fewer than 16 checkers a colour (parameter), a piece off the mirror
+//!   may move only while its owner has a checker to spare.
+//!
+//! Decisions where the texts are silent (tested below): castling needs king and rook on
+//! the same side, with the squares they pass empty on that side and their destinations
+//! empty on both; the king may not castle out of, through or into check on its side.
+//! Draw rules are the common ones (50 moves, threefold repetition of board and mirror,
+//! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
+//! pieces and clocks, this file adds the mirror bitboard and the move rules.
+
+use crate::attacks::{self, between};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::square::{Color, Role, Square};
+use crate::variants::chess::Chess;
+use crate::zobrist;
+use serde::{Deserialize, Serialize};
+
+/// Tunable numbers of Half Alice Chess.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HalfAliceParams {
+    pub ply_cap: u32,
+    /// Checkers per colour: 16 (full compatibility, the default) or 12 (a standard set).
+    pub checkers_per_side: u8,
+}
+
+impl Default for HalfAliceParams {
+    fn default() -> Self {
+        HalfAliceParams {
+            ply_cap: 400,
+            checkers_per_side: 16,
+        }
+    }
+}
+
+/// A Half Alice game.
+#[derive(Clone, Debug)]
+pub struct HalfAlice {
+    board: Board,
+    mirror: Bitboard,
+    params: HalfAliceParams,
+    /// Mirror sets before each move, for undo.
+    mirrors: Vec<Bitboard>,
+    /// State keys before each move, for repetition.
+    keys: Vec<u64>,
+}
+
+fn mirror_key(mirror: Bitboard) -> u64 {
+    mirror.fold(0, |k, sq| k ^ zobrist::extra(sq.index() as u64 + 1))
+}
+
+impl HalfAlice {
+    /// A position from a FEN and the squares of the pieces on the mirror side.
+    pub fn from_parts(board: Board, mirror: Bitboard, params: HalfAliceParams) -> HalfAlice {
+        HalfAlice {
+            mirror: mirror & board.occupied(),
+            board,
+            params,
+            mirrors: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    pub fn board_ref(&self) -> &Board {
+        &self.board
+    }
+
+    /// Squares of the pieces on the mirror side (on checkers).
+    pub fn mirror(&self) -> Bitboard {
+        self.mirror
+    }
+
+    /// Occupied squares on one side of the mirror.
+    fn side_occ(&self, mirror_side: bool, mirror: Bitboard) -> Bitboard {
+        if mirror_side {
+            self.board.occupied() & mirror
+        } else {
+            self.board.occupied() - mirror
+        }
+    }
+
+    fn free_checkers(&self, color: Color) -> i32 {
+        self.params.checkers_per_side as i32
+            - (self.board.by_color(color) & self.mirror).count() as i32
+    }
+
+    /// Whether `color`'s king is attacked on its own side, for a given mirror set.
+    fn king_attacked(&self, color: Color, mirror: Bitboard) -> bool {
+        let Some(k) = self.board.king(color) else {
+            return false;
+        };
+        let side = mirror.contains(k);
+        let occ = self.side_occ(side, mirror);
+        (self.board.attackers_to(k, color.other(), occ) & occ).any()
+    }
+
+    /// The mover's king is in check (attacked on its side).
+    pub fn in_check(&self) -> bool {
+        self.king_attacked(self.board.turn(), self.mirror)
+    }
+
+    /// Moves that are pseudo-legal on each piece's side (before the king-safety tests).
+    fn pseudo_moves(&self, out: &mut MoveList) {
+        let b = &self.board;
+        let us = b.turn();
+        let them = us.other();
+        let occ = b.occupied();
+        let theirs = b.by_color(them);
+        let can_leave_plain_side = self.free_checkers(us) > 0;
+        for sq in b.by_color(us) {
+            let side = self.mirror.contains(sq);
+            if !side && !can_leave_plain_side {
+                continue;
+            }
+            let occ_s = self.side_occ(side, self.mirror);
+            let dest_ok = !occ | (theirs & occ_s);
+            let role = b.piece_at(sq).expect("own piece").role;
+            if role == Role::Pawn {
+                let last = Bitboard::relative_rank(us, 7);
+                let one = Bitboard::from_square(sq).forward(us) & !occ;
+                let two = (Bitboard::from_square(sq).forward(us) - occ_s).forward(us)
+                    & Bitboard::relative_rank(us, 3)
+                    & !occ;
+                let caps = attacks::pawn_attacks(us, sq) & theirs & occ_s;
+                for to in one | two | caps {
+                    if last.contains(to) {
+                        for r in Role::PROMOTIONS {
+                            out.push(Move::new(sq, to, MoveKind::Promotion(r)));
+                        }
+                    } else {
+                        out.push(Move::normal(sq, to));
+                    }
+                }
+                if let Some(ep) = b.ep_square() {
+                    let cap_sq = Square::from_coords(ep.file(), sq.rank());
+                    if attacks::pawn_attacks(us, sq).contains(ep)
+                        && !occ.contains(ep)
+                        && self.mirror.contains(cap_sq) == side
+                    {
+                        out.push(Move::new(sq, ep, MoveKind::EnPassant));
+                    }
+                }
+            } else {
+                for to in attacks::attacks(role, us, sq, occ_s) & dest_ok {
+                    out.push(Move::normal(sq, to));
+                }
+            }
+        }
+        self.castles(out);
+    }
+
+    fn castles(&self, out: &mut MoveList) {
+        let b = &self.board;
+        let us = b.turn();
+        let Some(king) = b.king(us) else { return };
+        let back = Bitboard::relative_rank(us, 0);
+        if !back.contains(king) {
+            return;
+        }
+        let side = self.mirror.contains(king);
+        let occ = b.occupied();
+        let occ_s = self.side_occ(side, self.mirror);
+        for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
+            if self.mirror.contains(rook) != side {
+                continue;
+            }
+            let (kd, rd) = Board::castle_targets(us, king, rook);
+            let pass = (between(king, kd).with(kd) | between(rook, rd).with(rd))
+                .without(king)
+                .without(rook);
+            let landing = Bitboard::from_square(kd)
+                .with(rd)
+                .without(king)
+                .without(rook);
+            if (pass & occ_s).any() || (landing & occ).any() {
+                continue;
+            }
+            let occ2 = occ_s.without(king).without(rook);
+            let path = between(king, kd).with(kd).with(king);
+            if path.any_square(|s| (b.attackers_to(s, us.other(), occ2) & occ2).any()) {
+                continue;
+            }
+            out.push(Move::new(king, rook, MoveKind::Castle));
+        }
+    }
+
+    /// The mirror set after `mv`, and the set before the switch (moved pieces still on
+    /// their old side), for a move about to be played from the current position.
+    fn mirrors_for(&self, mv: Move) -> (Bitboard, Bitboard) {
+        let from = mv.from();
+        let side = self.mirror.contains(from);
+        let mut m = self.mirror.without(from);
+        let moved: Bitboard = match mv.kind() {
+            MoveKind::Castle => {
+                let (kd, rd) = Board::castle_targets(self.board.turn(), from, mv.to());
+                m = m.without(mv.to());
+                Bitboard::from_square(kd).with(rd)
+            }
+            MoveKind::EnPassant => {
+                m = m.without(Square::from_coords(mv.to().file(), from.rank()));
+                Bitboard::from_square(mv.to())
+            }
+            _ => Bitboard::from_square(mv.to()),
+        };
+        m = m - moved;
+        let (before, after) = if side { (m | moved, m) } else { (m, m | moved) };
+        (after, before)
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut pseudo = MoveList::new();
+        self.pseudo_moves(&mut pseudo);
+        let mut legal = MoveList::new();
+        let us = self.board.turn();
+        let mut probe = self.clone();
+        for &mv in pseudo.iter() {
+            let (after, before) = self.mirrors_for(mv);
+            probe.board.make(mv);
+            let ok = !probe.king_attacked(us, before) && !probe.king_attacked(us, after);
+            probe.board.unmake();
+            if ok {
+                legal.push(mv);
+            }
+        }
+        legal
+    }
+
+    fn repetitions(&self) -> usize {
+        let key = self.state_key();
+        let window = (self.board.halfmoves() as usize).min(self.keys.len());
+        self.keys[self.keys.len() - window..]
+            .iter()
+            .filter(|&&k| k == key)
+            .count()
+    }
+}
+
+impl Game for HalfAlice {
+    type Action = Move;
+    type Params = HalfAliceParams;
+
+    fn new(params: &HalfAliceParams) -> HalfAlice {
+        HalfAlice::from_parts(Board::startpos(), Bitboard::EMPTY, params.clone())
+    }
+
+    /// An opening is a FEN, optionally followed by `|` and the mirror squares
+    /// (`... w KQkq - 0 1 | e4 d5`).
+    fn from_opening(params: &HalfAliceParams, opening: &str) -> Result<HalfAlice, GameError> {
+        let (fen, mirror_text) = opening.split_once('|').unwrap_or((opening, ""));
+        let board =
+            Board::from_fen(fen.trim()).map_err(|e| GameError::Opening(format!("{fen}: {e}")))?;
+        let mut mirror = Bitboard::EMPTY;
+        for s in mirror_text.split_whitespace() {
+            let sq = Square::parse(s).ok_or_else(|| {
+                GameError::Opening(format!("mirror square '{s}' is not a square"))
+            })?;
+            if board.piece_at(sq).is_none() {
+                return Err(GameError::Opening(format!("mirror square {s} is empty")));
+            }
+            mirror.set(sq);
+        }
+        Ok(HalfAlice::from_parts(board, mirror, params.clone()))
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.result().is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Seat(self.board.turn().index())
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Move>) {
+        out.clear();
+        if seat != self.board.turn().index() || self.draw_reason().is_some() {
+            return;
+        }
+        out.extend(self.legal_moves().iter().copied());
+    }
+
+    fn apply(&mut self, mv: Move) {
+        let (after, _) = self.mirrors_for(mv);
+        self.keys.push(self.state_key());
+        self.mirrors.push(self.mirror);
+        self.board.make(mv);
+        self.mirror = after;
+    }
+
+    fn undo(&mut self) {
+        self.board.unmake();
+        self.mirror = self.mirrors.pop().expect("undo without a move");
+        self.keys.pop();
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if let Some(reason) = self.draw_reason() {
+            return Some(GameResult {
+                returns: two_seat_returns(None),
+                reason,
+            });
+        }
+        if self.legal_moves().is_empty() {
+            let us = self.board.turn();
+            return Some(if self.in_check() {
+                GameResult {
+                    returns: two_seat_returns(Some(us.other().index())),
+                    reason: "checkmate",
+                }
+            } else {
+                GameResult {
+                    returns: two_seat_returns(None),
+                    reason: "stalemate",
+                }
+            });
+        }
+        None
+    }
+
+    fn state_key(&self) -> u64 {
+        self.board.key() ^ mirror_key(self.mirror)
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        let squares: Vec<String> = self.mirror.map(|s| s.to_string()).collect();
+        format!("{} | {}", self.board.fen(), squares.join(" "))
+    }
+
+    fn action_notation(&self, mv: Move) -> String {
+        self.board.uci(mv)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Move, GameError> {
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| self.board.uci(m) == text)
+            .ok_or_else(|| GameError::Action {
+                action: text.into(),
+                message: "not a legal Half Alice move here (UCI expected)".into(),
+            })
+    }
+
+    fn history_len(&self) -> usize {
+        self.mirrors.len()
+    }
+
+    fn material(&self, seat: Seat) -> f64 {
+        Chess::from_board(self.board.clone(), 0).material(seat)
+    }
+
+    fn board(&self) -> Option<&Board> {
+        Some(&self.board)
+    }
+}
+
+impl HalfAlice {
+    /// A draw that ends the game before move generation is needed.
+    fn draw_reason(&self) -> Option<&'static str> {
+        if self.mirrors.len() as u32 >= self.params.ply_cap {
+            Some("cap")
+        } else if self.board.is_insufficient_material() {
+            Some("insufficient-material")
+        } else if self.board.halfmoves() >= 100 {
+            Some("fifty-moves")
+        } else if self.repetitions() >= 2 {
+            Some("repetition")
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{conformance, perft};
+
+    fn pos(opening: &str) -> HalfAlice {
+        HalfAlice::from_opening(&HalfAliceParams::default(), opening).unwrap()
+    }
+
+    fn moves(g: &HalfAlice) -> Vec<String> {
+        let mut v: Vec<String> = g.legal_moves().iter().map(|&m| g.board.uci(m)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn half_alice_conforms_to_the_game_api() {
+        conformance::check(&HalfAlice::new(&HalfAliceParams::default()), 20, 5);
+    }
+
+    #[test]
+    fn perft_matches_alice_chess_from_the_start() {
+        // Alice Chess counts from an independent implementation (pyffish-alice 0.0.3,
+        // Fairy-Stockfish's alice variant), see tests/data/alice_perft.txt.
+        let mut g = HalfAlice::new(&HalfAliceParams::default());
+        assert_eq!(perft(&mut g, 1), 20);
+        assert_eq!(perft(&mut g, 2), 400);
+        assert_eq!(perft(&mut g, 3), 9384);
+    }
+
+    #[test]
+    fn rule_only_same_side_pieces_block() {
+        // The rook on a1 slides through the pawn on a2 (other side: mirror) on its side.
+        let g = pos("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1 | a2");
+        assert!(moves(&g).contains(&"a1a5".to_string()));
+        // ... but not onto a square held by a piece of the other side.
+        assert!(!moves(&g).contains(&"a1a2".to_string()));
+    }
+
+    #[test]
+    fn rule_captures_only_on_the_same_side() {
+        let g = pos("4k3/8/8/8/r7/8/8/R3K3 w - - 0 1 | a4");
+        assert!(!moves(&g).contains(&"a1a4".to_string()));
+        let g = pos("4k3/8/8/8/r7/8/8/R3K3 w - - 0 1");
+        assert!(moves(&g).contains(&"a1a4".to_string()));
+    }
+
+    #[test]
+    fn rule_other_side_square_is_never_a_destination() {
+        let g = pos("4k3/8/8/8/8/8/8/R2nK3 w - - 0 1 | d1");
+        assert!(!moves(&g).contains(&"a1d1".to_string()));
+        assert!(moves(&g).contains(&"a1c1".to_string()));
+    }
+
+    #[test]
+    fn rule_moved_piece_switches_side() {
+        let mut g = HalfAlice::new(&HalfAliceParams::default());
+        let m = g.parse_action("e2e4").unwrap();
+        g.apply(m);
+        assert!(g.mirror().contains(Square::parse("e4").unwrap()));
+        let m = g.parse_action("e7e5").unwrap();
+        g.apply(m);
+        // Both pawns are on the mirror side now: they block each other.
+        assert!(g.mirror().contains(Square::parse("e5").unwrap()));
+        let m = g.parse_action("g1f3").unwrap();
+        g.apply(m);
+        let m = g.parse_action("b8c6").unwrap();
+        g.apply(m);
+        // The knight on f3 and the pawn on e5 are both on the mirror side: it may take.
+        assert!(g.mirror().contains(Square::parse("f3").unwrap()));
+        assert!(moves(&g).contains(&"f3e5".to_string()));
+        // The e4 pawn may not advance onto e5, which is occupied (on its own side too).
+        assert!(!moves(&g).contains(&"e4e5".to_string()));
+    }
+
+    #[test]
+    fn rule_castling_switches_king_and_rook() {
+        let mut g = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        let m = g.parse_action("e1g1").unwrap();
+        g.apply(m);
+        assert!(g.mirror().contains(Square::G1) && g.mirror().contains(Square::F1));
+        assert_eq!(g.mirror().count(), 2);
+    }
+
+    #[test]
+    fn rule_castling_needs_king_and_rook_on_one_side() {
+        let g = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1 | h1");
+        assert!(!moves(&g).contains(&"e1g1".to_string()));
+    }
+
+    #[test]
+    fn rule_seed_king_example_only_one_move() {
+        // Seed: the king may not go to a8 (still in check before switching) nor to b7
+        // (in check after switching); a7 is the only legal move. The white rook on b1
+        // stands on the mirror side, queen and knight on the plain side.
+        let g = pos("1k5Q/8/4N3/8/8/8/8/1R5K b - - 0 1 | b1");
+        assert_eq!(moves(&g), vec!["b8a7".to_string()]);
+    }
+
+    #[test]
+    fn rule_no_escaping_check_by_switching() {
+        // Rook gives check on the plain side; stepping to a square the rook also sees
+        // would be safe after switching, but not before: illegal.
+        let g = pos("4k3/8/8/8/8/8/8/K3R3 b - - 0 1");
+        assert!(!moves(&g).contains(&"e8e7".to_string()));
+        assert!(moves(&g).contains(&"e8d7".to_string()));
+    }
+
+    #[test]
+    fn rule_king_must_be_safe_after_switching() {
+        // A white rook on the mirror side covers d8 there: arriving on d8 (mirror side
+        // after the switch) is illegal, though d8 is safe before the switch.
+        let g = pos("4k3/8/8/8/8/8/8/K2R4 b - - 0 1 | d1");
+        assert!(!moves(&g).contains(&"e8d8".to_string()));
+        assert!(moves(&g).contains(&"e8f7".to_string()));
+    }
+
+    #[test]
+    fn rule_double_step_crossed_square_empty_on_own_side() {
+        // A piece on e3 on the other side does not stop e2e4.
+        let g = pos("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1 | e3");
+        assert!(moves(&g).contains(&"e2e4".to_string()));
+        let g = pos("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1");
+        assert!(!moves(&g).contains(&"e2e4".to_string()));
+    }
+
+    #[test]
+    fn rule_en_passant_only_on_the_same_side() {
+        // Black pawn d7 double-steps and switches to the mirror side. The e5 pawn on the
+        // mirror side may take en passant; on the plain side it may not.
+        let mut g = pos("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1 | e5");
+        let m = g.parse_action("d7d5").unwrap();
+        g.apply(m);
+        assert!(moves(&g).contains(&"e5d6".to_string()));
+        let mut g = pos("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+        let m = g.parse_action("d7d5").unwrap();
+        g.apply(m);
+        assert!(!moves(&g).contains(&"e5d6".to_string()));
+    }
+
+    #[test]
+    fn rule_checkmate_and_stalemate_under_this_legality() {
+        // The a1 rook checks on the plain side (a7 is attacked before the switch); the
+        // b1 rook on the mirror side covers b7 and b8 after the switch: mate.
+        let g = pos("k7/8/8/8/8/8/8/RR5K b - - 0 1 | b1");
+        assert_eq!(g.result().map(|r| r.reason), Some("checkmate"));
+        assert_eq!(g.returns()[0], 1.0);
+        // Not in check; a7 attacked before the switch, b7/b8 after it: stalemate.
+        let g = pos("k7/8/8/8/8/4B3/8/1R5K b - - 0 1 | b1");
+        assert_eq!(g.result().map(|r| r.reason), Some("stalemate"));
+    }
+
+    #[test]
+    fn rule_twelve_checkers_limit_plain_side_moves() {
+        let params = HalfAliceParams {
+            checkers_per_side: 1,
+            ..Default::default()
+        };
+        let g = HalfAlice::from_opening(&params, "4k3/8/8/8/8/8/P7/R3K3 w - - 0 1 | a2").unwrap();
+        // White's only checker is under the a2 pawn: only that pawn may move.
+        let ms = moves(&g);
+        assert!(
+            !ms.is_empty() && ms.iter().all(|m| m.starts_with("a2")),
+            "{ms:?}"
+        );
+    }
+}
