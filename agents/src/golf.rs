@@ -1,1 +1,812 @@
-//! Chess Golf solver (placeholder, being written).
+//! Chess Golf optimal solver: proves par (the minimum number of moves that solves a
+//! problem, every move counting) for the rules of `engine::variants::golf`.
+//!
+//! # Method
+//!
+//! Iterative-deepening A* (IDA*) over the Golf state graph (a state is the board plus the
+//! `taking` square; `taken` follows from the board within one problem), with
+//!
+//! * a transposition table ([`Table`]) keyed by the state's 128-bit Zobrist key that
+//!   stores, for every state fully searched with `r` moves to spare, the proven lower bound
+//!   on its distance to a solved state (at least `r + 1`, often more); the table survives
+//!   across iterations, so each iteration starts from everything learned before;
+//! * an admissible lower bound [`lower_bound`] (below), recomputed at every node;
+//! * a cheap last ply: with one move to spare only a capture can solve, so the node just
+//!   asks whether a legal capture exists ([`has_capture`]), without generating moves.
+//!
+//! Every value the search returns for a state is a proven lower bound on its distance
+//! (by induction: a leaf returns the admissible bound, an inner node the minimum over its
+//! children of `1 +` theirs), so the table never prunes an optimal line, with or without
+//! cycles in the graph. When an iteration with bound `B` fails, the minimum over the cut
+//! frontier is a proven bound for the root and becomes the next `B`; the first solution
+//! found has exactly `B` moves and is optimal. A state with no moves, or whose children
+//! are all dead, is dead (infinite bound), so an iteration that ends with an infinite bound
+//! has exhausted the reachable state space: [`Outcome::Impossible`]. A node or time limit
+//! stops the search with [`Outcome::ParAbove`]`(n)` where `n` is what was proven (par is
+//! larger than `n`), never with a guess.
+//!
+//! # The lower bound
+//!
+//! Let `owed` be the number of chosen pieces still owed (sum of chosen minus taken); the
+//! problem needs `R = owed - 1` more captures, each one a move, so `h >= R`. For the *next*
+//! capture, consider every pair (capturer `a`, victim `b`) the capture rules allow now
+//! (only captures change which pieces are on the board, so these are the only pairs that
+//! can make the next capture, at whatever squares they will stand):
+//!
+//! * if a legal capture exists now, the next capture may cost 1 move: `h = R`;
+//! * otherwise the next capture costs at least 2 moves: `h = R + 1`;
+//! * it costs at least 3 when, for every pair, `a` and `b` are not on a common rank, file,
+//!   diagonal or knight jump (on an empty board) and neither `a` nor `b` has a legal move
+//!   now. Proof: in a two-move solution `m1, m2`, `m2` is the capture `a x b`. If `m1`
+//!   moved neither piece, `a` captures `b` from and to the squares they stand on now, so
+//!   they are aligned; otherwise `m1` moved `a` or `b`, which therefore had a legal move
+//!   now. (King steps, blockers and borrowed kinds only restrict captures further.)
+//!   Then `h = R + 2`.
+//! * if no pair exists at all, no capture can ever happen: the bound is infinite.
+//!
+//! The bound is tested against plain breadth-first search on random deals
+//! (`agents/tests/golf_solver.rs`).
+
+use engine::attacks::{between, king_attacks, knight_attacks, queen_attacks};
+use engine::variants::golf::{GolfMove, GolfParams, GolfPosition, KingStep, MoveTargets};
+use engine::Bitboard;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+/// An infinite lower bound: no solution is reachable.
+pub const INF: u32 = u32::MAX;
+
+// ---------------------------------------------------------------------------------------
+// Rule helpers
+// ---------------------------------------------------------------------------------------
+
+/// Number of chosen pieces still owed.
+#[inline]
+pub fn owed_total(pos: &GolfPosition) -> u32 {
+    pos.owed().total()
+}
+
+/// The squares of pieces that may make the next capture (the `taking` piece once there
+/// is one, else every piece of a chosen kind).
+#[inline]
+fn capturers(pos: &GolfPosition) -> Bitboard {
+    if let Some(t) = pos.taking() {
+        return Bitboard::from_square(t);
+    }
+    let mut bb = Bitboard::EMPTY;
+    for kind in pos.chosen().kinds() {
+        bb |= pos.kind_bb(kind);
+    }
+    bb
+}
+
+/// Whether any legal capture exists (without generating every move).
+pub fn has_capture(pos: &GolfPosition, king_step: KingStep) -> bool {
+    let (once, twice) = pos.owed_masks();
+    if once == 0 {
+        return false;
+    }
+    for sq in capturers(pos) {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        let caps = pos.capture_targets(sq, p.index(), once, twice);
+        if caps.is_empty() {
+            continue;
+        }
+        if (pos.borrowed_reach(sq, p.color) & caps).any() {
+            return true;
+        }
+        if (king_attacks(sq) & caps).any() && pos.has_king_steps(king_step, p.color) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The bound on the next capture given the legal moves (see the module documentation):
+/// 1, 2, 3 or [`INF`].
+fn next_capture_bound(pos: &GolfPosition, targets: &MoveTargets) -> u32 {
+    let occ = pos.occupied();
+    let mut mobile = Bitboard::EMPTY;
+    for (from, to) in targets.entries() {
+        if (to & occ).any() {
+            return 1;
+        }
+        mobile.set(from);
+    }
+    let (once, twice) = pos.owed_masks();
+    let mut any_pair = false;
+    for sq in capturers(pos) {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        let caps = pos.capture_targets(sq, p.index(), once, twice);
+        if caps.is_empty() {
+            continue;
+        }
+        any_pair = true;
+        if mobile.contains(sq)
+            || (caps & mobile).any()
+            || (caps & (queen_attacks(sq, Bitboard::EMPTY) | knight_attacks(sq))).any()
+        {
+            return 2;
+        }
+    }
+    if any_pair {
+        3
+    } else {
+        INF
+    }
+}
+
+/// Which moves can possibly lead to a solution with two moves to spare.
+///
+/// With two captures missing both moves must be captures. With one missing, the move
+/// before the capture `a x b` must enable it. Let `a` range over the possible capturers
+/// and `b` over their victims. A move of a third piece `p` (neither `a` nor `b`) changes
+/// what `a` can do only by (1) arriving next to `a` as a same-colour neighbour (a new
+/// borrowed kind), (2) leaving a square between `a` and `b` (unblocking a line), or
+/// (3) switching `a`'s colour into king steps (which only helps when `b` is next to `a`).
+/// A neighbour leaving or a square being filled only removes moves, and nothing else
+/// changes who may capture whom. So the relevant moves are those of capturers and
+/// victims, those leaving a square between a capturer and one of its victims, and those
+/// arriving next to a capturer of the mover's colour; when a victim stands next to its
+/// capturer every move is relevant. `tests/golf_solver.rs` checks this filter against the
+/// unfiltered two-move search on random positions.
+struct Relevance {
+    all: bool,
+    captures_only: bool,
+    from: Bitboard,
+    to: [Bitboard; 2],
+}
+
+impl Relevance {
+    fn new(pos: &GolfPosition, need: u32) -> Relevance {
+        let mut f = Relevance {
+            all: false,
+            captures_only: need >= 2,
+            from: Bitboard::EMPTY,
+            to: [Bitboard::EMPTY; 2],
+        };
+        if f.captures_only {
+            return f;
+        }
+        let (once, twice) = pos.owed_masks();
+        for a in capturers(pos) {
+            let Some(p) = pos.piece_at(a) else { continue };
+            let caps = pos.capture_targets(a, p.index(), once, twice);
+            if caps.is_empty() {
+                continue;
+            }
+            let around = king_attacks(a);
+            if (caps & around).any() {
+                f.all = true;
+                return f;
+            }
+            f.from |= caps;
+            f.from.set(a);
+            for b in caps {
+                f.from |= between(a, b);
+            }
+            f.to[p.color.index()] |= around;
+        }
+        f
+    }
+
+    #[inline]
+    fn filter(&self, pos: &GolfPosition, from: engine::Square, tos: Bitboard) -> Bitboard {
+        if self.all || self.from.contains(from) {
+            return tos;
+        }
+        if self.captures_only {
+            return tos & pos.occupied();
+        }
+        match pos.piece_at(from) {
+            Some(p) => tos & self.to[p.color.index()],
+            None => Bitboard::EMPTY,
+        }
+    }
+}
+
+/// Admissible lower bound on the number of moves needed to solve `pos` (0 when solved,
+/// [`INF`] when provably impossible). See the module documentation.
+pub fn lower_bound(pos: &GolfPosition, params: &GolfParams) -> u32 {
+    let owed = owed_total(pos);
+    if owed <= 1 {
+        return 0;
+    }
+    let targets = pos.move_targets(params);
+    match next_capture_bound(pos, &targets) {
+        INF => INF,
+        l => owed - 2 + l,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Transposition table
+// ---------------------------------------------------------------------------------------
+
+/// Open-addressing table from state keys to proven lower bounds (one byte; 255 = dead).
+/// 16 bytes a slot; grows by doubling up to a fixed number of slots, then stops adding
+/// new states (still correct: a missing entry only costs re-search).
+pub struct Table {
+    slots: Vec<[u64; 2]>,
+    len: usize,
+    max_slots: usize,
+}
+
+const DEAD: u8 = 255;
+
+impl Table {
+    /// A table that will use at most `max_bytes` bytes.
+    pub fn new(max_bytes: usize) -> Table {
+        let max_slots = (max_bytes / 16).next_power_of_two().max(1 << 10) >> 1;
+        Table {
+            slots: vec![[0; 2]; 1 << 10],
+            len: 0,
+            max_slots: max_slots.max(1 << 10),
+        }
+    }
+
+    #[inline(always)]
+    fn split(key: u128) -> (u64, u64) {
+        let a = (key as u64).max(1);
+        let b = ((key >> 64) as u64) & !0xff;
+        (a, b)
+    }
+
+    /// Number of states stored.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the table reached its size limit (new states are no longer stored).
+    pub fn is_full(&self) -> bool {
+        self.slots.len() >= self.max_slots && (self.len + 1) * 2 > self.slots.len()
+    }
+
+    /// Bytes allocated.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    #[inline]
+    pub fn get(&self, key: u128) -> Option<u8> {
+        let (a, b) = Self::split(key);
+        let mask = self.slots.len() - 1;
+        let mut i = (a >> 7) as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s[0] == 0 {
+                return None;
+            }
+            if s[0] == a && s[1] & !0xff == b {
+                return Some(s[1] as u8);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Records `lb` for `key` (keeping the larger of old and new).
+    #[inline]
+    pub fn put(&mut self, key: u128, lb: u8) {
+        let (a, b) = Self::split(key);
+        let mask = self.slots.len() - 1;
+        let mut i = (a >> 7) as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s[0] == 0 {
+                break;
+            }
+            if s[0] == a && s[1] & !0xff == b {
+                if (s[1] as u8) < lb {
+                    self.slots[i][1] = b | lb as u64;
+                }
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        // New state.
+        if (self.len + 1) * 2 > self.slots.len() {
+            if self.slots.len() >= self.max_slots {
+                return; // full: forget it
+            }
+            self.grow();
+            return self.put(key, lb);
+        }
+        self.slots[i] = [a, b | lb as u64];
+        self.len += 1;
+    }
+
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![[0; 2]; n]);
+        let mask = self.slots.len() - 1;
+        for s in old {
+            if s[0] == 0 {
+                continue;
+            }
+            let mut i = (s[0] >> 7) as usize & mask;
+            while self.slots[i][0] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
+    }
+}
+
+#[inline(always)]
+fn to_byte(lb: u32) -> u8 {
+    if lb == INF {
+        DEAD
+    } else {
+        lb.min(254) as u8
+    }
+}
+
+#[inline(always)]
+fn from_byte(b: u8) -> u32 {
+    if b == DEAD {
+        INF
+    } else {
+        b as u32
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------------------
+
+/// What the solver proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Par proven: the minimum number of moves.
+    Par(u32),
+    /// The reachable state space was exhausted without reaching a solved state.
+    Impossible,
+    /// A limit stopped the search: par is proven to be larger than this.
+    ParAbove(u32),
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Par(n) => write!(f, "par {n}"),
+            Outcome::Impossible => write!(f, "impossible"),
+            Outcome::ParAbove(n) => write!(f, "par > {n}"),
+        }
+    }
+}
+
+/// The solver's answer.
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    pub outcome: Outcome,
+    /// One optimal solution when par was proven (empty otherwise, and for par 0).
+    pub moves: Vec<GolfMove>,
+    /// Number of distinct optimal move sequences, when asked for and within the limits.
+    pub optimal_solutions: Option<u64>,
+    /// States searched (search-tree nodes visited, all iterations and the count).
+    pub states: u64,
+    /// Number of legal moves in the problem position.
+    pub root_moves: usize,
+    /// States held in the transposition table at the end.
+    pub table_states: usize,
+    pub elapsed: Duration,
+}
+
+/// Limits and options of [`solve`].
+#[derive(Clone, Debug)]
+pub struct SolveLimits {
+    /// Stop after this many states (None: no limit).
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time (None: no limit).
+    pub max_time: Option<Duration>,
+    /// Also count every optimal solution.
+    pub count_solutions: bool,
+    /// Memory for the transposition table.
+    pub table_bytes: usize,
+}
+
+impl Default for SolveLimits {
+    fn default() -> Self {
+        SolveLimits {
+            max_nodes: None,
+            max_time: None,
+            count_solutions: false,
+            table_bytes: 256 << 20,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Search
+// ---------------------------------------------------------------------------------------
+
+struct Abort;
+
+/// Ok(None): solved along `path`; Ok(Some(lb)): proven lower bound.
+type Step = Result<Option<u32>, Abort>;
+
+#[derive(Default)]
+struct IdHasher(u64);
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8)) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.0 ^= i as u64 ^ (i >> 64) as u64;
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0 = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64;
+    }
+}
+type IdBuild = BuildHasherDefault<IdHasher>;
+
+struct Searcher<'a> {
+    king_step: KingStep,
+    params: &'a GolfParams,
+    tt: Table,
+    nodes: u64,
+    limit: u64,
+    deadline: Option<Instant>,
+    path: Vec<GolfMove>,
+    memo: HashMap<(u128, u8), u64, IdBuild>,
+}
+
+impl Searcher<'_> {
+    #[inline]
+    fn tick(&mut self) -> Result<(), Abort> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return Err(Abort);
+        }
+        if self.nodes & 0x3fff == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() > d {
+                    return Err(Abort);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Searches `pos` (not solved) with `r >= 1` moves to spare.
+    fn dfs(&mut self, pos: &GolfPosition, r: u32) -> Step {
+        self.tick()?;
+        let owed = owed_total(pos);
+        let need = owed - 1; // captures still needed, >= 1
+        if r == 1 {
+            // Only a capture can solve, and only when one capture is missing.
+            if need > 1 {
+                return Ok(Some(need));
+            }
+            if has_capture(pos, self.king_step) {
+                let t = pos.move_targets_with(self.king_step);
+                let occ = pos.occupied();
+                for (from, to) in t.entries() {
+                    if let Some(to) = (to & occ).first() {
+                        self.path.push(GolfMove::new(from, to));
+                        return Ok(None);
+                    }
+                }
+            }
+            return Ok(Some(2));
+        }
+        if need > r {
+            return Ok(Some(need));
+        }
+        let key = pos.key();
+        if let Some(t) = self.tt.get(key) {
+            let t = from_byte(t);
+            if t > r {
+                return Ok(Some(t));
+            }
+        }
+        let targets = pos.move_targets_with(self.king_step);
+        let h = match next_capture_bound(pos, &targets) {
+            INF => INF,
+            l => need - 1 + l,
+        };
+        if h > r {
+            self.tt.put(key, to_byte(h));
+            return Ok(Some(h));
+        }
+        let mut best = INF;
+        let filter = if r == 2 {
+            Some(Relevance::new(pos, need))
+        } else {
+            None
+        };
+        for (from, tos) in targets.entries() {
+            let kept = match &filter {
+                Some(f) => f.filter(pos, from, tos),
+                None => tos,
+            };
+            if kept != tos {
+                // A skipped child cannot be solved in one move: its bound is 2.
+                best = best.min(3);
+            }
+            let tos = kept;
+            for to in tos {
+                let mv = GolfMove::new(from, to);
+                let mut child = *pos;
+                child.apply_unchecked(mv);
+                if child.is_solved() {
+                    self.path.push(mv);
+                    return Ok(None);
+                }
+                match self.dfs(&child, r - 1)? {
+                    None => {
+                        self.path.push(mv);
+                        return Ok(None);
+                    }
+                    Some(v) => best = best.min(v.saturating_add(1)),
+                }
+            }
+        }
+        // best > r: every child failed with its own bound.
+        self.tt.put(key, to_byte(best));
+        Ok(Some(best))
+    }
+
+    /// Number of `r`-move solutions of `pos` (not solved) whose only solved state is the
+    /// last, given that `pos` has no shorter solution.
+    fn count(&mut self, pos: &GolfPosition, r: u32) -> Result<u64, Abort> {
+        self.tick()?;
+        let need = owed_total(pos) - 1;
+        if need > r {
+            return Ok(0);
+        }
+        if let Some(t) = self.tt.get(pos.key()) {
+            if from_byte(t) > r {
+                return Ok(0);
+            }
+        }
+        let memo_key = (pos.key(), r as u8);
+        if let Some(&c) = self.memo.get(&memo_key) {
+            return Ok(c);
+        }
+        let targets = pos.move_targets_with(self.king_step);
+        if r > 1 {
+            let h = match next_capture_bound(pos, &targets) {
+                INF => INF,
+                l => need - 1 + l,
+            };
+            if h > r {
+                return Ok(0);
+            }
+        }
+        let mut total: u64 = 0;
+        if r == 1 {
+            // Only captures solve, and every legal capture does (need == 1 here).
+            if need == 1 {
+                let occ = pos.occupied();
+                for (_, tos) in targets.entries() {
+                    total += (tos & occ).count() as u64;
+                }
+            }
+            return Ok(total);
+        }
+        let filter = if r == 2 {
+            Some(Relevance::new(pos, need))
+        } else {
+            None
+        };
+        for (from, tos) in targets.entries() {
+            let tos = match &filter {
+                // Skipped children have no one-move solution: they add nothing.
+                Some(f) => f.filter(pos, from, tos),
+                None => tos,
+            };
+            for to in tos {
+                let mut child = *pos;
+                child.apply_unchecked(GolfMove::new(from, to));
+                if child.is_solved() {
+                    if r == 1 {
+                        total = total.saturating_add(1);
+                    }
+                } else if r > 1 {
+                    total = total.saturating_add(self.count(&child, r - 1)?);
+                }
+            }
+        }
+        self.memo.insert(memo_key, total);
+        Ok(total)
+    }
+}
+
+/// Proves par for `pos` under `params`, within `limits`.
+pub fn solve(pos: &GolfPosition, params: &GolfParams, limits: &SolveLimits) -> SolveReport {
+    let start = Instant::now();
+    let mut s = Searcher {
+        king_step: params.king_step,
+        params,
+        tt: Table::new(limits.table_bytes),
+        nodes: 0,
+        limit: limits.max_nodes.unwrap_or(u64::MAX),
+        deadline: limits.max_time.map(|d| start + d),
+        path: Vec::new(),
+        memo: HashMap::default(),
+    };
+    let root_moves = pos.move_targets(s.params).count();
+    let report = |s: &Searcher, outcome, moves, count| SolveReport {
+        outcome,
+        moves,
+        optimal_solutions: count,
+        states: s.nodes,
+        root_moves,
+        table_states: s.tt.len(),
+        elapsed: start.elapsed(),
+    };
+    if pos.is_solved() {
+        return report(&s, Outcome::Par(0), Vec::new(), Some(1));
+    }
+    let mut bound = lower_bound(pos, params);
+    let mut proven = bound.saturating_sub(1);
+    let mut last_len = usize::MAX;
+    loop {
+        if bound == INF {
+            return report(&s, Outcome::Impossible, Vec::new(), Some(0));
+        }
+        s.path.clear();
+        match s.dfs(pos, bound) {
+            Err(Abort) => return report(&s, Outcome::ParAbove(proven), Vec::new(), None),
+            Ok(None) => {
+                let mut moves = std::mem::take(&mut s.path);
+                moves.reverse();
+                let count = if limits.count_solutions {
+                    s.count(pos, bound).ok()
+                } else {
+                    None
+                };
+                return report(&s, Outcome::Par(bound), moves, count);
+            }
+            Ok(Some(lb)) => {
+                debug_assert!(lb > bound);
+                if lb != INF {
+                    proven = lb - 1;
+                }
+                bound = lb;
+                // In a finite reachable space the table stops growing once the bound
+                // exceeds every distance; then a breadth-first closure settles it.
+                let grown = s.tt.len();
+                if bound != INF && grown == last_len && !s.tt.is_full() {
+                    let cap = grown * 2 + 10_000;
+                    let closure = bfs(pos, params, cap);
+                    s.nodes += closure.states as u64;
+                    if closure.complete {
+                        match closure.par {
+                            None => return report(&s, Outcome::Impossible, Vec::new(), Some(0)),
+                            Some(p) => {
+                                // Cannot happen with a consistent search (IDA* would have
+                                // found it); keep searching at the proven bound.
+                                debug_assert!(p >= bound, "closure found par {p} below {bound}");
+                            }
+                        }
+                    }
+                }
+                last_len = grown;
+            }
+        }
+    }
+}
+
+/// Result of [`bfs`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BfsReport {
+    /// `Some(par)`, or `None` when no solution was found.
+    pub par: Option<u32>,
+    /// Whether the search finished (found par or exhausted the reachable states).
+    pub complete: bool,
+    /// Distinct states seen.
+    pub states: usize,
+}
+
+/// Plain breadth-first search, the reference the solver is tested against.
+pub fn bfs(pos: &GolfPosition, params: &GolfParams, max_states: usize) -> BfsReport {
+    if pos.is_solved() {
+        return BfsReport {
+            par: Some(0),
+            complete: true,
+            states: 1,
+        };
+    }
+    let mut seen: HashSet<u128, IdBuild> = HashSet::default();
+    seen.insert(pos.key());
+    let mut frontier = vec![*pos];
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for p in &frontier {
+            for mv in p.move_targets(params).moves() {
+                let mut c = *p;
+                c.apply_unchecked(mv);
+                if c.is_solved() {
+                    return BfsReport {
+                        par: Some(depth),
+                        complete: true,
+                        states: seen.len(),
+                    };
+                }
+                if seen.insert(c.key()) {
+                    if seen.len() > max_states {
+                        return BfsReport {
+                            par: None,
+                            complete: false,
+                            states: seen.len(),
+                        };
+                    }
+                    next.push(c);
+                }
+            }
+        }
+        frontier = next;
+    }
+    BfsReport {
+        par: None,
+        complete: true,
+        states: seen.len(),
+    }
+}
+
+/// Breadth-first layer sizes: the number of distinct unsolved states first reached at
+/// depth 0, 1, 2, ... (solved states are neither counted nor expanded). Only complete
+/// layers are returned; generation stops before the states seen would exceed
+/// `max_states`.
+pub fn bfs_layers(pos: &GolfPosition, params: &GolfParams, max_states: usize) -> Vec<usize> {
+    if pos.is_solved() {
+        return Vec::new();
+    }
+    let mut seen: HashSet<u128, IdBuild> = HashSet::default();
+    seen.insert(pos.key());
+    let mut layers = vec![1];
+    let mut frontier = vec![*pos];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for p in &frontier {
+            for mv in p.move_targets(params).moves() {
+                let mut c = *p;
+                c.apply_unchecked(mv);
+                if c.is_solved() {
+                    continue;
+                }
+                if seen.insert(c.key()) {
+                    if seen.len() > max_states {
+                        return layers;
+                    }
+                    next.push(c);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layers.push(next.len());
+        frontier = next;
+    }
+    layers
+}
+
+/// The moves the solver examines with two moves to spare (see [`Relevance`]); exposed
+/// so tests can check that every other move leaves no capture. Meaningful only when
+/// `pos` has no one-move solution (the search never filters otherwise).
+pub fn two_move_candidates(pos: &GolfPosition, params: &GolfParams) -> Vec<GolfMove> {
+    let need = owed_total(pos).saturating_sub(1).max(1);
+    let f = Relevance::new(pos, need);
+    let mut out = Vec::new();
+    for (from, tos) in pos.move_targets(params).entries() {
+        for to in f.filter(pos, from, tos) {
+            out.push(GolfMove::new(from, to));
+        }
+    }
+    out
+}
