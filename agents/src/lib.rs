@@ -16,11 +16,17 @@
 //! assert!(build::<Chess>("nosuch").is_err());
 //! ```
 
+pub mod alphabeta;
 pub mod baseline;
+pub mod common;
 pub mod eval;
+pub mod expectimax;
 pub mod golf;
+pub mod ismcts;
+pub mod mcts;
 pub mod registry;
 pub mod spec;
+pub mod testgames;
 
 use engine::game::{Game, Seat};
 use rand_pcg::Pcg64;

@@ -1,0 +1,308 @@
+//! Pieces the search agents share: budgets (`iters`, `nodes`, `time_ms`), the agent's
+//! own seed, capture detection and MVV-LVA on games with an orthodox board, squashing
+//! an evaluation into a return, and playouts.
+
+use crate::eval::{evaluate, role_value};
+use crate::spec::{AgentError, Spec};
+use engine::game::{Game, Returns, Seat, Turn, MAX_SEATS};
+use engine::variants::chess::ChessAction;
+use engine::Move;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use std::any::Any;
+use std::time::{Duration, Instant};
+
+/// How much search an agent may spend on one decision. Any limit that is set stops the
+/// search; at least one is always set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub iters: Option<u64>,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// Reads `iters`, `nodes` and `time_ms`; with none given, `iters = default_iters`
+    /// (or, when that is `None`, no limit here: the caller's depth bounds the search).
+    pub fn from_spec(spec: &Spec, default_iters: Option<u64>) -> Result<Budget, AgentError> {
+        let iters = spec
+            .raw("iters")
+            .map(|_| spec.get("iters", 0u64))
+            .transpose()?;
+        let nodes = spec
+            .raw("nodes")
+            .map(|_| spec.get("nodes", 0u64))
+            .transpose()?;
+        let time = spec
+            .raw("time_ms")
+            .map(|_| spec.get("time_ms", 0u64))
+            .transpose()?
+            .map(Duration::from_millis);
+        for (k, v) in [("iters", iters), ("nodes", nodes)] {
+            if v == Some(0) {
+                return Err(AgentError::BadValue {
+                    agent: spec.name.clone(),
+                    key: k.into(),
+                    value: "0".into(),
+                    expected: "a positive number".into(),
+                });
+            }
+        }
+        let mut b = Budget { iters, nodes, time };
+        if b.iters.is_none() && b.nodes.is_none() && b.time.is_none() {
+            b.iters = default_iters;
+        }
+        Ok(b)
+    }
+
+    pub fn iterations(n: u64) -> Budget {
+        Budget {
+            iters: Some(n),
+            nodes: None,
+            time: None,
+        }
+    }
+
+    /// True once `iters` iterations or `nodes` nodes are spent or the time is up
+    /// (the clock is read only every 64 iterations).
+    #[inline]
+    pub fn done(&self, iters: u64, nodes: u64, start: Instant) -> bool {
+        if self.iters.is_some_and(|n| iters >= n) || self.nodes.is_some_and(|n| nodes >= n) {
+            return true;
+        }
+        match self.time {
+            Some(t) => iters % 64 == 0 && start.elapsed() >= t,
+            None => false,
+        }
+    }
+
+    /// Spec text of the budget keys that are set.
+    pub fn spec_parts(&self, parts: &mut Vec<String>) {
+        if let Some(n) = self.iters {
+            parts.push(format!("iters={n}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(t) = self.time {
+            parts.push(format!("time_ms={}", t.as_millis()));
+        }
+    }
+}
+
+/// The agent's own random stream when the spec sets `seed` (reseeded at each decision,
+/// so a decision depends only on the position), else the caller's.
+#[derive(Clone, Debug)]
+pub struct AgentRng {
+    pub seed: Option<u64>,
+}
+
+impl AgentRng {
+    pub fn from_spec(spec: &Spec) -> Result<AgentRng, AgentError> {
+        Ok(AgentRng {
+            seed: spec
+                .raw("seed")
+                .map(|_| spec.get("seed", 0u64))
+                .transpose()?,
+        })
+    }
+
+    /// The generator to use for one decision.
+    pub fn for_decision(&self, game_key: u64, caller: &mut Pcg64) -> Pcg64 {
+        match self.seed {
+            Some(s) => Pcg64::seed_from_u64(s ^ game_key.rotate_left(17)),
+            None => Pcg64::seed_from_u64(caller.gen()),
+        }
+    }
+}
+
+/// The orthodox move behind an action, when the game has a board: chess actions
+/// directly, other board games by playing the action and reading the board's last move.
+#[inline]
+pub fn action_move<G: Game>(game: &mut G, action: G::Action) -> Option<Move> {
+    if let Some(a) = (&action as &dyn Any).downcast_ref::<ChessAction>() {
+        return match a {
+            ChessAction::Move(m) => Some(*m),
+            ChessAction::Start(_) => None,
+        };
+    }
+    game.board()?;
+    game.apply(action);
+    let m = game.board().and_then(|b| b.last_move());
+    game.undo();
+    m
+}
+
+/// MVV-LVA score of a capture (victim value * 16 - attacker value / 100), `None` for a
+/// quiet move or on games without a board.
+#[inline]
+pub fn capture_score<G: Game>(game: &mut G, action: G::Action) -> Option<i32> {
+    let m = action_move(game, action)?;
+    let b = game.board()?;
+    let victim = b.captured_piece(m)?;
+    if victim.color == b.turn() {
+        return None;
+    }
+    let attacker = b.piece_at(m.from()).map_or(0, |p| role_value(p.role));
+    Some(role_value(victim.role) * 16 - attacker / 100)
+}
+
+/// `x` squashed into (-1, 1): `tanh(x / scale)`.
+#[inline]
+pub fn squash(x: f64, scale: f64) -> f64 {
+    (x / scale).tanh()
+}
+
+/// Evaluation at a cut-off playout, as per-seat returns in (-1, 1) (pawns / 4 squashed).
+pub fn eval_returns<G: Game>(game: &G) -> Returns {
+    let mut r = [0.0; MAX_SEATS];
+    let n = game.num_seats().min(MAX_SEATS);
+    if n == 2 {
+        let v = squash(evaluate(game, 0), 4.0);
+        r[0] = v;
+        r[1] = -v;
+    } else {
+        for (s, x) in r.iter_mut().enumerate().take(n) {
+            *x = squash(evaluate(game, s), 4.0);
+        }
+    }
+    r
+}
+
+/// Samples an index from (outcome, probability) pairs.
+#[inline]
+pub fn sample_chance<A: Copy>(outcomes: &[(A, f64)], rng: &mut Pcg64) -> usize {
+    let mut x: f64 = rng.gen();
+    for (i, &(_, p)) in outcomes.iter().enumerate() {
+        if x < p {
+            return i;
+        }
+        x -= p;
+    }
+    outcomes.len() - 1
+}
+
+/// Playout policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniform over legal actions.
+    Random,
+    /// A capture (best MVV-LVA of a few sampled) with probability 0.75 when there is
+    /// one, else uniform.
+    Heavy,
+}
+
+impl Rollout {
+    pub fn from_spec(spec: &Spec) -> Result<Rollout, AgentError> {
+        match spec.raw("rollout").unwrap_or("random") {
+            "random" => Ok(Rollout::Random),
+            "heavy" => Ok(Rollout::Heavy),
+            v => Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: "rollout".into(),
+                value: v.into(),
+                expected: "random or heavy".into(),
+            }),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Random => "random",
+            Rollout::Heavy => "heavy",
+        }
+    }
+}
+
+/// Scratch space for playouts (kept between calls so playouts do not allocate).
+pub struct Playout<G: Game> {
+    actions: Vec<G::Action>,
+    chance: Vec<(G::Action, f64)>,
+    joint: Vec<G::Action>,
+}
+
+impl<G: Game> Default for Playout<G> {
+    fn default() -> Self {
+        Playout {
+            actions: Vec::new(),
+            chance: Vec::new(),
+            joint: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Playout<G> {
+    /// Plays from `game` to the end (or `cutoff` plies, then evaluates), returns the
+    /// returns and takes every playout move back, leaving `game` as it was.
+    pub fn run(
+        &mut self,
+        game: &mut G,
+        policy: Rollout,
+        cutoff: Option<u32>,
+        rng: &mut Pcg64,
+    ) -> Returns {
+        let mut plies = 0u32;
+        let r = loop {
+            if cutoff.is_some_and(|c| plies >= c) {
+                break match game.turn() {
+                    Turn::Terminal => game.returns(),
+                    _ => eval_returns(game),
+                };
+            }
+            match game.turn() {
+                Turn::Terminal => break game.returns(),
+                Turn::Seat(s) => {
+                    game.legal_actions(s, &mut self.actions);
+                    let a = self.pick(game, policy, rng);
+                    game.apply(a);
+                }
+                Turn::Chance => {
+                    game.chance_outcomes(&mut self.chance);
+                    let i = sample_chance(&self.chance, rng);
+                    game.apply(self.chance[i].0);
+                }
+                Turn::Simultaneous => {
+                    self.joint.clear();
+                    for s in game.simultaneous_seats() {
+                        game.legal_actions(s, &mut self.actions);
+                        self.joint
+                            .push(self.actions[rng.gen_range(0..self.actions.len())]);
+                    }
+                    game.apply_joint(&self.joint);
+                }
+            }
+            plies += 1;
+        };
+        for _ in 0..plies {
+            game.undo();
+        }
+        r
+    }
+
+    fn pick(&mut self, game: &mut G, policy: Rollout, rng: &mut Pcg64) -> G::Action {
+        let n = self.actions.len();
+        debug_assert!(n > 0, "seat to move without legal actions");
+        if policy == Rollout::Heavy && game.board().is_some() && rng.gen_bool(0.75) {
+            // Look at a handful of random actions; play the best capture among them.
+            let mut best: Option<(i32, G::Action)> = None;
+            for _ in 0..n.min(8) {
+                let a = self.actions[rng.gen_range(0..n)];
+                if let Some(s) = capture_score(game, a) {
+                    match best {
+                        Some((b, _)) if b >= s => {}
+                        _ => best = Some((s, a)),
+                    }
+                }
+            }
+            if let Some((_, a)) = best {
+                return a;
+            }
+        }
+        self.actions[rng.gen_range(0..n)]
+    }
+}
+
+/// A seat's value in a returns vector.
+#[inline]
+pub fn value_of(r: &Returns, seat: Seat) -> f64 {
+    r[seat]
+}

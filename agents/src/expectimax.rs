@@ -1,0 +1,434 @@
+//! `expectimax`: *-minimax (Ballard 1983; Hauk, Buro and Schaeffer 2004) for two-seat
+//! games with chance nodes: alpha-beta at seat nodes, and at chance nodes Star1 (the
+//! window of each outcome is derived from the bounds the others can still reach) and
+//! Star2 (a probing pass that searches one move of every outcome's successor for a bound
+//! before the Star1 pass), with iterative deepening.
+//!
+//! Values are seat 0's, bounded in [L, U] = [-1, 1]: game returns are ±1 (or between),
+//! and the evaluation at the horizon is squashed into (-1, 1) by `tanh(pawns / 4)`.
+//! All searches are fail-hard, so a full-window search returns the exact expectimax
+//! value (the tests check this against full-width expectimax).
+//!
+//! Degrade rules: without chance nodes this is minimax with alpha-beta; a simultaneous
+//! node is scored statically; games with other than two seats are searched by UCT and
+//! hidden-information games by UCT on sampled worlds with voting.
+
+use crate::common::{squash, AgentRng, Budget};
+use crate::eval::evaluate;
+use crate::ismcts::pimc_decide;
+use crate::mcts::{uct_decide, MctsConfig};
+use crate::spec::{AgentError, Spec};
+use crate::Agent;
+use engine::game::{Game, Seat, Turn};
+use rand_pcg::Pcg64;
+use std::collections::HashMap;
+use std::time::Instant;
+
+const L: f64 = -1.0;
+const U: f64 = 1.0;
+
+/// Pruning at chance nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// Full-width expectimax: no pruning anywhere.
+    None,
+    /// Alpha-beta at seat nodes, full width at chance nodes.
+    AlphaBeta,
+    /// Alpha-beta plus Star1 at chance nodes.
+    Star1,
+    /// Alpha-beta plus Star2 (probing, then Star1).
+    Star2,
+}
+
+/// The *-minimax searcher.
+pub struct Expectimax<G: Game> {
+    pub pruning: Pruning,
+    pub budget: Budget,
+    /// Nodes visited by the last search (probes included).
+    pub nodes: u64,
+    /// Use the transposition table (bounds keyed by state and depth); off for
+    /// `Pruning::None`, which is the plain full-width reference.
+    pub use_tt: bool,
+    tt: HashMap<(u64, i32), (f64, f64)>,
+    start: Instant,
+    stopped: bool,
+    actions: Vec<Vec<G::Action>>,
+}
+
+impl<G: Game> Expectimax<G> {
+    pub fn new(pruning: Pruning, budget: Budget) -> Self {
+        Expectimax {
+            pruning,
+            budget,
+            nodes: 0,
+            use_tt: pruning != Pruning::None,
+            tt: HashMap::new(),
+            start: Instant::now(),
+            stopped: false,
+            actions: Vec::new(),
+        }
+    }
+
+    /// The value of `game` for seat 0 searched `depth` seat plies deep with the full
+    /// window, and the nodes it took.
+    pub fn value(&mut self, game: &G, depth: u32) -> (f64, u64) {
+        self.nodes = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.tt.clear();
+        let mut g = game.clone();
+        let v = self.node(&mut g, depth as i32, 0, L, U);
+        (v, self.nodes)
+    }
+
+    fn leaf(g: &G) -> f64 {
+        squash(evaluate(g, 0), 4.0)
+    }
+
+    fn legal(&mut self, g: &G, seat: Seat, ply: usize) -> Vec<G::Action> {
+        if self.actions.len() <= ply {
+            self.actions.resize_with(ply + 1, Vec::new);
+        }
+        let mut v = std::mem::take(&mut self.actions[ply]);
+        g.legal_actions(seat, &mut v);
+        v
+    }
+
+    fn node(&mut self, g: &mut G, depth: i32, ply: usize, alpha: f64, beta: f64) -> f64 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && (self.budget.nodes.is_some_and(|n| self.nodes >= n)
+                || self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
+        {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0.0;
+        }
+        let turn = g.turn();
+        match turn {
+            Turn::Terminal => return g.returns()[0].clamp(L, U),
+            _ if depth <= 0 || ply > 200 => return Self::leaf(g),
+            Turn::Simultaneous => return Self::leaf(g),
+            _ => {}
+        }
+        let key = (g.state_key(), depth);
+        if self.use_tt {
+            if let Some(&(lo, hi)) = self.tt.get(&key) {
+                if lo >= beta {
+                    return beta;
+                }
+                if hi <= alpha {
+                    return alpha;
+                }
+                if lo == hi {
+                    return lo;
+                }
+            }
+        }
+        let v = match turn {
+            Turn::Seat(s) => self.seat_node(g, s, depth, ply, alpha, beta),
+            _ => self.chance_node(g, depth, ply, alpha, beta),
+        };
+        if self.use_tt && !self.stopped {
+            // Fail-hard: a result on the window's edge is only a bound.
+            let e = self.tt.entry(key).or_insert((L, U));
+            if v <= alpha {
+                e.1 = e.1.min(v);
+            } else if v >= beta {
+                e.0 = e.0.max(v);
+            } else {
+                *e = (v, v);
+            }
+        }
+        v
+    }
+
+    fn seat_node(
+        &mut self,
+        g: &mut G,
+        s: Seat,
+        depth: i32,
+        ply: usize,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> f64 {
+        let max = s == 0;
+        let moves = self.legal(g, s, ply);
+        let result = if self.pruning == Pruning::None {
+            let mut best = if max { L } else { U };
+            for &a in &moves {
+                g.apply(a);
+                let v = self.node(g, depth - 1, ply + 1, L, U);
+                g.undo();
+                best = if max { best.max(v) } else { best.min(v) };
+            }
+            best
+        } else if max {
+            let mut r = None;
+            for &a in &moves {
+                g.apply(a);
+                let v = self.node(g, depth - 1, ply + 1, alpha, beta);
+                g.undo();
+                if v >= beta {
+                    r = Some(beta);
+                    break;
+                }
+                alpha = alpha.max(v);
+            }
+            r.unwrap_or(alpha)
+        } else {
+            let mut r = None;
+            for &a in &moves {
+                g.apply(a);
+                let v = self.node(g, depth - 1, ply + 1, alpha, beta);
+                g.undo();
+                if v <= alpha {
+                    r = Some(alpha);
+                    break;
+                }
+                beta = beta.min(v);
+            }
+            r.unwrap_or(beta)
+        };
+        self.actions[ply] = moves;
+        result
+    }
+
+    fn chance_node(&mut self, g: &mut G, depth: i32, ply: usize, alpha: f64, beta: f64) -> f64 {
+        let mut outcomes = Vec::new();
+        g.chance_outcomes(&mut outcomes);
+        if matches!(self.pruning, Pruning::None | Pruning::AlphaBeta) {
+            let mut total = 0.0;
+            for &(a, p) in &outcomes {
+                g.apply(a);
+                total += p * self.node(g, depth, ply + 1, L, U);
+                g.undo();
+            }
+            return total;
+        }
+        let n = outcomes.len();
+        let mut lo = vec![L; n];
+        let mut hi = vec![U; n];
+        if self.pruning == Pruning::Star2 {
+            // Probing: one move of each successor bounds its value from one side.
+            for i in 0..n {
+                let (a, p) = outcomes[i];
+                g.apply(a);
+                let probe = match g.turn() {
+                    Turn::Seat(s) if depth > 0 => Some(s),
+                    _ => None,
+                };
+                if let Some(s) = probe {
+                    let moves = self.legal(g, s, ply + 1);
+                    let first = moves.first().copied();
+                    self.actions[ply + 1] = moves;
+                    if let Some(m) = first {
+                        let others_lo: f64 = (0..n)
+                            .filter(|&j| j != i)
+                            .map(|j| outcomes[j].1 * lo[j])
+                            .sum();
+                        let others_hi: f64 = (0..n)
+                            .filter(|&j| j != i)
+                            .map(|j| outcomes[j].1 * hi[j])
+                            .sum();
+                        g.apply(m);
+                        if s == 0 {
+                            // Successor is a max node: its first move is a lower bound.
+                            let b = (beta - others_lo) / p;
+                            let w = self.node(g, depth - 1, ply + 2, L, b.min(U));
+                            g.undo();
+                            g.undo();
+                            if w >= b {
+                                return beta;
+                            }
+                            lo[i] = lo[i].max(w);
+                        } else {
+                            let a_ = (alpha - others_hi) / p;
+                            let w = self.node(g, depth - 1, ply + 2, a_.max(L), U);
+                            g.undo();
+                            g.undo();
+                            if w <= a_ {
+                                return alpha;
+                            }
+                            hi[i] = hi[i].min(w);
+                        }
+                        if self.stopped {
+                            return 0.0;
+                        }
+                        continue;
+                    }
+                }
+                g.undo();
+            }
+            let sum_lo: f64 = (0..n).map(|j| outcomes[j].1 * lo[j]).sum();
+            let sum_hi: f64 = (0..n).map(|j| outcomes[j].1 * hi[j]).sum();
+            if sum_lo >= beta {
+                return beta;
+            }
+            if sum_hi <= alpha {
+                return alpha;
+            }
+        }
+        // Star1: each outcome's window from the exact values so far and the bounds of
+        // the outcomes still to search.
+        let mut exact = 0.0;
+        let mut rest_lo: f64 = (0..n).map(|j| outcomes[j].1 * lo[j]).sum();
+        let mut rest_hi: f64 = (0..n).map(|j| outcomes[j].1 * hi[j]).sum();
+        for i in 0..n {
+            let (a, p) = outcomes[i];
+            rest_lo -= p * lo[i];
+            rest_hi -= p * hi[i];
+            let a_ = (alpha - exact - rest_hi) / p;
+            let b = (beta - exact - rest_lo) / p;
+            if lo[i] >= b {
+                return beta;
+            }
+            if hi[i] <= a_ {
+                return alpha;
+            }
+            let ax = a_.max(lo[i]);
+            let bx = b.min(hi[i]);
+            g.apply(a);
+            let v = self.node(g, depth, ply + 1, ax, bx);
+            g.undo();
+            if self.stopped {
+                return 0.0;
+            }
+            if v <= a_ {
+                return alpha;
+            }
+            if v >= b {
+                return beta;
+            }
+            exact += p * v;
+        }
+        exact
+    }
+
+    /// Iterative deepening from a seat node for the seat to move: the best action.
+    pub fn best_action(&mut self, game: &G, max_depth: u32) -> Option<(G::Action, f64)> {
+        let Turn::Seat(me) = game.turn() else {
+            return None;
+        };
+        self.nodes = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.tt.clear();
+        let mut g = game.clone();
+        let mut moves = Vec::new();
+        g.legal_actions(me, &mut moves);
+        let mut best: Option<(G::Action, f64)> = None;
+        let sign = if me == 0 { 1.0 } else { -1.0 };
+        for depth in 1..=max_depth.max(1) {
+            // Previous best first.
+            if let Some((b, _)) = best {
+                if let Some(i) = moves.iter().position(|&m| m == b) {
+                    moves[..=i].rotate_right(1);
+                }
+            }
+            let mut alpha = L;
+            let mut beta = U;
+            let mut this: Option<(G::Action, f64)> = None;
+            for &a in &moves {
+                g.apply(a);
+                let v = self.node(&mut g, depth as i32 - 1, 1, alpha, beta);
+                g.undo();
+                if self.stopped {
+                    break;
+                }
+                let mine = sign * v;
+                match this {
+                    Some((_, b)) if b >= mine => {}
+                    _ => this = Some((a, mine)),
+                }
+                if me == 0 {
+                    alpha = alpha.max(v);
+                } else {
+                    beta = beta.min(v);
+                }
+            }
+            if self.stopped {
+                if best.is_none() {
+                    best = this;
+                }
+                break;
+            }
+            best = this;
+        }
+        best
+    }
+}
+
+/// The `expectimax` agent.
+pub struct ExpectimaxAgent {
+    depth: u32,
+    pruning: Pruning,
+    budget: Budget,
+    rng: AgentRng,
+    spec: String,
+}
+
+impl ExpectimaxAgent {
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        spec.check_keys(&["depth", "nodes", "time_ms", "seed", "star", "iters"])?;
+        let pruning = match spec.raw("star").unwrap_or("2") {
+            "0" => Pruning::AlphaBeta,
+            "1" => Pruning::Star1,
+            "2" => Pruning::Star2,
+            "none" => Pruning::None,
+            v => {
+                return Err(AgentError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "star".into(),
+                    value: v.into(),
+                    expected: "none, 0, 1 or 2".into(),
+                })
+            }
+        };
+        let depth: u32 = spec.get("depth", 4u32)?;
+        if depth == 0 || depth > 64 {
+            return Err(AgentError::BadValue {
+                agent: spec.name.clone(),
+                key: "depth".into(),
+                value: depth.to_string(),
+                expected: "a depth from 1 to 64".into(),
+            });
+        }
+        Ok(ExpectimaxAgent {
+            depth,
+            pruning,
+            budget: Budget::from_spec(spec, None)?,
+            rng: AgentRng::from_spec(spec)?,
+            spec: spec.canonical(),
+        })
+    }
+}
+
+impl<G: Game> Agent<G> for ExpectimaxAgent {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        let fallback = MctsConfig {
+            budget: Budget {
+                iters: Some(self.budget.iters.unwrap_or(200)),
+                nodes: None,
+                time: self.budget.time,
+            },
+            ..MctsConfig::default()
+        };
+        if !game.is_perfect_information() {
+            return pimc_decide(game, seat, 10, &fallback, &mut rng);
+        }
+        if game.num_seats() != 2 || game.turn() != Turn::Seat(seat) {
+            return uct_decide(game, seat, &fallback, &mut rng);
+        }
+        let mut x = Expectimax::<G>::new(self.pruning, self.budget);
+        match x.best_action(game, self.depth) {
+            Some((a, _)) => a,
+            None => crate::baseline::random_action(game, seat, &mut rng),
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! Information Set MCTS (Cowling, Powley and Whitehouse 2012), and determinized
+//! search with voting (PIMC) as the foil that suffers strategy fusion.
+//!
+//! Every iteration draws a world with `sample_world(seat)` and descends one tree using
+//! only actions legal in that world; a child's UCB uses its *availability* count (how
+//! often it was legal when its parent was visited) instead of the parent's visits.
+//!
+//! - `mode=so` (single observer): one tree over action sequences; the actions of other
+//!   seats and chance outcomes are edges like the observer's own.
+//! - `mode=mo` (multiple observer): one tree per seat. The seat to act selects in its
+//!   own tree; every other seat's tree follows the move as that seat observes it (the
+//!   child is keyed by the seat's information key after the move), so moves a seat cannot
+//!   tell apart share one node of its tree.
+//!
+//! The final move is the most visited root edge. Degrade rules: on a perfect-information
+//! game this is plain UCT (`mcts`); at a simultaneous node the iteration stops and plays
+//! out; a simultaneous root is searched by UCT on one sampled world.
+
+use crate::baseline::random_action;
+use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
+use crate::mcts::{uct_decide, MctsConfig, Uct};
+use crate::spec::{AgentError, Spec};
+use crate::Agent;
+use engine::game::{Game, Returns, Seat, Turn};
+use rand::Rng;
+use rand_pcg::Pcg64;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Single- or multiple-observer ISMCTS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IsMode {
+    So,
+    Mo,
+}
+
+#[derive(Clone, Debug)]
+struct Edge<A> {
+    action: A,
+    /// Information key of the tree's owner after the move (MO trees, other movers).
+    key: u64,
+    child: u32,
+    visits: f64,
+    sum: f64,
+    avail: f64,
+}
+
+#[derive(Clone, Debug)]
+struct IsNode<A> {
+    edges: Vec<Edge<A>>,
+}
+
+impl<A> IsNode<A> {
+    fn empty() -> Self {
+        IsNode { edges: Vec::new() }
+    }
+}
+
+/// An ISMCTS search.
+pub struct IsMcts<G: Game> {
+    pub mode: IsMode,
+    pub config: MctsConfig,
+    /// One tree (SO) or one per seat (MO).
+    trees: Vec<Vec<IsNode<G::Action>>>,
+    playout: Playout<G>,
+    legal: Vec<G::Action>,
+    chance: Vec<(G::Action, f64)>,
+    observer: Seat,
+    /// Iterations run by the last search.
+    pub iterations: u64,
+}
+
+/// One step on the path: (tree, node, edge, seat whose return the edge scores).
+type Step = (usize, u32, usize, Option<Seat>);
+
+impl<G: Game> IsMcts<G> {
+    pub fn new(mode: IsMode, config: MctsConfig) -> Self {
+        IsMcts {
+            mode,
+            config,
+            trees: Vec::new(),
+            playout: Playout::default(),
+            legal: Vec::new(),
+            chance: Vec::new(),
+            observer: 0,
+            iterations: 0,
+        }
+    }
+
+    /// Chooses an action for `seat` at `game` (the true state is only used to draw
+    /// worlds through `sample_world(seat)`).
+    pub fn decide(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        if game.is_perfect_information() {
+            return uct_decide(game, seat, &self.config, rng);
+        }
+        if game.turn() != Turn::Seat(seat) {
+            let world = game.sample_world(seat, rng);
+            return uct_decide(&world, seat, &self.config, rng);
+        }
+        self.search(game, seat, rng);
+        self.best_action()
+            .unwrap_or_else(|| random_action(game, seat, rng))
+    }
+
+    /// Runs the iterations from the information set of `seat` at `game`.
+    pub fn search(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) {
+        self.observer = seat;
+        let n_trees = match self.mode {
+            IsMode::So => 1,
+            IsMode::Mo => game.num_seats(),
+        };
+        self.trees = vec![vec![IsNode::empty()]; n_trees];
+        let start = Instant::now();
+        let mut path: Vec<Step> = Vec::with_capacity(128);
+        let mut cur: Vec<u32> = vec![0; n_trees];
+        let mut iters = 0u64;
+        while !self.config.budget.done(iters, self.size() as u64, start) {
+            iters += 1;
+            let mut w = game.sample_world(seat, rng);
+            path.clear();
+            cur.iter_mut().for_each(|c| *c = 0);
+            let r = match self.mode {
+                IsMode::So => self.iterate_so(&mut w, &mut path, rng),
+                IsMode::Mo => self.iterate_mo(&mut w, &mut path, &mut cur, rng),
+            };
+            for &(t, node, e, mover) in &path {
+                let edge = &mut self.trees[t][node as usize].edges[e];
+                edge.visits += 1.0;
+                if let Some(p) = mover {
+                    edge.sum += r[p];
+                }
+            }
+        }
+        self.iterations = iters;
+    }
+
+    fn size(&self) -> usize {
+        self.trees.iter().map(Vec::len).sum()
+    }
+
+    fn new_node(&mut self, t: usize) -> u32 {
+        self.trees[t].push(IsNode::empty());
+        (self.trees[t].len() - 1) as u32
+    }
+
+    /// In tree `t` at `node`, the acting seat's choice among actions legal in the world:
+    /// marks availability, expands an untried action if any (returns true), else
+    /// selects by UCB with availability counts. Returns (edge index, expanded).
+    fn choose(&mut self, t: usize, node: u32, rng: &mut Pcg64) -> (usize, bool) {
+        let c = self.config.c;
+        let nd = &mut self.trees[t][node as usize];
+        let mut untried = 0usize;
+        for e in nd.edges.iter_mut() {
+            if self.legal.contains(&e.action) {
+                e.avail += 1.0;
+            }
+        }
+        for &a in &self.legal {
+            if !nd.edges.iter().any(|e| e.action == a) {
+                untried += 1;
+            }
+        }
+        if untried > 0 {
+            // A uniformly random untried action.
+            let mut k = rng.gen_range(0..untried);
+            let mut pick = None;
+            for &a in &self.legal {
+                if !nd.edges.iter().any(|e| e.action == a) {
+                    if k == 0 {
+                        pick = Some(a);
+                        break;
+                    }
+                    k -= 1;
+                }
+            }
+            let a = pick.expect("untried action");
+            let child = self.new_node(t);
+            let nd = &mut self.trees[t][node as usize];
+            nd.edges.push(Edge {
+                action: a,
+                key: 0,
+                child,
+                visits: 0.0,
+                sum: 0.0,
+                avail: 1.0,
+            });
+            return (nd.edges.len() - 1, true);
+        }
+        let mut best = (f64::NEG_INFINITY, 0usize);
+        for (i, e) in nd.edges.iter().enumerate() {
+            if !self.legal.contains(&e.action) {
+                continue;
+            }
+            let v = e.visits.max(1e-9);
+            let score = e.sum / v + c * (e.avail.max(1.0).ln() / v).sqrt();
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        (best.1, false)
+    }
+
+    /// The edge for a chance outcome in tree `t` (created when new).
+    fn chance_edge(&mut self, t: usize, node: u32, a: G::Action) -> (usize, bool) {
+        if let Some(i) = self.trees[t][node as usize]
+            .edges
+            .iter()
+            .position(|e| e.action == a)
+        {
+            return (i, false);
+        }
+        let child = self.new_node(t);
+        let nd = &mut self.trees[t][node as usize];
+        nd.edges.push(Edge {
+            action: a,
+            key: 0,
+            child,
+            visits: 0.0,
+            sum: 0.0,
+            avail: 1.0,
+        });
+        (nd.edges.len() - 1, true)
+    }
+
+    /// The edge keyed by an information key in tree `t` (created when new).
+    fn key_edge(&mut self, t: usize, node: u32, key: u64, a: G::Action) -> (usize, bool) {
+        if let Some(i) = self.trees[t][node as usize]
+            .edges
+            .iter()
+            .position(|e| e.key == key)
+        {
+            return (i, false);
+        }
+        let child = self.new_node(t);
+        let nd = &mut self.trees[t][node as usize];
+        nd.edges.push(Edge {
+            action: a,
+            key,
+            child,
+            visits: 0.0,
+            sum: 0.0,
+            avail: 1.0,
+        });
+        (nd.edges.len() - 1, true)
+    }
+
+    fn playout(&mut self, w: &mut G, rng: &mut Pcg64) -> Returns {
+        let (p, c) = (self.config.rollout, self.config.cutoff);
+        self.playout.run(w, p, c, rng)
+    }
+
+    fn iterate_so(&mut self, w: &mut G, path: &mut Vec<Step>, rng: &mut Pcg64) -> Returns {
+        let mut node = 0u32;
+        loop {
+            match w.turn() {
+                Turn::Terminal => return w.returns(),
+                Turn::Simultaneous => return self.playout(w, rng),
+                Turn::Seat(p) => {
+                    w.legal_actions(p, &mut self.legal);
+                    let (e, expanded) = self.choose(0, node, rng);
+                    let edge = &self.trees[0][node as usize].edges[e];
+                    w.apply(edge.action);
+                    path.push((0, node, e, Some(p)));
+                    node = edge.child;
+                    if expanded {
+                        return self.playout(w, rng);
+                    }
+                }
+                Turn::Chance => {
+                    w.chance_outcomes(&mut self.chance);
+                    let a = self.chance[sample_chance(&self.chance, rng)].0;
+                    let (e, expanded) = self.chance_edge(0, node, a);
+                    w.apply(a);
+                    path.push((0, node, e, None));
+                    node = self.trees[0][node as usize].edges[e].child;
+                    if expanded {
+                        return self.playout(w, rng);
+                    }
+                }
+            }
+        }
+    }
+
+    fn iterate_mo(
+        &mut self,
+        w: &mut G,
+        path: &mut Vec<Step>,
+        cur: &mut [u32],
+        rng: &mut Pcg64,
+    ) -> Returns {
+        let n = cur.len();
+        loop {
+            let mut expanded = false;
+            let mover = match w.turn() {
+                Turn::Terminal => return w.returns(),
+                Turn::Simultaneous => return self.playout(w, rng),
+                Turn::Seat(p) => {
+                    w.legal_actions(p, &mut self.legal);
+                    let (e, x) = self.choose(p, cur[p], rng);
+                    expanded |= x;
+                    let a = self.trees[p][cur[p] as usize].edges[e].action;
+                    path.push((p, cur[p], e, Some(p)));
+                    cur[p] = self.trees[p][cur[p] as usize].edges[e].child;
+                    w.apply(a);
+                    Some((p, a))
+                }
+                Turn::Chance => {
+                    w.chance_outcomes(&mut self.chance);
+                    let a = self.chance[sample_chance(&self.chance, rng)].0;
+                    w.apply(a);
+                    Some((usize::MAX, a))
+                }
+            };
+            let (p, a) = mover.expect("a move");
+            for t in 0..n {
+                if t == p {
+                    continue;
+                }
+                let key = w.information_key(t);
+                let (e, x) = self.key_edge(t, cur[t], key, a);
+                expanded |= x;
+                path.push((t, cur[t], e, (p != usize::MAX).then_some(p)));
+                cur[t] = self.trees[t][cur[t] as usize].edges[e].child;
+            }
+            if expanded {
+                return self.playout(w, rng);
+            }
+        }
+    }
+
+    /// The most visited root edge of the observer's tree.
+    pub fn best_action(&self) -> Option<G::Action> {
+        self.root_stats()
+            .into_iter()
+            .fold(
+                None,
+                |best: Option<(G::Action, f64)>, (a, v, _)| match best {
+                    Some((_, b)) if b >= v => best,
+                    _ => Some((a, v)),
+                },
+            )
+            .map(|b| b.0)
+    }
+
+    /// (action, visits, mean return) of each root edge of the observer's tree.
+    pub fn root_stats(&self) -> Vec<(G::Action, f64, f64)> {
+        let t = match self.mode {
+            IsMode::So => 0,
+            IsMode::Mo => self.observer,
+        };
+        self.trees
+            .get(t)
+            .and_then(|tree| tree.first())
+            .map(|root| {
+                root.edges
+                    .iter()
+                    .map(|e| (e.action, e.visits, e.sum / e.visits.max(1.0)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The `ismcts` agent.
+pub struct IsMctsAgent {
+    mode: IsMode,
+    config: MctsConfig,
+    rng: AgentRng,
+    spec: String,
+}
+
+impl IsMctsAgent {
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        spec.check_keys(&[
+            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff", "mode",
+        ])?;
+        let mode = match spec.raw("mode").unwrap_or("so") {
+            "so" => IsMode::So,
+            "mo" => IsMode::Mo,
+            v => {
+                return Err(AgentError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "mode".into(),
+                    value: v.into(),
+                    expected: "so or mo".into(),
+                })
+            }
+        };
+        let cutoff: u32 = spec.get("cutoff", 0u32)?;
+        let config = MctsConfig {
+            budget: Budget::from_spec(spec, Some(1000))?,
+            c: spec.get("c", 1.4f64)?,
+            rollout: Rollout::from_spec(spec)?,
+            cutoff: (cutoff > 0).then_some(cutoff),
+            ..MctsConfig::default()
+        };
+        Ok(IsMctsAgent {
+            mode,
+            config,
+            rng: AgentRng::from_spec(spec)?,
+            spec: spec.canonical(),
+        })
+    }
+}
+
+impl<G: Game> Agent<G> for IsMctsAgent {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        IsMcts::<G>::new(self.mode, self.config.clone()).decide(game, seat, &mut rng)
+    }
+}
+
+/// Perfect-information Monte Carlo: draws `worlds` worlds with `sample_world(seat)`,
+/// runs UCT on each as if it were the true state and plays the action most worlds chose
+/// (ties by total visits). It is subject to strategy fusion: in each world it assumes
+/// it will later know what it cannot.
+pub fn pimc_decide<G: Game>(
+    game: &G,
+    seat: Seat,
+    worlds: usize,
+    config: &MctsConfig,
+    rng: &mut Pcg64,
+) -> G::Action {
+    if game.turn() != Turn::Seat(seat) {
+        let w = game.sample_world(seat, rng);
+        return uct_decide(&w, seat, config, rng);
+    }
+    let mut votes: HashMap<G::Action, (u32, f64)> = HashMap::new();
+    for _ in 0..worlds.max(1) {
+        let w = game.sample_world(seat, rng);
+        let mut uct = Uct::<G>::new(config.clone());
+        uct.search(&w, rng);
+        let stats = uct.root_stats();
+        if let Some(a) = uct.best_action() {
+            let v = votes.entry(a).or_insert((0, 0.0));
+            v.0 += 1;
+        }
+        for (a, visits, _) in stats {
+            votes.entry(a).or_insert((0, 0.0)).1 += visits;
+        }
+    }
+    votes
+        .into_iter()
+        .max_by(|x, y| {
+            (x.1 .0, x.1 .1)
+                .partial_cmp(&(y.1 .0, y.1 .1))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|v| v.0)
+        .unwrap_or_else(|| random_action(game, seat, rng))
+}
+
+/// The `pimc` agent: determinized UCT with voting (`worlds`, and the UCT keys; the
+/// budget applies to each world).
+pub struct PimcAgent {
+    worlds: usize,
+    config: MctsConfig,
+    rng: AgentRng,
+    spec: String,
+}
+
+impl PimcAgent {
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        spec.check_keys(&[
+            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff", "worlds",
+        ])?;
+        let cutoff: u32 = spec.get("cutoff", 0u32)?;
+        Ok(PimcAgent {
+            worlds: spec.get("worlds", 10usize)?.max(1),
+            config: MctsConfig {
+                budget: Budget::from_spec(spec, Some(200))?,
+                c: spec.get("c", 1.4f64)?,
+                rollout: Rollout::from_spec(spec)?,
+                cutoff: (cutoff > 0).then_some(cutoff),
+                ..MctsConfig::default()
+            },
+            rng: AgentRng::from_spec(spec)?,
+            spec: spec.canonical(),
+        })
+    }
+
+    pub fn new(worlds: usize, config: MctsConfig) -> Self {
+        PimcAgent {
+            worlds,
+            config,
+            rng: AgentRng { seed: None },
+            spec: format!("pimc:worlds={worlds}"),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for PimcAgent {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        pimc_decide(game, seat, self.worlds, &self.config, &mut rng)
+    }
+}
