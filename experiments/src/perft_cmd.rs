@@ -3,6 +3,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use engine::game::registry::{self, VariantVisitor};
+use engine::game::Game;
 use engine::{chess960, perft, Board};
 use std::time::Instant;
 
@@ -20,6 +22,10 @@ pub struct PerftArgs {
     /// Read the FEN's castling field as Chess960 (X-FEN: K/Q = outermost rook).
     #[arg(long)]
     pub frc: bool,
+    /// Count any variant's action tree through the game API (e.g. `half-alice`);
+    /// `--fen` is then the variant's opening text.
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Print the count for every root move.
     #[arg(long)]
     pub divide: bool,
@@ -28,7 +34,39 @@ pub struct PerftArgs {
     pub full: bool,
 }
 
+struct VariantPerft<'a>(&'a PerftArgs);
+
+impl VariantVisitor for VariantPerft<'_> {
+    type Output = Result<()>;
+    fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Result<()> {
+        let args = self.0;
+        let mut game = match &args.fen {
+            Some(text) => G::from_opening(&params, text)
+                .with_context(|| format!("reading the {name} opening '{text}'"))?,
+            None => G::new(&params),
+        };
+        let start = Instant::now();
+        let nodes = engine::game::perft(&mut game, args.depth);
+        report(nodes, start.elapsed().as_secs_f64());
+        Ok(())
+    }
+}
+
+fn report(nodes: u64, secs: f64) {
+    println!("nodes {nodes}");
+    println!("seconds {secs:.3}");
+    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+}
+
 pub fn run(args: &PerftArgs) -> Result<()> {
+    if let Some(v) = &args.variant {
+        if v != "chess" {
+            if args.depth > 12 {
+                bail!("--depth {}: too deep for a variant perft", args.depth);
+            }
+            return registry::visit(v, None, VariantPerft(args))?;
+        }
+    }
     let mut board = match (&args.fen, args.chess960) {
         (Some(fen), _) => if args.frc {
             Board::from_fen_960(fen)
@@ -63,9 +101,6 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     } else {
         perft::perft(&mut board, args.depth)
     };
-    let secs = start.elapsed().as_secs_f64();
-    println!("nodes {nodes}");
-    println!("seconds {secs:.3}");
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    report(nodes, start.elapsed().as_secs_f64());
     Ok(())
 }
