@@ -2,8 +2,16 @@
 
 use clap::{Parser, Subcommand};
 
+mod gameplay;
 mod golf_cmd;
 mod perft_cmd;
+mod play_cmd;
+mod record;
+mod replay_cmd;
+mod standings;
+mod stats;
+mod tournament;
+mod util;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -23,6 +31,14 @@ enum Command {
     /// Chess Golf: deal, solve, generate and score problem sets.
     #[command(subcommand)]
     Golf(golf_cmd::GolfCommand),
+    /// Play one game between agents and print its record.
+    Play(play_cmd::PlayArgs),
+    /// Play many games between agents (round robin or gauntlet), in parallel.
+    Tournament(tournament::TournamentArgs),
+    /// Replay a recorded game from a games.csv and verify its result.
+    Replay(replay_cmd::ReplayArgs),
+    /// Export recorded games (PGN).
+    Export(replay_cmd::ExportArgs),
 }
 
 fn main() {
@@ -38,5 +54,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Golf(cmd) => golf_cmd::run(cmd),
         Command::Perft(args) => perft_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Tournament(args) => tournament::run(&args),
+        Command::Replay(args) => replay_cmd::run_replay(&args),
+        Command::Export(args) => replay_cmd::run_export(&args),
     }
 }

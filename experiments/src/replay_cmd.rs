@@ -1,0 +1,340 @@
+//! `chesslab replay` (re-play a recorded game and verify it) and `chesslab export --pgn`.
+
+use crate::record::{self, Row};
+use crate::util::{digest_hex, params_canonical, result_text, returns_text};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use engine::game::registry::{self, VariantVisitor};
+use engine::game::{Game, Turn};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A games.csv written by `chesslab tournament`.
+    #[arg(long)]
+    pub games: PathBuf,
+    /// The game index (the `index` column).
+    #[arg(long, conflicts_with = "row", required_unless_present = "row")]
+    pub index: Option<u64>,
+    /// The data row number instead (1 = the first game in the file).
+    #[arg(long)]
+    pub row: Option<usize>,
+    /// Variant parameters (TOML); default: those recorded in run.json next to the file.
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Write PGN (the only format so far).
+    #[arg(long, required = true)]
+    pub pgn: bool,
+    /// A games.csv written by `chesslab tournament`.
+    #[arg(long)]
+    pub games: PathBuf,
+    /// Output file (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Variant parameters (TOML); default: those recorded in run.json next to the file.
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+}
+
+/// The parameter TOML for a games file: `--params`, else run.json's `params_toml`.
+fn params_for(games: &Path, params: Option<&PathBuf>) -> Result<Option<String>> {
+    if let Some(p) = params {
+        return std::fs::read_to_string(p)
+            .map(Some)
+            .with_context(|| format!("cannot read parameter file {}", p.display()));
+    }
+    let run = games.parent().unwrap_or(Path::new(".")).join("run.json");
+    match std::fs::read_to_string(&run) {
+        Ok(text) => {
+            let v: serde_json::Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not valid JSON", run.display()))?;
+            Ok(v.get("params_toml")
+                .and_then(|p| p.as_str())
+                .map(str::to_string))
+        }
+        Err(_) => Ok(None),
+    }
+}
+
+/// A recorded game played again.
+pub struct Replayed {
+    pub final_position: String,
+    pub result: String,
+    pub returns: Vec<f64>,
+    pub reason: String,
+    pub plies: usize,
+    pub pgn: Option<Result<String>>,
+}
+
+/// The SAN record of a chess-like game, for PGN.
+pub struct SanRecord {
+    pub start_fen: String,
+    pub chess960: bool,
+    pub sans: Vec<String>,
+    pub black_first: bool,
+    pub fullmove: u16,
+}
+
+/// Replays `actions` from `start`, collecting SAN for every move on the orthodox board.
+/// Chance outcomes before the first move (a Chess960 start) only set up the position.
+pub fn replay_with_san<G: Game>(start: G, actions: &[&str]) -> Result<(G, Option<SanRecord>)> {
+    let mut game = start;
+    let mut san: Option<SanRecord> = None;
+    let mut san_ok = game.num_seats() == 2;
+    for (i, text) in actions.iter().enumerate() {
+        let turn = game.turn();
+        if let (Turn::Seat(_), Some(board), true) = (turn, game.board(), san_ok) {
+            let rec = san.get_or_insert_with(|| SanRecord {
+                start_fen: board.fen(),
+                chess960: board.is_chess960(),
+                sans: Vec::new(),
+                black_first: board.turn() == engine::Color::Black,
+                fullmove: board.fullmoves(),
+            });
+            match board.parse_move(text) {
+                Ok(mv) => rec.sans.push(board.san(mv)),
+                Err(_) => san_ok = false,
+            }
+        } else if san.is_some() || !matches!(turn, Turn::Chance) {
+            san_ok = false;
+        }
+        game = engine::game::replay(game, &[*text])
+            .map_err(|e| anyhow!("action {} ('{text}'): {e}", i + 1))?;
+    }
+    if san.is_none() && san_ok {
+        if let Some(board) = game.board() {
+            san = Some(SanRecord {
+                start_fen: board.fen(),
+                chess960: board.is_chess960(),
+                sans: Vec::new(),
+                black_first: board.turn() == engine::Color::Black,
+                fullmove: board.fullmoves(),
+            });
+        }
+    }
+    Ok((game, if san_ok { san } else { None }))
+}
+
+/// PGN movetext: `1. e4 e5 2. Nf3 ...` (`1... e5` when Black moves first).
+pub fn movetext(rec: &SanRecord) -> String {
+    let mut s = String::new();
+    let mut n = rec.fullmove;
+    let mut black = rec.black_first;
+    for (i, san) in rec.sans.iter().enumerate() {
+        if !black {
+            let _ = write!(s, "{n}. ");
+        } else if i == 0 {
+            let _ = write!(s, "{n}... ");
+        }
+        s.push_str(san);
+        s.push(' ');
+        if black {
+            n += 1;
+        }
+        black = !black;
+    }
+    s.trim_end().to_string()
+}
+
+fn pgn_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// One PGN game for a row.
+fn pgn_for(row: &Row, rec: &SanRecord) -> Result<String> {
+    if row.agents.len() != 2 {
+        bail!("PGN needs a two-player game");
+    }
+    let result = match row.result.as_str() {
+        r @ ("1-0" | "0-1" | "1/2-1/2") => r,
+        other => bail!("result '{other}' has no PGN form"),
+    };
+    let mut s = String::new();
+    let tag = |s: &mut String, k: &str, v: &str| {
+        let _ = writeln!(s, "[{k} \"{}\"]", pgn_escape(v));
+    };
+    tag(&mut s, "Event", "chesslab tournament");
+    tag(&mut s, "Site", "chesslab");
+    tag(&mut s, "Date", "????.??.??");
+    tag(&mut s, "Round", &(row.index + 1).to_string());
+    tag(&mut s, "White", &row.agents[0]);
+    tag(&mut s, "Black", &row.agents[1]);
+    tag(&mut s, "Result", result);
+    let standard = rec.start_fen == engine::Board::startpos().fen();
+    if rec.chess960 {
+        tag(&mut s, "Variant", "Chess960");
+    }
+    if rec.chess960 || !standard {
+        tag(&mut s, "SetUp", "1");
+        tag(&mut s, "FEN", &rec.start_fen);
+    }
+    tag(&mut s, "PlyCount", &rec.sans.len().to_string());
+    tag(
+        &mut s,
+        "Termination",
+        if row.reason == "cap" {
+            "adjudication"
+        } else {
+            "normal"
+        },
+    );
+    tag(&mut s, "Seed", &row.seed.to_string());
+    s.push('\n');
+    let text = format!("{} {{{}}} {}", movetext(rec), row.reason, result);
+    // Lines of at most 80 characters.
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.len() + 1 + word.len() > 80 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+    Ok(s)
+}
+
+struct ReplayRow<'a> {
+    row: &'a Row,
+    params_text: Option<&'a str>,
+    want_pgn: bool,
+}
+
+impl VariantVisitor for ReplayRow<'_> {
+    type Output = Result<Replayed>;
+    fn visit<G: Game>(self, _name: &'static str, params: G::Params) -> Result<Replayed> {
+        let row = self.row;
+        let digest = digest_hex(&params_canonical(&params));
+        if digest != row.params_digest {
+            bail!(
+                "the parameters (digest {digest}) are not those the game was played with ({}){}",
+                row.params_digest,
+                if self.params_text.is_none() {
+                    "; pass --params"
+                } else {
+                    ""
+                }
+            );
+        }
+        let start = if row.opening.is_empty() {
+            G::new(&params)
+        } else {
+            G::from_opening(&params, &row.opening).map_err(|e| anyhow!(e))?
+        };
+        let actions: Vec<&str> = row.actions.split_whitespace().collect();
+        let (game, san) = replay_with_san(start, &actions)?;
+        if game.turn() != Turn::Terminal {
+            bail!("the recorded actions do not finish the game");
+        }
+        let r = game
+            .result()
+            .ok_or_else(|| anyhow!("terminal state without a result"))?;
+        let returns = r.returns[..game.num_seats()].to_vec();
+        let final_position = match game.board() {
+            Some(b) => b.fen(),
+            None => game.observation(0),
+        };
+        let pgn = self.want_pgn.then(|| match &san {
+            Some(rec) => pgn_for(row, rec),
+            None => Err(anyhow!("not a two-player game on an orthodox board")),
+        });
+        Ok(Replayed {
+            final_position,
+            result: result_text(&returns),
+            returns,
+            reason: r.reason.to_string(),
+            plies: actions.len(),
+            pgn,
+        })
+    }
+}
+
+fn replay_row(row: &Row, params_text: Option<&str>, want_pgn: bool) -> Result<Replayed> {
+    registry::visit(
+        &row.variant,
+        params_text,
+        ReplayRow {
+            row,
+            params_text,
+            want_pgn,
+        },
+    )?
+}
+
+pub fn run_replay(args: &ReplayArgs) -> Result<()> {
+    let loaded = record::load(&args.games)?;
+    let row = match (args.index, args.row) {
+        (Some(i), _) => loaded
+            .rows
+            .iter()
+            .find(|r| r.index == i)
+            .ok_or_else(|| anyhow!("{} has no game with index {i}", args.games.display()))?,
+        (None, Some(n)) => n
+            .checked_sub(1)
+            .and_then(|k| loaded.rows.get(k))
+            .ok_or_else(|| {
+                anyhow!(
+                    "{} has {} games; --row {n} is out of range (rows count from 1)",
+                    args.games.display(),
+                    loaded.rows.len()
+                )
+            })?,
+        (None, None) => bail!("give --index or --row"),
+    };
+    let params = params_for(&args.games, args.params.as_ref())?;
+    let r = replay_row(row, params.as_deref(), true)
+        .with_context(|| format!("replaying game {}", row.index))?;
+    println!("game {} ({}), seed {}", row.index, row.variant, row.seed);
+    println!("agents: {}", row.agents.join(" vs "));
+    if let Some(Ok(pgn)) = &r.pgn {
+        println!();
+        print!("{pgn}");
+    }
+    println!("final position: {}", r.final_position);
+    println!("result {} ({}), {} plies", r.result, r.reason, r.plies);
+    if r.returns != row.returns || r.reason != row.reason || r.result != row.result {
+        bail!(
+            "replay does not match the record: recorded {} ({}) returns {}, replayed {} ({}) returns {}",
+            row.result,
+            row.reason,
+            returns_text(&row.returns),
+            r.result,
+            r.reason,
+            returns_text(&r.returns)
+        );
+    }
+    println!("verified: the replay matches the record");
+    Ok(())
+}
+
+pub fn run_export(args: &ExportArgs) -> Result<()> {
+    let loaded = record::load(&args.games)?;
+    let params = params_for(&args.games, args.params.as_ref())?;
+    let mut out = String::new();
+    for row in &loaded.rows {
+        let r = replay_row(row, params.as_deref(), true)
+            .with_context(|| format!("game {}", row.index))?;
+        let pgn = r
+            .pgn
+            .expect("asked for PGN")
+            .with_context(|| format!("game {}: no PGN", row.index))?;
+        out.push_str(&pgn);
+    }
+    match &args.out {
+        Some(p) => {
+            std::fs::write(p, out).with_context(|| format!("cannot write {}", p.display()))?
+        }
+        None => print!("{out}"),
+    }
+    Ok(())
+}

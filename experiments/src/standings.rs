@@ -1,0 +1,397 @@
+//! Standings from finished games: points, Bradley-Terry Elo, per-pairing pentanomial
+//! counts, LOS, and the SPRT verdict; rendered as Markdown and CSV.
+
+use crate::record::Row;
+use crate::stats::{self, Matchup, Pentanomial, Rating, Sprt, SprtState};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One agent's line.
+#[derive(Clone, Debug)]
+pub struct AgentLine {
+    pub index: usize,
+    pub spec: String,
+    pub games: u64,
+    /// Points against other agents (win 1, draw ½).
+    pub points: f64,
+    /// Mean return over its seats (for one-seat games, the only score).
+    pub mean_return: f64,
+    pub rating: Option<Rating>,
+}
+
+/// One pairing (a listed before b), seen from a.
+#[derive(Clone, Debug)]
+pub struct PairingLine {
+    pub a: usize,
+    pub b: usize,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub penta: Pentanomial,
+    pub los: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Standings {
+    pub agents: Vec<AgentLine>,
+    pub pairings: Vec<PairingLine>,
+    pub sprt: Option<(Sprt, f64, SprtState)>,
+    pub games: usize,
+}
+
+/// The score of agent `a` against `b` in one game: compare their mean returns over the
+/// seats each holds (1 better, ½ equal, 0 worse). For two-seat chess this is the usual
+/// win/draw/loss; for team games it is the team result.
+pub fn game_score(row: &Row, a: usize, b: usize) -> Option<f64> {
+    let mean = |who: usize| {
+        let v: Vec<f64> = row
+            .players
+            .iter()
+            .zip(&row.returns)
+            .filter(|(p, _)| **p == who)
+            .map(|(_, r)| *r)
+            .collect();
+        (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    };
+    let (ra, rb) = (mean(a)?, mean(b)?);
+    Some(if ra > rb {
+        1.0
+    } else if ra < rb {
+        0.0
+    } else {
+        0.5
+    })
+}
+
+/// The two distinct agents of a game, in increasing order, if there are exactly two.
+pub fn two_agents(row: &Row) -> Option<(usize, usize)> {
+    let mut v: Vec<usize> = row.players.clone();
+    v.sort_unstable();
+    v.dedup();
+    (v.len() == 2).then(|| (v[0], v[1]))
+}
+
+/// Pentanomial counts of the first agent per pairing: games grouped by `pair`, a pair
+/// counting once both of its games (two rows, same two agents) are in.
+pub fn pentanomials<'a>(
+    rows: impl IntoIterator<Item = &'a Row>,
+) -> BTreeMap<(usize, usize), Pentanomial> {
+    let mut by_pair: BTreeMap<u64, Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        by_pair.entry(r.pair).or_default().push(r);
+    }
+    let mut out: BTreeMap<(usize, usize), Pentanomial> = BTreeMap::new();
+    for games in by_pair.values() {
+        if games.len() != 2 {
+            continue;
+        }
+        let (Some(k0), Some(k1)) = (two_agents(games[0]), two_agents(games[1])) else {
+            continue;
+        };
+        if k0 != k1 {
+            continue;
+        }
+        let (a, b) = k0;
+        let s: f64 = games.iter().filter_map(|g| game_score(g, a, b)).sum();
+        out.entry(k0).or_default()[stats::penta_slot(s)] += 1;
+    }
+    out
+}
+
+pub fn compute(specs: &[String], rows: &[Row], sprt: Option<Sprt>) -> Standings {
+    let k = specs.len();
+    let mut agents: Vec<AgentLine> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| AgentLine {
+            index: i,
+            spec: s.clone(),
+            games: 0,
+            points: 0.0,
+            mean_return: 0.0,
+            rating: None,
+        })
+        .collect();
+    let mut ret_sum = vec![0.0; k];
+    let mut ret_n = vec![0u64; k];
+    let mut wdl: BTreeMap<(usize, usize), (u64, u64, u64)> = BTreeMap::new();
+    for r in rows {
+        let mut seen = Vec::new();
+        for (&p, &ret) in r.players.iter().zip(&r.returns) {
+            if p < k {
+                ret_sum[p] += ret;
+                ret_n[p] += 1;
+                if !seen.contains(&p) {
+                    seen.push(p);
+                    agents[p].games += 1;
+                }
+            }
+        }
+        if let Some((a, b)) = two_agents(r) {
+            if a < k && b < k {
+                let s = game_score(r, a, b).unwrap_or(0.5);
+                agents[a].points += s;
+                agents[b].points += 1.0 - s;
+                let e = wdl.entry((a, b)).or_default();
+                if s > 0.5 {
+                    e.0 += 1;
+                } else if s < 0.5 {
+                    e.2 += 1;
+                } else {
+                    e.1 += 1;
+                }
+            }
+        }
+    }
+    for i in 0..k {
+        if ret_n[i] > 0 {
+            agents[i].mean_return = ret_sum[i] / ret_n[i] as f64;
+        }
+    }
+    let pentas = pentanomials(rows);
+    let pairings: Vec<PairingLine> = wdl
+        .iter()
+        .map(|(&(a, b), &(w, d, l))| PairingLine {
+            a,
+            b,
+            wins: w,
+            draws: d,
+            losses: l,
+            penta: pentas.get(&(a, b)).copied().unwrap_or_default(),
+            los: stats::los(w as f64, l as f64),
+        })
+        .collect();
+    if !pairings.is_empty() {
+        let matchups: Vec<Matchup> = pairings
+            .iter()
+            .map(|p| Matchup {
+                a: p.a,
+                b: p.b,
+                games: (p.wins + p.draws + p.losses) as f64,
+                points: p.wins as f64 + 0.5 * p.draws as f64,
+            })
+            .collect();
+        for (line, r) in agents.iter_mut().zip(stats::bradley_terry(k, &matchups)) {
+            if line.games > 0 {
+                line.rating = Some(r);
+            }
+        }
+    }
+    let sprt = sprt.map(|s| {
+        let penta = pentas.get(&(0, 1)).copied().unwrap_or_default();
+        (s, s.llr(&penta), s.state(&penta))
+    });
+    Standings {
+        agents,
+        pairings,
+        sprt,
+        games: rows.len(),
+    }
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.into()
+    } else {
+        format!("{x:+.1}")
+    }
+}
+
+fn fmt_ci(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        "inf".into()
+    }
+}
+
+impl Standings {
+    /// Agents ordered by points (then Elo, then listing order).
+    fn order(&self) -> Vec<&AgentLine> {
+        let mut v: Vec<&AgentLine> = self.agents.iter().collect();
+        let key = |a: &AgentLine| {
+            if self.pairings.is_empty() {
+                a.mean_return
+            } else if a.games > 0 {
+                a.points / a.games as f64
+            } else {
+                -1.0
+            }
+        };
+        v.sort_by(|x, y| key(y).total_cmp(&key(x)).then(x.index.cmp(&y.index)));
+        v
+    }
+
+    fn label(&self, i: usize) -> String {
+        format!("{}: {}", i + 1, self.agents[i].spec)
+    }
+
+    /// A one-line summary for the progress bar.
+    pub fn short(&self) -> String {
+        self.order()
+            .iter()
+            .map(|a| {
+                if self.pairings.is_empty() {
+                    format!("{} {:.3}", self.label(a.index), a.mean_return)
+                } else {
+                    format!("{} {}/{}", self.label(a.index), a.points, a.games)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    pub fn markdown(&self, title: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "# {title}\n");
+        let _ = writeln!(s, "{} games.\n", self.games);
+        if self.pairings.is_empty() {
+            let _ = writeln!(s, "| rank | agent | games | mean return |");
+            let _ = writeln!(s, "|---:|---|---:|---:|");
+            for (rank, a) in self.order().iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {:.4} |",
+                    rank + 1,
+                    self.label(a.index),
+                    a.games,
+                    a.mean_return
+                );
+            }
+            return s;
+        }
+        let _ = writeln!(s, "| rank | agent | games | points | score | Elo | ±95% |");
+        let _ = writeln!(s, "|---:|---|---:|---:|---:|---:|---:|");
+        for (rank, a) in self.order().iter().enumerate() {
+            let (elo, ci) = a.rating.map_or(("-".into(), "-".into()), |r| {
+                (fmt_elo(r.elo), fmt_ci(r.ci95))
+            });
+            let pct = if a.games > 0 {
+                100.0 * a.points / a.games as f64
+            } else {
+                0.0
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {:.1}% | {} | {} |",
+                rank + 1,
+                self.label(a.index),
+                a.games,
+                a.points,
+                pct,
+                elo,
+                ci
+            );
+        }
+        let _ = writeln!(s, "\nElo: maximum-likelihood Bradley-Terry over all games (draws half points), mean 0; ±95% from the inverse Fisher information.\n");
+        let _ = writeln!(s, "## Pairings\n");
+        let _ = writeln!(
+            s,
+            "| pairing | games | +/=/- | pentanomial 0,½,1,1½,2 | Elo (pairs) | 95% interval | LOS |"
+        );
+        let _ = writeln!(s, "|---|---:|---|---|---:|---|---:|");
+        for p in &self.pairings {
+            let (elo, lo, hi) = stats::penta_elo(&p.penta).map_or(
+                ("-".to_string(), "-".to_string(), "-".to_string()),
+                |(e, l, h)| (fmt_elo(e), fmt_elo(l), fmt_elo(h)),
+            );
+            let _ = writeln!(
+                s,
+                "| {} vs {} | {} | {}/{}/{} | {} | {} | [{}, {}] | {:.1}% |",
+                self.label(p.a),
+                self.label(p.b),
+                p.wins + p.draws + p.losses,
+                p.wins,
+                p.draws,
+                p.losses,
+                p.penta
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                elo,
+                lo,
+                hi,
+                100.0 * p.los
+            );
+        }
+        let _ = writeln!(s, "\nPairings are seen from the first agent; pentanomial counts colour-swapped pairs by that agent's pair score; Elo (pairs) is Elo(mean pair score) with a 95% interval from the pentanomial variance; LOS = Φ((W-L)/√(W+L)).");
+        if let Some((sp, llr, state)) = &self.sprt {
+            let verdict = match state {
+                SprtState::Continue => "no decision",
+                SprtState::AcceptH0 => "H0 accepted",
+                SprtState::AcceptH1 => "H1 accepted",
+            };
+            let _ = writeln!(
+                s,
+                "\n## SPRT\n\n{:?} Elo [{}, {}], alpha {}, beta {}: LLR {:.3} in [{:.3}, {:.3}]: {}.",
+                sp.model,
+                sp.elo0,
+                sp.elo1,
+                sp.alpha,
+                sp.beta,
+                llr,
+                sp.lower(),
+                sp.upper(),
+                verdict
+            );
+        }
+        s
+    }
+
+    pub fn csv(&self) -> String {
+        let mut s = String::from("rank,agent,spec,games,points,score,mean_return,elo,elo_ci95\n");
+        for (rank, a) in self.order().iter().enumerate() {
+            let score = if a.games > 0 {
+                a.points / a.games as f64
+            } else {
+                0.0
+            };
+            let (elo, ci) = a.rating.map_or((String::new(), String::new()), |r| {
+                (format!("{:.2}", r.elo), format!("{:.2}", r.ci95))
+            });
+            let spec = if a.spec.contains([',', '"']) {
+                format!("\"{}\"", a.spec.replace('"', "\"\""))
+            } else {
+                a.spec.clone()
+            };
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{:.4},{:.4},{},{}",
+                rank + 1,
+                a.index + 1,
+                spec,
+                a.games,
+                a.points,
+                score,
+                a.mean_return,
+                elo,
+                ci
+            );
+        }
+        s
+    }
+
+    pub fn pairings_csv(&self) -> String {
+        let mut s = String::from("a,b,games,wins,draws,losses,p0,p1,p2,p3,p4,los\n");
+        for p in &self.pairings {
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{},{},{},{},{:.4}",
+                p.a + 1,
+                p.b + 1,
+                p.wins + p.draws + p.losses,
+                p.wins,
+                p.draws,
+                p.losses,
+                p.penta[0],
+                p.penta[1],
+                p.penta[2],
+                p.penta[3],
+                p.penta[4],
+                p.los
+            );
+        }
+        s
+    }
+}

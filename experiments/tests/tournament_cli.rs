@@ -1,0 +1,474 @@
+//! End-to-end tests of `chesslab play / tournament / replay / export` through the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn chesslab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chesslab"))
+        .args(args)
+        .output()
+        .expect("run chesslab")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = chesslab(args);
+    assert!(
+        o.status.success(),
+        "chesslab {args:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Runs a command that must fail; returns its stderr, checked for a clean error.
+fn fails(args: &[&str]) -> String {
+    let o = chesslab(args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success(), "chesslab {args:?} should fail");
+    assert!(err.contains("error:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// A parameter file with a short ply cap, so games are quick.
+fn params(dir: &Path, cap: u32) -> PathBuf {
+    let p = dir.join(format!("cap{cap}.toml"));
+    std::fs::write(&p, format!("ply_cap = {cap}\n")).unwrap();
+    p
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn tournament(out: &Path, params: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,greedy,random",
+        "--games",
+        "6",
+        "--seed",
+        "11",
+        "--params",
+        s(params),
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    chesslab(&args)
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+#[test]
+fn same_seed_same_games_whatever_the_thread_count() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 60);
+    let (a, b) = (d.path().join("a"), d.path().join("b"));
+    assert!(tournament(&a, &pf, &["--threads", "1"]).status.success());
+    assert!(tournament(&b, &pf, &["--threads", "2"]).status.success());
+    let ga = read(&a.join("games.csv"));
+    assert_eq!(ga, read(&b.join("games.csv")));
+    // 3 agents round robin: 3 matchups x 6 games, header + 18 rows.
+    assert_eq!(ga.lines().count(), 19);
+    assert_eq!(read(&a.join("standings.md")), read(&b.join("standings.md")));
+    assert_eq!(
+        read(&a.join("standings.csv")),
+        read(&b.join("standings.csv"))
+    );
+    let run: serde_json::Value = serde_json::from_str(&read(&a.join("run.json"))).unwrap();
+    assert_eq!(run["seed"], 11);
+    assert_eq!(run["variant"], "chess");
+    assert!(run["command"].as_array().unwrap().len() > 3);
+    assert!(run["chesslab_version"].is_string());
+    // Refuses to overwrite without --resume.
+    let o = tournament(&a, &pf, &["--threads", "1"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    assert_eq!(read(&a.join("games.csv")), ga);
+}
+
+#[test]
+fn resume_after_a_torn_write_equals_an_uninterrupted_run() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 60);
+    let whole = d.path().join("whole");
+    assert!(tournament(&whole, &pf, &["--threads", "2"])
+        .status
+        .success());
+    let full = read(&whole.join("games.csv"));
+    for k in [0usize, 5] {
+        // Header + k rows + half of the next one, as a crash mid-write leaves it.
+        let cut = d.path().join(format!("cut{k}"));
+        std::fs::create_dir_all(&cut).unwrap();
+        let lines: Vec<&str> = full.split_inclusive('\n').collect();
+        let mut text: String = lines[..=k].concat();
+        text.push_str(&lines[k + 1][..lines[k + 1].len() / 2]);
+        std::fs::write(cut.join("games.csv"), &text).unwrap();
+        let o = tournament(&cut, &pf, &["--threads", "2", "--resume"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(read(&cut.join("games.csv")), full, "k = {k}");
+        assert_eq!(
+            read(&cut.join("standings.md")),
+            read(&whole.join("standings.md"))
+        );
+    }
+    // Resuming a finished run plays nothing and changes nothing.
+    let o = tournament(&whole, &pf, &["--resume"]);
+    assert!(o.status.success());
+    assert_eq!(read(&whole.join("games.csv")), full);
+}
+
+#[test]
+fn corrupt_csv_on_resume_is_an_error_and_the_file_is_kept() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 40);
+    let out = d.path().join("run");
+    assert!(tournament(&out, &pf, &["--threads", "1"]).status.success());
+    let full = read(&out.join("games.csv"));
+    let mut lines: Vec<String> = full.lines().map(str::to_string).collect();
+    lines[3] = "3,not-a-seed,chess".into();
+    let corrupt = lines.join("\n") + "\n";
+    std::fs::write(out.join("games.csv"), &corrupt).unwrap();
+    let o = tournament(&out, &pf, &["--resume"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 4"), "{err}");
+    assert_eq!(read(&out.join("games.csv")), corrupt);
+    // A row from another run (other seed) is refused too.
+    let other = d.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("games.csv"), &full).unwrap();
+    let mut args = vec!["--resume", "--seed", "12"];
+    args.push("--threads");
+    args.push("1");
+    let o = chesslab(&[
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,greedy,random",
+        "--games",
+        "6",
+        "--seed",
+        "12",
+        "--params",
+        s(&pf),
+        "--out",
+        s(&other),
+        "--resume",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seed"));
+    assert_eq!(read(&other.join("games.csv")), full);
+    let _ = args;
+}
+
+#[test]
+fn shards_together_are_the_whole_run() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 60);
+    let whole = d.path().join("whole");
+    assert!(tournament(&whole, &pf, &["--threads", "2"])
+        .status
+        .success());
+    let mut rows: Vec<String> = Vec::new();
+    for i in 0..3 {
+        let out = d.path().join(format!("shard{i}"));
+        let shard = format!("{i}/3");
+        let o = tournament(&out, &pf, &["--threads", "1", "--shard", &shard]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        rows.extend(
+            read(&out.join("games.csv"))
+                .lines()
+                .skip(1)
+                .map(str::to_string),
+        );
+    }
+    rows.sort_by_key(|r| r.split(',').next().unwrap().parse::<u64>().unwrap());
+    let full = read(&whole.join("games.csv"));
+    let expect: Vec<&str> = full.lines().skip(1).collect();
+    assert_eq!(rows, expect);
+}
+
+#[test]
+fn sprt_stops_early_and_deterministically() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 60);
+    let mut outs = Vec::new();
+    for t in ["1", "2"] {
+        let out = d.path().join(format!("sprt{t}"));
+        let o = chesslab(&[
+            "tournament",
+            "--variant",
+            "chess",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "400",
+            "--seed",
+            "3",
+            "--params",
+            s(&pf),
+            "--sprt",
+            "0,100,0.05,0.05",
+            "--threads",
+            t,
+            "--out",
+            s(&out),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(stdout.contains("H1 accepted"), "{stdout}");
+        outs.push(read(&out.join("games.csv")));
+    }
+    assert_eq!(outs[0], outs[1]);
+    let n = outs[0].lines().count() - 1;
+    assert!(n < 400 && n % 2 == 0, "{n} games");
+}
+
+#[test]
+fn chess960_pairs_share_the_start_and_replay_and_pgn_work() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 50);
+    let out = d.path().join("c960");
+    let o = chesslab(&[
+        "tournament",
+        "--variant",
+        "chess960",
+        "--agents",
+        "greedy,random",
+        "--games",
+        "4",
+        "--params",
+        s(&pf),
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = read(&out.join("games.csv"));
+    let starts: Vec<String> = games
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let actions = l.rsplit(',').next().unwrap();
+            actions.split(' ').next().unwrap().to_string()
+        })
+        .collect();
+    assert!(starts.iter().all(|s| s.starts_with("start")), "{starts:?}");
+    assert_eq!(starts[0], starts[1]);
+    assert_eq!(starts[2], starts[3]);
+    let gp = out.join("games.csv");
+    let r = ok(&["replay", "--games", s(&gp), "--index", "1"]);
+    assert!(r.contains("verified"), "{r}");
+    assert!(r.contains("final position:"), "{r}");
+    let r = ok(&["replay", "--games", s(&gp), "--row", "2"]);
+    assert!(r.contains("game 1 "), "{r}");
+    let pgn_path = d.path().join("out.pgn");
+    ok(&["export", "--pgn", "--games", s(&gp), "--out", s(&pgn_path)]);
+    let pgn = read(&pgn_path);
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+    assert_eq!(pgn.matches("[Variant \"Chess960\"]").count(), 4);
+    assert_eq!(pgn.matches("[SetUp \"1\"]").count(), 4);
+    assert!(pgn.contains("[FEN \""));
+    assert!(pgn.contains("1. "));
+    // A replay that does not match its record is reported.
+    let mut lines: Vec<String> = games.lines().map(str::to_string).collect();
+    lines[1] = lines[1]
+        .replace(",1-0,", ",0-1,")
+        .replace(",1/2-1/2,", ",1-0,");
+    lines[1] = lines[1].replace(",0-1,1 -1,", ",0-1,-1 1,");
+    let bad = d.path().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::copy(out.join("run.json"), bad.join("run.json")).unwrap();
+    std::fs::write(bad.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    let bg = bad.join("games.csv");
+    let o = chesslab(&["replay", "--games", s(&bg), "--index", "0"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn orthodox_pgn_has_no_setup_and_openings_file_is_used() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 40);
+    let openings = d.path().join("openings.epd");
+    std::fs::write(
+        &openings,
+        "# two openings\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"open game\";\n",
+    )
+    .unwrap();
+    let out = d.path().join("o");
+    let o = chesslab(&[
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "4",
+        "--params",
+        s(&pf),
+        "--openings",
+        s(&openings),
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = read(&out.join("games.csv"));
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert!(rows[0].contains("4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    assert!(rows[1].contains("4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    assert!(rows[2].contains("4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"));
+    let gp = out.join("games.csv");
+    let pgn = ok(&["export", "--pgn", "--games", s(&gp)]);
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+    assert!(!pgn.contains("Chess960"));
+    assert!(pgn.contains("[SetUp \"1\"]"));
+    assert!(pgn.contains("1... "), "black moves first in opening 1");
+    // Without openings the orthodox start needs no FEN tag.
+    let plain = d.path().join("plain");
+    let o = chesslab(&[
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "2",
+        "--params",
+        s(&pf),
+        "--out",
+        s(&plain),
+    ]);
+    assert!(o.status.success());
+    let pgn = ok(&["export", "--pgn", "--games", s(&plain.join("games.csv"))]);
+    assert!(!pgn.contains("[FEN"), "{pgn}");
+    assert!(pgn.contains("[White \"random\"]"));
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 40);
+    let out = d.path().join("x");
+    let base = |agents: &'static str| {
+        vec![
+            "tournament".to_string(),
+            "--variant".into(),
+            "chess".into(),
+            "--agents".into(),
+            agents.into(),
+            "--games".into(),
+            "2".into(),
+            "--params".into(),
+            s(&pf).into(),
+            "--out".into(),
+            s(&out).into(),
+        ]
+    };
+    let run = |v: Vec<String>| {
+        let args: Vec<&str> = v.iter().map(String::as_str).collect();
+        fails(&args)
+    };
+    assert!(run(base("random,nosuch")).contains("unknown agent 'nosuch'"));
+    assert!(run(base("random:depth=3,greedy")).contains("unknown key 'depth'"));
+    let mut v = base("random,greedy");
+    v[2] = "nochess".into();
+    assert!(run(v).contains("unknown variant 'nochess'"));
+    let mut v = base("random,greedy");
+    v.extend(["--shard".into(), "3/3".into()]);
+    assert!(run(v).contains("--shard '3/3'"));
+    let mut v = base("random,greedy");
+    v.extend(["--sprt".into(), "0,5,0.05".into()]);
+    assert!(run(v).contains("--sprt"));
+    let mut v = base("random,greedy,greedy");
+    v.extend(["--sprt".into(), "0,5,0.05,0.05".into()]);
+    assert!(run(v).contains("exactly two agents"));
+    let bad_open = d.path().join("bad.epd");
+    std::fs::write(
+        &bad_open,
+        "# header\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nrnbqkbnr/pppppppp/8/8 w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let mut v = base("random,greedy");
+    v.extend(["--openings".into(), s(&bad_open).into()]);
+    let e = run(v);
+    assert!(e.contains("line 3"), "{e}");
+    let bad_params = d.path().join("bad.toml");
+    std::fs::write(&bad_params, "ply_cap = \"many\"\n").unwrap();
+    let mut v = base("random,greedy");
+    v[8] = s(&bad_params).into();
+    assert!(run(v).contains("bad parameters"));
+    // Unwritable output: a folder under a plain file.
+    let file = d.path().join("plainfile");
+    std::fs::write(&file, "x").unwrap();
+    let mut v = base("random,greedy");
+    v[10] = s(&file.join("sub")).into();
+    assert!(run(v).contains("cannot create output folder"));
+    // Nothing was written for the failed runs.
+    assert!(!out.join("games.csv").exists());
+    // play and replay.
+    assert!(fails(&["play", "--variant", "chess", "--agents", "random"]).contains("2 seat"));
+    assert!(fails(&[
+        "play",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,random",
+        "--opening",
+        "not a fen"
+    ])
+    .contains("--opening"));
+    let missing = d.path().join("missing.csv");
+    assert!(fails(&["replay", "--games", s(&missing), "--index", "0"]).contains("missing.csv"));
+}
+
+#[test]
+fn play_prints_a_numbered_record() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 60);
+    let out = ok(&[
+        "play",
+        "--variant",
+        "chess",
+        "--agents",
+        "greedy,random",
+        "--seed",
+        "7",
+        "--params",
+        s(&pf),
+    ]);
+    assert!(out.contains("1. "), "{out}");
+    assert!(out.contains("result "), "{out}");
+    assert_eq!(
+        out,
+        ok(&[
+            "play",
+            "--variant",
+            "chess",
+            "--agents",
+            "greedy,random",
+            "--seed",
+            "7",
+            "--params",
+            s(&pf),
+        ])
+    );
+    let c960 = ok(&[
+        "play",
+        "--variant",
+        "chess960",
+        "--agents",
+        "random,random",
+        "--seed",
+        "2",
+        "--params",
+        s(&pf),
+    ]);
+    assert!(c960.contains("start: "), "{c960}");
+}
