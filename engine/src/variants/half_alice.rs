@@ -224,19 +224,52 @@ impl HalfAlice {
         (after, before)
     }
 
+    /// Whether the mover's king is safe after `mv` with the pieces on the sides given by
+    /// `mirror` (the set before or after the switch). Judged from occupancy alone, so no
+    /// copy of the position is made.
+    fn king_safe_after(&self, mv: Move, mirror: Bitboard) -> bool {
+        let b = &self.board;
+        let us = b.turn();
+        let Some(mut king) = b.king(us) else {
+            return true;
+        };
+        let from = mv.from();
+        let to = mv.to();
+        let mut occ = b.occupied().without(from);
+        let mut captured = Bitboard::EMPTY;
+        match mv.kind() {
+            MoveKind::Castle => {
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                occ = occ.without(to).with(kd).with(rd);
+                king = kd;
+            }
+            MoveKind::EnPassant => {
+                let cap = Square::from_coords(to.file(), from.rank());
+                occ = occ.without(cap).with(to);
+                captured.set(cap);
+            }
+            _ => {
+                if b.piece_at(to).is_some() {
+                    captured.set(to);
+                }
+                occ = occ.with(to);
+                if from == king {
+                    king = to;
+                }
+            }
+        }
+        let occ_side = if mirror.contains(king) { occ & mirror } else { occ - mirror };
+        (b.attackers_to(king, us.other(), occ_side) & occ_side - captured).is_empty()
+    }
+
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
         let mut legal = MoveList::new();
-        let us = self.board.turn();
-        let mut probe = self.clone();
         for &mv in pseudo.iter() {
             let (after, before) = self.mirrors_for(mv);
-            probe.board.make(mv);
-            let ok = !probe.king_attacked(us, before) && !probe.king_attacked(us, after);
-            probe.board.unmake();
-            if ok {
+            if self.king_safe_after(mv, before) && self.king_safe_after(mv, after) {
                 legal.push(mv);
             }
         }
