@@ -6,6 +6,7 @@
 
 use super::{Game, GameError};
 use crate::variants::chess::{Chess, ChessParams};
+use crate::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
 use crate::variants::half_alice::{HalfAlice, HalfAliceParams};
 
 /// Something to do with a variant, whatever its type.
@@ -17,7 +18,7 @@ pub trait VariantVisitor {
 }
 
 /// Every variant name the lab knows, in the order help texts list them.
-pub const VARIANTS: &[&str] = &["chess", "chess960", "half-alice"];
+pub const VARIANTS: &[&str] = &["chess", "chess960", "half-alice", "crowded-house"];
 
 /// Reads parameters from TOML text over the variant's defaults.
 pub fn parse_params<P: serde::de::DeserializeOwned>(
@@ -54,6 +55,11 @@ pub fn visit<V: VariantVisitor>(
         "half-alice" => {
             let p: HalfAliceParams = parse_params(name, params_toml, HalfAliceParams::default())?;
             Ok(visitor.visit::<HalfAlice>("half-alice", p))
+        }
+        "crowded-house" => {
+            let p: CrowdedHouseParams =
+                parse_params(name, params_toml, CrowdedHouseParams::default())?;
+            Ok(visitor.visit::<CrowdedHouse>("crowded-house", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }

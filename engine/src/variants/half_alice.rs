@@ -22,13 +22,14 @@
 //! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
 //! pieces and clocks, this file adds the mirror bitboard and the move rules.
 
-use crate::attacks::{self, between};
+use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::Chess;
+use crate::variants::{pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -118,51 +119,20 @@ impl HalfAlice {
 
     /// Moves that are pseudo-legal on each piece's side (before the king-safety tests).
     fn pseudo_moves(&self, out: &mut MoveList) {
-        let b = &self.board;
-        let us = b.turn();
-        let them = us.other();
-        let occ = b.occupied();
-        let theirs = b.by_color(them);
-        let can_leave_plain_side = self.free_checkers(us) > 0;
-        for sq in b.by_color(us) {
-            let side = self.mirror.contains(sq);
-            if !side && !can_leave_plain_side {
-                continue;
-            }
-            let occ_s = self.side_occ(side, self.mirror);
-            let dest_ok = !occ | (theirs & occ_s);
-            let role = b.piece_at(sq).expect("own piece").role;
-            if role == Role::Pawn {
-                let last = Bitboard::relative_rank(us, 7);
-                let one = Bitboard::from_square(sq).forward(us) & !occ;
-                let two = (Bitboard::from_square(sq).forward(us) - occ_s).forward(us)
-                    & Bitboard::relative_rank(us, 3)
-                    & !occ;
-                let caps = attacks::pawn_attacks(us, sq) & theirs & occ_s;
-                for to in one | two | caps {
-                    if last.contains(to) {
-                        for r in Role::PROMOTIONS {
-                            out.push(Move::new(sq, to, MoveKind::Promotion(r)));
-                        }
-                    } else {
-                        out.push(Move::normal(sq, to));
-                    }
-                }
-                if let Some(ep) = b.ep_square() {
-                    let cap_sq = Square::from_coords(ep.file(), sq.rank());
-                    if attacks::pawn_attacks(us, sq).contains(ep)
-                        && !occ.contains(ep)
-                        && self.mirror.contains(cap_sq) == side
-                    {
-                        out.push(Move::new(sq, ep, MoveKind::EnPassant));
-                    }
-                }
-            } else {
-                for to in attacks::attacks(role, us, sq, occ_s) & dest_ok {
-                    out.push(Move::normal(sq, to));
-                }
-            }
-        }
+        let us = self.board.turn();
+        let movers = if self.free_checkers(us) > 0 {
+            Bitboard::FULL
+        } else {
+            self.mirror
+        };
+        let mirror = self.mirror;
+        pseudo_moves(
+            &self.board,
+            out,
+            movers,
+            |sq| self.side_occ(mirror.contains(sq), mirror),
+            |pawn, captured| mirror.contains(pawn) == mirror.contains(captured),
+        );
         self.castles(out);
     }
 
@@ -229,37 +199,17 @@ impl HalfAlice {
     /// copy of the position is made.
     fn king_safe_after(&self, mv: Move, mirror: Bitboard) -> bool {
         let b = &self.board;
-        let us = b.turn();
-        let Some(mut king) = b.king(us) else {
+        let sketch = MoveSketch::new(b, mv);
+        let Some(king) = sketch.king else {
             return true;
         };
-        let from = mv.from();
-        let to = mv.to();
-        let mut occ = b.occupied().without(from);
-        let mut captured = Bitboard::EMPTY;
-        match mv.kind() {
-            MoveKind::Castle => {
-                let (kd, rd) = Board::castle_targets(us, from, to);
-                occ = occ.without(to).with(kd).with(rd);
-                king = kd;
-            }
-            MoveKind::EnPassant => {
-                let cap = Square::from_coords(to.file(), from.rank());
-                occ = occ.without(cap).with(to);
-                captured.set(cap);
-            }
-            _ => {
-                if b.piece_at(to).is_some() {
-                    captured.set(to);
-                }
-                occ = occ.with(to);
-                if from == king {
-                    king = to;
-                }
-            }
-        }
-        let occ_side = if mirror.contains(king) { occ & mirror } else { occ - mirror };
-        (b.attackers_to(king, us.other(), occ_side) & occ_side - captured).is_empty()
+        let occ = sketch.occupied;
+        let occ_side = if mirror.contains(king) {
+            occ & mirror
+        } else {
+            occ - mirror
+        };
+        (b.attackers_to(king, b.turn().other(), occ_side) & (occ_side - sketch.captured)).is_empty()
     }
 
     /// All legal moves.

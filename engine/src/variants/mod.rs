@@ -1,5 +1,115 @@
-//! One module per variant, each a rule set on top of the engine's primitives.
+//! One module per variant, each a rule set on top of the engine's primitives, plus the
+//! small pieces of move arithmetic several variants share.
 
 pub mod chess;
+pub mod crowded_house;
 pub mod golf;
 pub mod half_alice;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, MoveKind};
+use crate::square::Square;
+
+/// The occupancy after a move, worked out without playing it: variants whose check
+/// rules differ from orthodox chess judge king safety from this instead of copying the
+/// position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MoveSketch {
+    /// Every occupied square after the move.
+    pub occupied: Bitboard,
+    /// Where the mover's king stands after the move (if it has one).
+    pub king: Option<Square>,
+    /// Squares whose (enemy) pieces the move removes.
+    pub captured: Bitboard,
+}
+
+impl MoveSketch {
+    pub fn new(board: &Board, mv: Move) -> MoveSketch {
+        let us = board.turn();
+        let mut king = board.king(us);
+        let from = mv.from();
+        let to = mv.to();
+        let mut occupied = board.occupied().without(from);
+        let mut captured = Bitboard::EMPTY;
+        match mv.kind() {
+            MoveKind::Castle => {
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                occupied = occupied.without(to).with(kd).with(rd);
+                king = Some(kd);
+            }
+            MoveKind::EnPassant => {
+                let cap = Square::from_coords(to.file(), from.rank());
+                occupied = occupied.without(cap).with(to);
+                captured.set(cap);
+            }
+            _ => {
+                if board.piece_at(to).is_some() {
+                    captured.set(to);
+                }
+                occupied = occupied.with(to);
+                if king == Some(from) {
+                    king = Some(to);
+                }
+            }
+        }
+        MoveSketch {
+            occupied,
+            king,
+            captured,
+        }
+    }
+}
+
+/// Pseudo-legal moves (orthodox geometry, no king-safety test, no castling) for the side
+/// to move, for variants that change what blocks or what may be captured.
+/// - `movers`: which of the mover's pieces may move;
+/// - `view(sq)`: the occupancy the piece on `sq` sees (what blocks it and what it may
+///   capture: enemy pieces in its view); destinations must otherwise be empty squares;
+/// - `en_passant(pawn, captured)`: whether the pawn may take the pawn on `captured`.
+pub(crate) fn pseudo_moves(
+    board: &Board,
+    out: &mut crate::moves::MoveList,
+    movers: Bitboard,
+    view: impl Fn(Square) -> Bitboard,
+    en_passant: impl Fn(Square, Square) -> bool,
+) {
+    use crate::attacks;
+    use crate::square::Role;
+    let us = board.turn();
+    let occ = board.occupied();
+    let theirs = board.by_color(us.other());
+    let last = Bitboard::relative_rank(us, 7);
+    for sq in board.by_color(us) & movers {
+        let seen = view(sq);
+        let role = board.piece_at(sq).expect("own piece").role;
+        if role != Role::Pawn {
+            for to in attacks::attacks(role, us, sq, seen) & (!occ | (theirs & seen)) {
+                out.push(Move::normal(sq, to));
+            }
+            continue;
+        }
+        let step = Bitboard::from_square(sq).forward(us);
+        let one = step & !occ;
+        let two = (step - seen).forward(us) & Bitboard::relative_rank(us, 3) & !occ;
+        let caps = attacks::pawn_attacks(us, sq) & theirs & seen;
+        for to in one | two | caps {
+            if last.contains(to) {
+                for r in Role::PROMOTIONS {
+                    out.push(Move::new(sq, to, MoveKind::Promotion(r)));
+                }
+            } else {
+                out.push(Move::normal(sq, to));
+            }
+        }
+        if let Some(ep) = board.ep_square() {
+            let cap = Square::from_coords(ep.file(), sq.rank());
+            if attacks::pawn_attacks(us, sq).contains(ep)
+                && !occ.contains(ep)
+                && en_passant(sq, cap)
+            {
+                out.push(Move::new(sq, ep, MoveKind::EnPassant));
+            }
+        }
+    }
+}
