@@ -382,7 +382,7 @@ impl<G: Game> AlphaBeta<G> {
                 caps.push((a, s));
             }
         }
-        caps.sort_unstable_by(|x, y| y.1.cmp(&x.1));
+        caps.sort_unstable_by_key(|c| std::cmp::Reverse(c.1));
         let mut best = stand;
         for &(a, _) in &caps {
             g.apply(a);
@@ -442,7 +442,7 @@ impl<G: Game> AlphaBeta<G> {
             };
             buf.push((a, s));
         }
-        buf.sort_by(|x, y| y.1.cmp(&x.1));
+        buf.sort_by_key(|c| std::cmp::Reverse(c.1));
         self.bufs[ply] = buf;
     }
 }

@@ -281,6 +281,7 @@ impl<G: Game> IsMcts<G> {
         }
     }
 
+    #[allow(clippy::needless_range_loop)]
     fn iterate_mo(
         &mut self,
         w: &mut G,
