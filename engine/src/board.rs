@@ -21,8 +21,34 @@ use crate::zobrist;
 struct Irreversible {
     castling: Bitboard,
     key: u64,
-    ep: Option<Square>,
-    halfmoves: u16,
+    /// En passant square (bits 0..8, `NO_EP` for none), halfmove clock (bits 16..32) and
+    /// fullmove number (bits 32..48) in one word: three plain words copy in three moves.
+    misc: u64,
+}
+
+const NO_EP: u64 = 64;
+
+impl Irreversible {
+    #[inline(always)]
+    fn pack(ep: Option<Square>, halfmoves: u16, fullmoves: u16) -> u64 {
+        let ep = match ep {
+            Some(sq) => sq.index() as u64,
+            None => NO_EP,
+        };
+        ep | (halfmoves as u64) << 16 | (fullmoves as u64) << 32
+    }
+    #[inline(always)]
+    fn ep(&self) -> Option<Square> {
+        Square::try_new(self.misc as u8)
+    }
+    #[inline(always)]
+    fn halfmoves(&self) -> u16 {
+        (self.misc >> 16) as u16
+    }
+    #[inline(always)]
+    fn fullmoves(&self) -> u16 {
+        (self.misc >> 32) as u16
+    }
 }
 
 /// What `unmake` needs to restore a position exactly.
@@ -30,6 +56,8 @@ struct Irreversible {
 struct Undo {
     st: Irreversible,
     mv: Move,
+    /// The piece that moved (a pawn for promotions, the king for castling).
+    moved: Piece,
     captured: Option<Piece>,
 }
 
@@ -41,7 +69,6 @@ pub struct Board {
     mailbox: [Option<Piece>; 64],
     turn: Color,
     st: Irreversible,
-    fullmoves: u16,
     chess960: bool,
     history: Vec<Undo>,
 }
@@ -88,7 +115,6 @@ impl PartialEq for Board {
             && self.by_color == other.by_color
             && self.turn == other.turn
             && self.st == other.st
-            && self.fullmoves == other.fullmoves
     }
 }
 
@@ -103,10 +129,8 @@ impl Board {
             st: Irreversible {
                 castling: Bitboard::EMPTY,
                 key: 0,
-                ep: None,
-                halfmoves: 0,
+                misc: Irreversible::pack(None, 0, 1),
             },
-            fullmoves: 1,
             chess960: false,
             history: Vec::with_capacity(128),
         }
@@ -129,7 +153,7 @@ impl Board {
     }
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
-        self.st.ep
+        self.st.ep()
     }
     /// Rook squares that still carry a castling right.
     #[inline(always)]
@@ -138,11 +162,11 @@ impl Board {
     }
     #[inline(always)]
     pub fn halfmoves(&self) -> u16 {
-        self.st.halfmoves
+        self.st.halfmoves()
     }
     #[inline(always)]
     pub fn fullmoves(&self) -> u16 {
-        self.fullmoves
+        self.st.fullmoves()
     }
     /// Whether notation should treat castling Chess960-style (king takes rook in UCI).
     #[inline(always)]
@@ -247,16 +271,6 @@ impl Board {
         self.st.key ^= zobrist::piece(p, sq);
     }
 
-    #[inline(always)]
-    fn shift(&mut self, p: Piece, from: Square, to: Square) {
-        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.by_role[p.role.index()] ^= b;
-        self.by_color[p.color.index()] ^= b;
-        self.mailbox[from.index()] = None;
-        self.mailbox[to.index()] = Some(p);
-        self.st.key ^= zobrist::piece(p, from) ^ zobrist::piece(p, to);
-    }
-
     /// Places a piece (replacing whatever stood there). For set-up code, not for play.
     pub fn set_piece(&mut self, sq: Square, p: Option<Piece>) {
         if let Some(old) = self.mailbox[sq.index()] {
@@ -279,9 +293,8 @@ impl Board {
     ) {
         self.turn = turn;
         self.st.castling = castling;
-        self.st.ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
-        self.st.halfmoves = halfmoves;
-        self.fullmoves = fullmoves;
+        let ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
+        self.st.misc = Irreversible::pack(ep, halfmoves, fullmoves);
         self.st.key = self.compute_key();
     }
 
@@ -298,7 +311,7 @@ impl Board {
         for sq in self.st.castling {
             k ^= zobrist::castling(sq);
         }
-        if let Some(ep) = self.st.ep {
+        if let Some(ep) = self.st.ep() {
             k ^= zobrist::en_passant(ep.file());
         }
         k
@@ -344,161 +357,218 @@ impl Board {
         }
     }
 
+    /// Toggles `b` in the bitboards of `p` (mailbox and key are the caller's business).
+    #[inline(always)]
+    fn toggle(&mut self, p: Piece, b: Bitboard) {
+        self.by_role[p.role.index()] ^= b;
+        self.by_color[p.color.index()] ^= b;
+    }
+
     /// Plays a legal move. The move must come from this position's legal move list
     /// (or be checked with `is_legal`); anything else corrupts the board.
+    #[inline]
     pub fn make(&mut self, mv: Move) {
         let us = self.turn;
         let them = us.other();
         let from = mv.from();
         let to = mv.to();
-        let moved = self.mailbox[from.index()].expect("make: no piece on from-square");
-        let mut undo = Undo {
-            st: self.st,
-            mv,
-            captured: None,
+        let Some(moved) = self.mailbox[from.index()] else {
+            no_piece(mv)
         };
-
-        if let Some(ep) = self.st.ep.take() {
-            self.st.key ^= zobrist::en_passant(ep.file());
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let prev = self.st;
+        let mut key = prev.key ^ zobrist::BLACK_TO_MOVE;
+        if let Some(ep) = prev.ep() {
+            key ^= zobrist::en_passant(ep.file());
         }
-        self.st.halfmoves += 1;
+        let mut ep = None;
+        let mut halfmoves = prev.halfmoves().saturating_add(1);
+        let mut captured = None;
 
         match mv.kind() {
-            MoveKind::Castle => {
-                let rook = Piece::new(us, Role::Rook);
-                let (kd, rd) = Board::castle_targets(us, from, to);
-                self.remove(moved, from);
-                self.remove(rook, to);
-                self.put(moved, kd);
-                self.put(rook, rd);
+            MoveKind::Normal => {
+                if let Some(cap) = self.mailbox[to.index()] {
+                    self.toggle(cap, to_bb);
+                    key ^= zobrist::piece(cap, to);
+                    captured = Some(cap);
+                    halfmoves = 0;
+                }
+                self.toggle(moved, from_bb | to_bb);
+                self.mailbox[from.index()] = None;
+                self.mailbox[to.index()] = Some(moved);
+                key ^= zobrist::piece(moved, from) ^ zobrist::piece(moved, to);
+                if moved.role == Role::Pawn {
+                    halfmoves = 0;
+                    if from.index() ^ to.index() == 16 {
+                        let sq = Square::new(((from.index() + to.index()) / 2) as u8);
+                        if self.ep_capturable(sq, them) {
+                            ep = Some(sq);
+                            key ^= zobrist::en_passant(sq.file());
+                        }
+                    }
+                }
+            }
+            MoveKind::Promotion(r) => {
+                if let Some(cap) = self.mailbox[to.index()] {
+                    self.toggle(cap, to_bb);
+                    key ^= zobrist::piece(cap, to);
+                    captured = Some(cap);
+                }
+                let promoted = Piece::new(us, r);
+                self.toggle(moved, from_bb);
+                self.toggle(promoted, to_bb);
+                self.mailbox[from.index()] = None;
+                self.mailbox[to.index()] = Some(promoted);
+                key ^= zobrist::piece(moved, from) ^ zobrist::piece(promoted, to);
+                halfmoves = 0;
             }
             MoveKind::EnPassant => {
                 let cap_sq = Square::from_coords(to.file(), from.rank());
                 let cap = Piece::new(them, Role::Pawn);
-                self.remove(cap, cap_sq);
-                self.shift(moved, from, to);
-                undo.captured = Some(cap);
-                self.st.halfmoves = 0;
+                self.toggle(cap, Bitboard::from_square(cap_sq));
+                self.mailbox[cap_sq.index()] = None;
+                self.toggle(moved, from_bb | to_bb);
+                self.mailbox[from.index()] = None;
+                self.mailbox[to.index()] = Some(moved);
+                key ^= zobrist::piece(cap, cap_sq)
+                    ^ zobrist::piece(moved, from)
+                    ^ zobrist::piece(moved, to);
+                captured = Some(cap);
+                halfmoves = 0;
             }
-            MoveKind::Normal | MoveKind::Promotion(_) => {
-                if let Some(cap) = self.mailbox[to.index()] {
-                    self.remove(cap, to);
-                    undo.captured = Some(cap);
-                    self.st.halfmoves = 0;
-                }
-                if let MoveKind::Promotion(r) = mv.kind() {
-                    self.remove(moved, from);
-                    self.put(Piece::new(us, r), to);
-                } else {
-                    self.shift(moved, from, to);
-                }
-                if moved.role == Role::Pawn {
-                    self.st.halfmoves = 0;
-                    if from.index() ^ to.index() == 16 {
-                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
-                        if self.ep_capturable(ep, them) {
-                            self.st.ep = Some(ep);
-                            self.st.key ^= zobrist::en_passant(ep.file());
-                        }
-                    }
-                }
+            MoveKind::Castle => {
+                // King takes own rook: `to` is the rook's square. King and rook may swap
+                // or already stand on their targets (Chess960); toggling handles both.
+                let rook = Piece::new(us, Role::Rook);
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                self.toggle(moved, from_bb ^ Bitboard::from_square(kd));
+                self.toggle(rook, to_bb ^ Bitboard::from_square(rd));
+                self.mailbox[from.index()] = None;
+                self.mailbox[to.index()] = None;
+                self.mailbox[kd.index()] = Some(moved);
+                self.mailbox[rd.index()] = Some(rook);
+                key ^= zobrist::piece(moved, from)
+                    ^ zobrist::piece(moved, kd)
+                    ^ zobrist::piece(rook, to)
+                    ^ zobrist::piece(rook, rd);
             }
         }
 
         // Castling rights: a king move loses both; a rook leaving or being captured on
         // its square loses that one.
-        if self.st.castling.any() {
-            let mut lost =
-                self.st.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
+        let mut castling = prev.castling;
+        if castling.any() {
+            let mut lost = castling & (from_bb | to_bb);
             if moved.role == Role::King {
-                lost |= self.st.castling & Bitboard::relative_rank(us, 0);
+                lost |= castling & Bitboard::relative_rank(us, 0);
             }
-            for sq in lost {
-                self.st.key ^= zobrist::castling(sq);
+            if lost.any() {
+                for sq in lost {
+                    key ^= zobrist::castling(sq);
+                }
+                castling = castling - lost;
             }
-            self.st.castling = self.st.castling - lost;
         }
 
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
+        self.history.push(Undo {
+            st: prev,
+            mv,
+            moved,
+            captured,
+        });
+        self.st = Irreversible {
+            castling,
+            key,
+            misc: Irreversible::pack(ep, halfmoves, prev.fullmoves().saturating_add(us as u16)),
+        };
         self.turn = them;
-        self.st.key ^= zobrist::BLACK_TO_MOVE;
-        self.history.push(undo);
     }
 
     /// Takes back the last move made with `make`. Returns it, or `None` with no history.
+    #[inline]
     pub fn unmake(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
         let mv = undo.mv;
-        let them = self.turn;
-        let us = them.other();
+        let us = self.turn.other();
         let from = mv.from();
         let to = mv.to();
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let moved = undo.moved;
+        // The key comes back with the saved block, so only bitboards and mailbox move.
         match mv.kind() {
-            MoveKind::Castle => {
-                let king = Piece::new(us, Role::King);
-                let rook = Piece::new(us, Role::Rook);
-                let (kd, rd) = Board::castle_targets(us, from, to);
-                self.remove(king, kd);
-                self.remove(rook, rd);
-                self.put(king, from);
-                self.put(rook, to);
-            }
-            MoveKind::EnPassant => {
-                self.shift(Piece::new(us, Role::Pawn), to, from);
-                let cap_sq = Square::from_coords(to.file(), from.rank());
-                self.put(Piece::new(them, Role::Pawn), cap_sq);
+            MoveKind::Normal => {
+                self.toggle(moved, from_bb | to_bb);
+                self.mailbox[from.index()] = Some(moved);
+                self.mailbox[to.index()] = undo.captured;
+                if let Some(cap) = undo.captured {
+                    self.toggle(cap, to_bb);
+                }
             }
             MoveKind::Promotion(r) => {
-                self.remove(Piece::new(us, r), to);
-                self.put(Piece::new(us, Role::Pawn), from);
+                self.toggle(Piece::new(us, r), to_bb);
+                self.toggle(moved, from_bb);
+                self.mailbox[from.index()] = Some(moved);
+                self.mailbox[to.index()] = undo.captured;
                 if let Some(cap) = undo.captured {
-                    self.put(cap, to);
+                    self.toggle(cap, to_bb);
                 }
             }
-            MoveKind::Normal => {
-                let p = self.mailbox[to.index()].expect("unmake: empty to-square");
-                self.shift(p, to, from);
-                if let Some(cap) = undo.captured {
-                    self.put(cap, to);
-                }
+            MoveKind::EnPassant => {
+                self.toggle(moved, from_bb | to_bb);
+                self.mailbox[from.index()] = Some(moved);
+                self.mailbox[to.index()] = None;
+                let cap_sq = Square::from_coords(to.file(), from.rank());
+                let cap = Piece::new(us.other(), Role::Pawn);
+                self.toggle(cap, Bitboard::from_square(cap_sq));
+                self.mailbox[cap_sq.index()] = Some(cap);
+            }
+            MoveKind::Castle => {
+                let rook = Piece::new(us, Role::Rook);
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                self.toggle(moved, from_bb ^ Bitboard::from_square(kd));
+                self.toggle(rook, to_bb ^ Bitboard::from_square(rd));
+                self.mailbox[kd.index()] = None;
+                self.mailbox[rd.index()] = None;
+                self.mailbox[from.index()] = Some(moved);
+                self.mailbox[to.index()] = Some(rook);
             }
         }
         self.turn = us;
         self.st = undo.st;
-        if us == Color::Black {
-            self.fullmoves -= 1;
-        }
         Some(mv)
     }
 
     /// Passes the turn without moving (for search's null-move and for variants).
     pub fn make_null(&mut self) {
-        let undo = Undo {
-            st: self.st,
+        let prev = self.st;
+        self.history.push(Undo {
+            st: prev,
             mv: Move::NULL,
+            moved: Piece::new(self.turn, Role::King),
             captured: None,
+        });
+        let mut key = prev.key ^ zobrist::BLACK_TO_MOVE;
+        if let Some(ep) = prev.ep() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        self.st = Irreversible {
+            castling: prev.castling,
+            key,
+            misc: Irreversible::pack(
+                None,
+                prev.halfmoves().saturating_add(1),
+                prev.fullmoves().saturating_add(self.turn as u16),
+            ),
         };
-        if let Some(ep) = self.st.ep.take() {
-            self.st.key ^= zobrist::en_passant(ep.file());
-        }
-        self.st.halfmoves += 1;
-        if self.turn == Color::Black {
-            self.fullmoves += 1;
-        }
         self.turn = self.turn.other();
-        self.st.key ^= zobrist::BLACK_TO_MOVE;
-        self.history.push(undo);
     }
 
     /// Takes back `make_null`.
     pub fn unmake_null(&mut self) {
         let undo = self.history.pop().expect("unmake_null without history");
         self.turn = self.turn.other();
-        if self.turn == Color::Black {
-            self.fullmoves -= 1;
-        }
         self.st = undo.st;
     }
 
@@ -518,7 +588,7 @@ impl Board {
     /// looking back only as far as the last irreversible move.
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
-        let limit = (self.st.halfmoves as usize).min(n);
+        let limit = (self.st.halfmoves() as usize).min(n);
         let mut count = 0;
         let mut i = 2;
         while i <= limit {
@@ -577,7 +647,7 @@ impl Board {
     pub fn automatic_draw(&self) -> Option<Termination> {
         if self.is_insufficient_material() {
             Some(Termination::InsufficientMaterial)
-        } else if self.st.halfmoves >= 100 {
+        } else if self.st.halfmoves() >= 100 {
             Some(Termination::FiftyMoves)
         } else if self.repetitions() >= 2 {
             Some(Termination::Repetition)
@@ -585,4 +655,10 @@ impl Board {
             None
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn no_piece(mv: Move) -> ! {
+    panic!("make: no piece on the from-square of {mv:?}")
 }

@@ -18,6 +18,30 @@ pub trait MoveSink {
     fn promotions(&mut self, from: Square, targets: Bitboard);
     /// One special move (en passant, castling).
     fn special(&mut self, mv: Move);
+
+    /// Whether this sink wants pawn moves as whole sets (`pawn_set` /
+    /// `pawn_promotion_set`) rather than per pawn. Set-wise output comes in a different
+    /// order, so sinks that expose the order (lists) keep the per-pawn path.
+    const SETWISE_PAWNS: bool = false;
+
+    /// Pawn moves to each of `targets`, each from the square `delta` below it
+    /// (`from = to - delta`).
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            self.normal(from, Bitboard::from_square(to));
+        }
+    }
+
+    /// Promotions to each of `targets`, from `to - delta`, four roles each.
+    #[inline(always)]
+    fn pawn_promotion_set(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            self.promotions(from, Bitboard::from_square(to));
+        }
+    }
 }
 
 impl MoveSink for MoveList {
@@ -46,6 +70,15 @@ impl MoveSink for MoveList {
 pub struct MoveCounter(pub u64);
 
 impl MoveSink for MoveCounter {
+    const SETWISE_PAWNS: bool = true;
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_promotion_set(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 += 4 * targets.count() as u64;
+    }
     #[inline(always)]
     fn normal(&mut self, _from: Square, targets: Bitboard) {
         self.0 += targets.count() as u64;
@@ -65,6 +98,15 @@ impl MoveSink for MoveCounter {
 struct AnyMove(bool);
 
 impl MoveSink for AnyMove {
+    const SETWISE_PAWNS: bool = true;
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 |= targets.any();
+    }
+    #[inline(always)]
+    fn pawn_promotion_set(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 |= targets.any();
+    }
     #[inline(always)]
     fn normal(&mut self, _from: Square, targets: Bitboard) {
         self.0 |= targets.any();
@@ -110,15 +152,48 @@ impl Board {
         };
         let occ = self.occupied();
         let ours = self.by_color(us);
-        let checkers = self.attackers_to(king, them, occ);
+        let theirs = self.by_color(them);
+
+        // Checkers and pinned pieces in one pass over the enemy sliders that see the
+        // king on an empty board: nothing between means check, one piece means a pin.
+        let queens = self.by_role(Role::Queen);
+        let rq = theirs & (self.by_role(Role::Rook) | queens);
+        let bq = theirs & (self.by_role(Role::Bishop) | queens);
+        let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & rq)
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & bq);
+        let mut checkers = theirs
+            & ((attacks::knight_attacks(king) & self.by_role(Role::Knight))
+                | (attacks::pawn_attacks(us, king) & self.by_role(Role::Pawn)));
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if b.is_empty() {
+                checkers.set(s);
+            } else if !b.more_than_one() {
+                pinned |= b;
+            }
+        }
+        pinned &= ours;
 
         // King moves: the king must not stand on an attacked square once it has moved,
-        // so attacks are judged with the king lifted off the board.
-        let occ_no_king = occ.without(king);
-        let mut king_targets = attacks::king_attacks(king) - ours;
-        for t in king_targets {
-            if self.attackers_to(t, them, occ_no_king).any() {
-                king_targets.clear(t);
+        // so attacks are judged with the king lifted off the board. Pawn and king
+        // attacks go set-wise first; sliders and knights are looked up per target.
+        let their_king = match self.king(them) {
+            Some(k) => attacks::king_attacks(k),
+            None => Bitboard::EMPTY,
+        };
+        let leaper_danger = self.pawn_attacks_of(them) | their_king;
+        let mut king_targets = attacks::king_attacks(king) - ours - leaper_danger;
+        if king_targets.any() {
+            let occ_no_king = occ.without(king);
+            let knights = theirs & self.by_role(Role::Knight);
+            for t in king_targets {
+                if (attacks::knight_attacks(t) & knights).any()
+                    || (attacks::rook_attacks(t, occ_no_king) & rq).any()
+                    || (attacks::bishop_attacks(t, occ_no_king) & bq).any()
+                {
+                    king_targets.clear(t);
+                }
             }
         }
         sink.normal(king, king_targets);
@@ -126,16 +201,31 @@ impl Board {
         if checkers.more_than_one() {
             return;
         }
-        let check_mask = match checkers.first() {
-            Some(c) => between(king, c).with(c),
-            None => Bitboard::FULL,
-        };
-        let pinned = self.pinned(us, king);
-        self.generate_pieces(sink, check_mask, pinned, Some(king));
-
-        if checkers.is_empty() {
-            self.generate_castles(sink, us, king);
+        match checkers.first() {
+            Some(c) => {
+                // In check, a pinned piece can never help (its pin line does not hold
+                // the checker), so pinned pieces stay put.
+                let check_mask = between(king, c).with(c);
+                self.generate_pieces(sink, check_mask, pinned, Some(king));
+            }
+            None => {
+                self.generate_pieces(sink, Bitboard::FULL, pinned, Some(king));
+                if (self.castling_rights() & ours).any() {
+                    self.generate_castles(sink, us, king, leaper_danger);
+                }
+            }
         }
+    }
+
+    /// Squares attacked by the pawns of `c` (set-wise).
+    #[inline(always)]
+    fn pawn_attacks_of(&self, c: Color) -> Bitboard {
+        let p = self.pieces(c, Role::Pawn).0;
+        let (west, east) = (p & !Bitboard::FILE_A.0, p & !Bitboard::FILE_H.0);
+        Bitboard(match c {
+            Color::White => (west << 7) | (east << 9),
+            Color::Black => (west >> 9) | (east >> 7),
+        })
     }
 
     /// Non-king moves (and king moves when kingless), restricted to `check_mask`, with
@@ -187,7 +277,37 @@ impl Board {
         let last_rank = Bitboard::relative_rank(us, 7);
         let third_rank = Bitboard::relative_rank(us, 2);
         let empty = !occ;
-        for sq in self.pieces(us, Role::Pawn) {
+        let pawns = self.pieces(us, Role::Pawn);
+        if S::SETWISE_PAWNS {
+            // Unpinned pawns as whole sets; pinned ones below, one by one.
+            let free = (pawns - pinned).0;
+            let (west, east) = (free & !Bitboard::FILE_A.0, free & !Bitboard::FILE_H.0);
+            let (one, west_caps, east_caps, up, w, e) = match us {
+                Color::White => (free << 8, west << 7, east << 9, 8i8, 7i8, 9i8),
+                Color::Black => (free >> 8, west >> 9, east >> 7, -8, -9, -7),
+            };
+            let one = Bitboard(one) & empty;
+            let two = (one & third_rank).forward(us) & empty & check_mask;
+            let one = one & check_mask;
+            let capture_mask = theirs & check_mask;
+            let west_caps = Bitboard(west_caps) & capture_mask;
+            let east_caps = Bitboard(east_caps) & capture_mask;
+            if ((one | west_caps | east_caps) & last_rank).any() {
+                sink.pawn_promotion_set(one & last_rank, up);
+                sink.pawn_promotion_set(west_caps & last_rank, w);
+                sink.pawn_promotion_set(east_caps & last_rank, e);
+            }
+            sink.pawn_set(one - last_rank, up);
+            sink.pawn_set(two, 2 * up);
+            sink.pawn_set(west_caps - last_rank, w);
+            sink.pawn_set(east_caps - last_rank, e);
+        }
+        let per_pawn = if S::SETWISE_PAWNS {
+            pawns & pinned
+        } else {
+            pawns
+        };
+        for sq in per_pawn {
             let b = Bitboard::from_square(sq);
             let one = b.forward(us) & empty;
             let two = (one & third_rank).forward(us) & empty;
@@ -220,10 +340,17 @@ impl Board {
         }
     }
 
-    fn generate_castles<S: MoveSink>(&self, sink: &mut S, us: Color, king: Square) {
-        let rights =
-            self.castling_rights() & Bitboard::relative_rank(us, 0) & self.pieces(us, Role::Rook);
-        if rights.is_empty() || king.rank() != if us == Color::White { 0 } else { 7 } {
+    /// Castling moves; `leaper_danger` holds the squares enemy pawns and king attack.
+    fn generate_castles<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        us: Color,
+        king: Square,
+        leaper_danger: Bitboard,
+    ) {
+        let back_rank = Bitboard::relative_rank(us, 0);
+        let rights = self.castling_rights() & back_rank & self.pieces(us, Role::Rook);
+        if rights.is_empty() || !back_rank.contains(king) {
             return;
         }
         let them = us.other();
@@ -236,11 +363,29 @@ impl Board {
             if (must_be_empty & occ).any() {
                 continue;
             }
-            // Judged with king and rook lifted: the rook may shield the king's
-            // destination from a rook or queen on the back rank (Chess960).
+            // Judged with king and rook lifted: in Chess960 the rook may stand between
+            // an attacker on the back rank and a square the king crosses. The king's own
+            // square is known safe (castling is only generated when not in check), and
+            // with the rook in a corner lifting it uncovers nothing on the king's path.
             let occ2 = occ.without(king).without(rook);
-            let king_path = between(king, kd).with(kd).with(king);
-            if king_path.any_square(|s| self.attackers_to(s, them, occ2).any()) {
+            let corner = rook.file() == 0 || rook.file() == 7;
+            let king_path = if corner {
+                between(king, kd).with(kd)
+            } else {
+                between(king, kd).with(kd).with(king)
+            };
+            if (king_path & leaper_danger).any() {
+                continue;
+            }
+            let knights = self.pieces(them, Role::Knight);
+            let queens = self.pieces(them, Role::Queen);
+            let rq = self.pieces(them, Role::Rook) | queens;
+            let bq = self.pieces(them, Role::Bishop) | queens;
+            if king_path.any_square(|s| {
+                (attacks::knight_attacks(s) & knights).any()
+                    || (attacks::rook_attacks(s, occ2) & rq).any()
+                    || (attacks::bishop_attacks(s, occ2) & bq).any()
+            }) {
                 continue;
             }
             sink.special(Move::new(king, rook, MoveKind::Castle));

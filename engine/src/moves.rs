@@ -3,6 +3,7 @@
 
 use crate::square::{Role, Square};
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// What kind of move a `Move` is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -101,10 +102,11 @@ impl fmt::Debug for Move {
 /// which is why the capacity is larger still).
 pub const MAX_MOVES: usize = 320;
 
-/// A stack-allocated list of moves.
+/// A stack-allocated list of moves. The storage is left uninitialised (only the first
+/// `len` entries are ever read), so creating a list costs nothing.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -118,14 +120,14 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
 
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+        self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
     }
 
@@ -146,12 +148,18 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        debug_assert!(self.len <= MAX_MOVES);
+        // SAFETY: entries below `len` were all written by `push` (`len` only grows
+        // through `push`, which writes first, and only shrinks otherwise), and
+        // `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        debug_assert!(self.len <= MAX_MOVES);
+        // SAFETY: as in `as_slice`; the borrow is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
@@ -162,10 +170,13 @@ impl MoveList {
         self.as_slice().contains(&m)
     }
 
+    /// Removes entry `i` (which must be below `len()`), moving the last one into its place.
     pub fn swap_remove(&mut self, i: usize) -> Move {
-        let m = self.moves[i];
+        let slice = self.as_mut_slice();
+        let m = slice[i];
+        let last = slice.len() - 1;
+        slice[i] = slice[last];
         self.len -= 1;
-        self.moves[i] = self.moves[self.len];
         m
     }
 }

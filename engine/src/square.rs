@@ -30,6 +30,7 @@ impl Square {
     }
 
     /// The square with index `i`, or `None` when `i >= 64`.
+    #[inline(always)]
     pub const fn try_new(i: u8) -> Option<Square> {
         if i < 64 {
             Some(Square(i))
