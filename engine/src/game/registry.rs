@@ -5,6 +5,7 @@
 //! statically dispatched and no other module matches over variant names.
 
 use super::{Game, GameError};
+use crate::variants::cassandra::{Cassandra, CassandraParams};
 use crate::variants::chess::{Chess, ChessParams};
 use crate::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
 use crate::variants::half_alice::{HalfAlice, HalfAliceParams};
@@ -18,7 +19,13 @@ pub trait VariantVisitor {
 }
 
 /// Every variant name the lab knows, in the order help texts list them.
-pub const VARIANTS: &[&str] = &["chess", "chess960", "half-alice", "crowded-house"];
+pub const VARIANTS: &[&str] = &[
+    "chess",
+    "chess960",
+    "half-alice",
+    "crowded-house",
+    "cassandra",
+];
 
 /// Reads parameters from TOML text over the variant's defaults.
 pub fn parse_params<P: serde::de::DeserializeOwned>(
@@ -60,6 +67,10 @@ pub fn visit<V: VariantVisitor>(
             let p: CrowdedHouseParams =
                 parse_params(name, params_toml, CrowdedHouseParams::default())?;
             Ok(visitor.visit::<CrowdedHouse>("crowded-house", p))
+        }
+        "cassandra" => {
+            let p: CassandraParams = parse_params(name, params_toml, CassandraParams::default())?;
+            Ok(visitor.visit::<Cassandra>("cassandra", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }

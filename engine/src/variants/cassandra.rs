@@ -1,0 +1,627 @@
+//! Cassandra Chess (Cassandra seed; RULES.md "Cassandra Chess"): orthodox chess plus
+//! prophecies of doom.
+//!
+//! - After a move the mover may announce one prophecy: a square; the piece type is the
+//!   current rung of the mover's target ladder (pawn, knight, bishop, rook, queen, king).
+//!   The announcement is a second decision of the same seat (a compound turn), so moves
+//!   and prophecies stay separate actions with small branching.
+//! - A prophecy is resolved at the start of the prophet's `horizon`-th own turn after it
+//!   was made (default 2: made with move 1, resolved when the prophet is about to play
+//!   move 3): an enemy piece of that type on that square is removed. A checkmate first
+//!   ends the game and the prophecy lapses.
+//! - White makes no prophecy on move 1. At most one pending prophecy per player.
+//! - A player climbs one rung after a successful prophecy, or when the foe has no piece
+//!   of the current type. A successful king prophecy wins (`prophecy`). If a removal
+//!   leaves the enemy king attacked at the prophet's turn, the prophet wins
+//!   (`royal-capture`).
+//! - Prophecies are public; with `secret = true` the opponent's pending square is hidden
+//!   (information keys omit it and `sample_world` redraws it uniformly).
+//!
+//! Decisions where the texts are silent (tested below): a removed rook on its castling
+//! square loses that castling right; removing the pawn that just made a double step
+//! cancels en passant; repetition is judged on the board as in orthodox chess.
+
+use crate::board::{Board, Termination};
+use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::moves::Move;
+use crate::square::{Color, Piece, Role, Square};
+use crate::variants::chess::Chess;
+use crate::zobrist;
+use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
+
+/// Tunable numbers of Cassandra Chess.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CassandraParams {
+    pub ply_cap: u32,
+    /// Own turns between a prophecy and its resolution (the seed's two moves).
+    pub horizon: u32,
+    /// Hide pending prophecies from the opponent until they resolve.
+    pub secret: bool,
+}
+
+impl Default for CassandraParams {
+    fn default() -> Self {
+        CassandraParams {
+            ply_cap: 400,
+            horizon: 2,
+            secret: false,
+        }
+    }
+}
+
+/// An action: a chess move, or the prophecy that follows it (`None` = no prophecy).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CassandraAction {
+    Move(Move),
+    Prophesy(Option<Square>),
+}
+
+/// A pending prophecy.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Prophecy {
+    pub role: Role,
+    pub square: Square,
+    /// Resolved when the prophet starts a turn with this many own moves made.
+    pub due: u32,
+}
+
+const LADDER: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
+/// Everything an action may change besides the board, saved for undo.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    pending: [Option<Prophecy>; 2],
+    rung: [u8; 2],
+    moves_made: [u32; 2],
+    awaiting_prophecy: bool,
+    winner: Option<(Color, &'static str)>,
+    was_move: bool,
+    stats: ProphecyStats,
+    /// A piece removed by a prophecy during this action, with the board state to restore.
+    removed: Option<(Square, Piece, crate::Bitboard, Option<Square>)>,
+}
+
+/// Counters for balance reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProphecyStats {
+    pub made: [u32; 6],
+    pub fulfilled: [u32; 6],
+}
+
+/// A Cassandra game.
+#[derive(Clone, Debug)]
+pub struct Cassandra {
+    board: Board,
+    params: CassandraParams,
+    pending: [Option<Prophecy>; 2],
+    rung: [u8; 2],
+    moves_made: [u32; 2],
+    awaiting_prophecy: bool,
+    winner: Option<(Color, &'static str)>,
+    undo: Vec<Saved>,
+    stats: ProphecyStats,
+}
+
+impl Cassandra {
+    pub fn from_board(board: Board, params: CassandraParams) -> Cassandra {
+        Cassandra {
+            board,
+            params,
+            pending: [None; 2],
+            rung: [0; 2],
+            moves_made: [0; 2],
+            awaiting_prophecy: false,
+            winner: None,
+            undo: Vec::new(),
+            stats: ProphecyStats::default(),
+        }
+    }
+
+    pub fn board_ref(&self) -> &Board {
+        &self.board
+    }
+
+    /// The pending prophecy of `color`, if any.
+    pub fn pending(&self, color: Color) -> Option<Prophecy> {
+        self.pending[color.index()]
+    }
+
+    /// The piece type `color` may target now.
+    pub fn target(&self, color: Color) -> Role {
+        LADDER[self.rung[color.index()] as usize]
+    }
+
+    /// Prophecies made and fulfilled, by rung, over the game so far.
+    pub fn stats(&self) -> ProphecyStats {
+        self.stats
+    }
+
+    fn save(&self, was_move: bool) -> Saved {
+        Saved {
+            pending: self.pending,
+            rung: self.rung,
+            moves_made: self.moves_made,
+            awaiting_prophecy: self.awaiting_prophecy,
+            winner: self.winner,
+            was_move,
+            stats: self.stats,
+            removed: None,
+        }
+    }
+
+    /// Climbs the ladder past types the foe no longer has.
+    fn skip_absent_types(&mut self, color: Color) {
+        let i = color.index();
+        while (self.rung[i] as usize) < LADDER.len() - 1
+            && self
+                .board
+                .pieces(color.other(), LADDER[self.rung[i] as usize])
+                .is_empty()
+        {
+            self.rung[i] += 1;
+        }
+    }
+
+    /// Resolves `color`'s prophecy if it falls due as `color` starts its turn.
+    fn resolve(&mut self, color: Color, saved: &mut Saved) {
+        let i = color.index();
+        let Some(p) = self.pending[i] else { return };
+        if self.moves_made[i] != p.due {
+            return;
+        }
+        self.pending[i] = None;
+        let victim = Piece::new(color.other(), p.role);
+        if self.board.piece_at(p.square) != Some(victim) {
+            return;
+        }
+        let castling = self.board.castling_rights();
+        let ep = self.board.ep_square();
+        saved.removed = Some((p.square, victim, castling, ep));
+        self.board.set_piece(p.square, None);
+        let ep_after = ep.filter(|e| {
+            // The double-stepped pawn stands beside the en passant square.
+            let pawn_sq = Square::from_coords(e.file(), if color == Color::White { 4 } else { 3 });
+            pawn_sq != p.square
+        });
+        self.board.set_state(
+            self.board.turn(),
+            castling.without(p.square),
+            ep_after,
+            self.board.halfmoves(),
+            self.board.fullmoves(),
+        );
+        self.stats.fulfilled[self.rung[i] as usize] += 1;
+        if p.role == Role::King {
+            self.winner = Some((color, "prophecy"));
+            return;
+        }
+        self.rung[i] = (self.rung[i] + 1).min(LADDER.len() as u8 - 1);
+        if let Some(k) = self.board.king(color.other()) {
+            if self.board.is_attacked(k, color) {
+                self.winner = Some((color, "royal-capture"));
+            }
+        }
+    }
+
+    fn may_prophesy(&self, color: Color) -> bool {
+        let first_white_move = color == Color::White && self.moves_made[0] == 1;
+        !first_white_move && self.pending[color.index()].is_none() && self.board.outcome().is_none()
+    }
+
+    fn seat_to_act(&self) -> Color {
+        if self.awaiting_prophecy {
+            self.board.turn().other()
+        } else {
+            self.board.turn()
+        }
+    }
+
+    fn prophecy_key(p: Option<Prophecy>, who: usize, with_square: bool) -> u64 {
+        match p {
+            None => 0,
+            Some(p) => {
+                let sq = if with_square {
+                    p.square.index() as u64
+                } else {
+                    64
+                };
+                zobrist::extra(
+                    5000 + who as u64 * 100_000
+                        + p.role.index() as u64 * 10_000
+                        + p.due as u64 * 100
+                        + sq,
+                )
+            }
+        }
+    }
+
+    fn key_for(&self, hide_square_of: Option<usize>) -> u64 {
+        let mut k = self.board.key();
+        for who in 0..2 {
+            k ^= Self::prophecy_key(self.pending[who], who, hide_square_of != Some(who));
+            k ^= zobrist::extra(9000 + who as u64 * 10 + self.rung[who] as u64);
+        }
+        if self.awaiting_prophecy {
+            k ^= zobrist::extra(8999);
+        }
+        if let Some((c, _)) = self.winner {
+            k ^= zobrist::extra(8990 + c.index() as u64);
+        }
+        k
+    }
+}
+
+impl Game for Cassandra {
+    type Action = CassandraAction;
+    type Params = CassandraParams;
+
+    fn new(params: &CassandraParams) -> Cassandra {
+        Cassandra::from_board(Board::startpos(), params.clone())
+    }
+
+    fn from_opening(params: &CassandraParams, opening: &str) -> Result<Cassandra, GameError> {
+        let board =
+            Board::from_fen(opening).map_err(|e| GameError::Opening(format!("{opening}: {e}")))?;
+        let mut g = Cassandra::from_board(board, params.clone());
+        // A position set up mid-game: both players have moved, so White may prophesy.
+        g.moves_made = [1, 1];
+        Ok(g)
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.result().is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Seat(self.seat_to_act().index())
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<CassandraAction>) {
+        out.clear();
+        if seat != self.seat_to_act().index() || self.result().is_some() {
+            return;
+        }
+        if self.awaiting_prophecy {
+            out.push(CassandraAction::Prophesy(None));
+            out.extend(Square::all().map(|s| CassandraAction::Prophesy(Some(s))));
+        } else {
+            out.extend(
+                self.board
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| CassandraAction::Move(m)),
+            );
+        }
+    }
+
+    fn apply(&mut self, action: CassandraAction) {
+        match action {
+            CassandraAction::Move(m) => {
+                let mut saved = self.save(true);
+                let mover = self.board.turn();
+                self.board.make(m);
+                self.moves_made[mover.index()] += 1;
+                if self.may_prophesy(mover) {
+                    self.skip_absent_types(mover);
+                    self.awaiting_prophecy = true;
+                } else {
+                    self.resolve(mover.other(), &mut saved);
+                }
+                self.undo.push(saved);
+            }
+            CassandraAction::Prophesy(square) => {
+                let mut saved = self.save(false);
+                let prophet = self.board.turn().other();
+                if let Some(square) = square {
+                    let role = self.target(prophet);
+                    self.stats.made[self.rung[prophet.index()] as usize] += 1;
+                    self.pending[prophet.index()] = Some(Prophecy {
+                        role,
+                        square,
+                        due: self.moves_made[prophet.index()] + self.params.horizon - 1,
+                    });
+                }
+                self.awaiting_prophecy = false;
+                self.resolve(prophet.other(), &mut saved);
+                self.undo.push(saved);
+            }
+        }
+    }
+
+    fn undo(&mut self) {
+        let saved = self.undo.pop().expect("undo without an action");
+        if let Some((sq, piece, castling, ep)) = saved.removed {
+            self.board.set_piece(sq, Some(piece));
+            self.board.set_state(
+                self.board.turn(),
+                castling,
+                ep,
+                self.board.halfmoves(),
+                self.board.fullmoves(),
+            );
+        }
+        if saved.was_move {
+            self.board.unmake();
+        }
+        self.stats = saved.stats;
+        self.pending = saved.pending;
+        self.rung = saved.rung;
+        self.moves_made = saved.moves_made;
+        self.awaiting_prophecy = saved.awaiting_prophecy;
+        self.winner = saved.winner;
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if let Some((c, reason)) = self.winner {
+            return Some(GameResult {
+                returns: two_seat_returns(Some(c.index())),
+                reason,
+            });
+        }
+        if self.awaiting_prophecy {
+            return None;
+        }
+        if let Some(o) = self.board.outcome() {
+            let reason = match o.termination {
+                Termination::Checkmate => "checkmate",
+                Termination::Stalemate => "stalemate",
+                Termination::FiftyMoves => "fifty-moves",
+                Termination::Repetition => "repetition",
+                Termination::InsufficientMaterial => "insufficient-material",
+            };
+            return Some(GameResult {
+                returns: two_seat_returns(o.winner.map(Color::index)),
+                reason,
+            });
+        }
+        if self.board.ply() as u32 >= self.params.ply_cap {
+            return Some(GameResult {
+                returns: two_seat_returns(None),
+                reason: "cap",
+            });
+        }
+        None
+    }
+
+    fn state_key(&self) -> u64 {
+        self.key_for(None)
+    }
+
+    fn is_perfect_information(&self) -> bool {
+        !self.params.secret
+    }
+
+    fn information_key(&self, seat: Seat) -> u64 {
+        if self.params.secret {
+            self.key_for(Some(1 - seat))
+        } else {
+            self.state_key()
+        }
+    }
+
+    fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Cassandra {
+        let mut w = self.clone();
+        if self.params.secret {
+            if let Some(p) = &mut w.pending[1 - seat] {
+                p.square = Square::new(rng.gen_range(0..64));
+            }
+        }
+        w
+    }
+
+    fn observation(&self, seat: Seat) -> String {
+        let show = |who: usize| match self.pending[who] {
+            None => "-".to_string(),
+            Some(p) if self.params.secret && who != seat => format!("{}@?", p.role.char()),
+            Some(p) => format!("{}@{}", p.role.char(), p.square),
+        };
+        format!(
+            "{} | white {} | black {}",
+            self.board.fen(),
+            show(0),
+            show(1)
+        )
+    }
+
+    fn action_notation(&self, action: CassandraAction) -> String {
+        match action {
+            CassandraAction::Move(m) => self.board.uci(m),
+            CassandraAction::Prophesy(None) => "@-".into(),
+            CassandraAction::Prophesy(Some(s)) => format!("@{s}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<CassandraAction, GameError> {
+        let err = |m: &str| GameError::Action {
+            action: text.into(),
+            message: m.into(),
+        };
+        if let Some(rest) = text.strip_prefix('@') {
+            if !self.awaiting_prophecy {
+                return Err(err("no prophecy may be made now"));
+            }
+            return match rest {
+                "-" => Ok(CassandraAction::Prophesy(None)),
+                s => Square::parse(s)
+                    .map(|sq| CassandraAction::Prophesy(Some(sq)))
+                    .ok_or_else(|| err("expected '@-' or '@<square>'")),
+            };
+        }
+        if self.awaiting_prophecy {
+            return Err(err("a prophecy ('@e5' or '@-') is due now"));
+        }
+        self.board
+            .parse_move(text)
+            .map(CassandraAction::Move)
+            .map_err(|e| err(&e.to_string()))
+    }
+
+    fn history_len(&self) -> usize {
+        self.undo.len()
+    }
+
+    fn material(&self, seat: Seat) -> f64 {
+        Chess::from_board(self.board.clone(), 0).material(seat)
+    }
+
+    fn board(&self) -> Option<&Board> {
+        Some(&self.board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{conformance, replay};
+
+    fn new() -> Cassandra {
+        Cassandra::new(&CassandraParams::default())
+    }
+
+    #[test]
+    fn cassandra_conforms_to_the_game_api() {
+        conformance::check(&new(), 12, 3);
+        let secret = Cassandra::new(&CassandraParams {
+            secret: true,
+            ..Default::default()
+        });
+        conformance::check(&secret, 6, 4);
+    }
+
+    #[test]
+    fn rule_seed_example_mate_before_resolution() {
+        // 1.f4 e5 (prophecy) 2.g4 (prophecy) Qh4#: the game ends at once.
+        let g = replay(new(), &["f2f4", "e7e5", "@e1", "g2g4", "@e7", "d8h4"]).unwrap();
+        let r = g.result().unwrap();
+        assert_eq!(r.reason, "checkmate");
+        assert_eq!(r.returns[1], 1.0);
+    }
+
+    #[test]
+    fn rule_white_makes_no_prophecy_on_move_one() {
+        let g = replay(new(), &["e2e4"]).unwrap();
+        assert_eq!(g.turn(), Turn::Seat(1));
+        assert!(g.parse_action("@e5").is_err());
+        let g = replay(new(), &["e2e4", "e7e5"]).unwrap();
+        assert_eq!(
+            g.turn(),
+            Turn::Seat(1),
+            "black may prophesy after its first move"
+        );
+    }
+
+    #[test]
+    fn rule_prophecy_resolves_two_own_moves_later() {
+        // Black prophesies a pawn on e4 with move 1; resolved as black starts move 3.
+        let g = replay(new(), &["e2e4", "e7e5", "@e4", "g1f3", "@-", "b8c6"]).unwrap();
+        assert_eq!(
+            g.board_ref()
+                .piece_at(Square::parse("e4").unwrap())
+                .map(|p| p.role),
+            Some(Role::Pawn)
+        );
+        let g = replay(
+            new(),
+            &["e2e4", "e7e5", "@e4", "g1f3", "@-", "b8c6", "f1c4", "@-"],
+        )
+        .unwrap();
+        assert_eq!(g.board_ref().piece_at(Square::parse("e4").unwrap()), None);
+        assert_eq!(
+            g.target(Color::Black),
+            Role::Knight,
+            "success climbs one rung"
+        );
+    }
+
+    #[test]
+    fn rule_failed_prophecy_removes_nothing_and_keeps_the_rung() {
+        let g = replay(
+            new(),
+            &["e2e4", "e7e5", "@d4", "g1f3", "@-", "b8c6", "f1c4", "@-"],
+        )
+        .unwrap();
+        assert_eq!(g.board_ref().occupied().count(), 32);
+        assert_eq!(g.target(Color::Black), Role::Pawn);
+        assert_eq!(g.pending(Color::Black), None);
+    }
+
+    #[test]
+    fn rule_one_pending_prophecy_per_player() {
+        let g = replay(new(), &["e2e4", "e7e5", "@d4", "g1f3", "@-"]).unwrap();
+        // Black has a prophecy pending: after its move no prophecy phase follows.
+        let g = replay(g, &["b8c6"]).unwrap();
+        assert_eq!(g.turn(), Turn::Seat(0));
+    }
+
+    #[test]
+    fn rule_ladder_skips_types_the_foe_lacks() {
+        // Black has no pawns: white's first prophecy targets knights.
+        let mut g = Cassandra::from_opening(
+            &CassandraParams::default(),
+            "rn2k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        )
+        .unwrap();
+        let a = g.parse_action("e2e3").unwrap();
+        g.apply(a);
+        assert_eq!(g.target(Color::White), Role::Knight);
+    }
+
+    #[test]
+    fn rule_king_prophecy_wins() {
+        // Both players on the king rung; white prophesies the king on e8.
+        let params = CassandraParams::default();
+        let start = "4k3/8/8/8/8/8/R7/4K3 w - - 0 1";
+        let mut g = Cassandra::from_opening(&params, start).unwrap();
+        g.rung = [5, 5];
+        let g = replay(g, &["e1d1", "@e8", "e8d8", "@-", "d1c1", "d8d7", "@-"]).unwrap();
+        assert!(
+            g.result().is_none(),
+            "the black king is on d7 when white's turn comes"
+        );
+        let mut g = Cassandra::from_opening(&params, start).unwrap();
+        g.rung = [5, 5];
+        let g = replay(g, &["e1d1", "@e8", "e8d8", "@-", "d1c1", "d8e8", "@-"]).unwrap();
+        let r = g
+            .result()
+            .expect("the king stood on e8 when white's turn came");
+        assert_eq!(r.reason, "prophecy");
+        assert_eq!(r.returns[0], 1.0);
+    }
+
+    #[test]
+    fn rule_removal_exposing_the_enemy_king_wins() {
+        // White prophesies the f7 pawn; its removal lets the c4 bishop attack g8.
+        let params = CassandraParams::default();
+        let g = Cassandra::from_opening(&params, "6k1/5p2/8/8/2B5/8/8/4K3 w - - 0 1").unwrap();
+        let g = replay(g, &["e1d1", "@f7", "g8h8", "@-", "d1c1", "h8g8", "@-"]).unwrap();
+        let r = g.result().expect("removal uncovers an attack on the king");
+        assert_eq!(r.reason, "royal-capture");
+        assert_eq!(r.returns[0], 1.0);
+    }
+
+    #[test]
+    fn rule_secret_prophecies_are_hidden_from_the_opponent() {
+        let params = CassandraParams {
+            secret: true,
+            ..Default::default()
+        };
+        let a = replay(Cassandra::new(&params), &["e2e4", "e7e5", "@e4"]).unwrap();
+        let b = replay(Cassandra::new(&params), &["e2e4", "e7e5", "@d4"]).unwrap();
+        assert_eq!(a.information_key(0), b.information_key(0));
+        assert_ne!(a.information_key(1), b.information_key(1));
+        assert!(!a.is_perfect_information());
+    }
+}
