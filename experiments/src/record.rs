@@ -208,9 +208,12 @@ pub fn write_sorted(path: &Path, rows: &mut [Row]) -> Result<()> {
     write_atomic(path, &buf)
 }
 
-/// Writes `bytes` to `path` via `path.tmp` + rename.
+/// Writes `bytes` to `path` via `<path>.tmp` + rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!("{name}.tmp"));
     let mut f =
         std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
     f.write_all(bytes)

@@ -135,7 +135,7 @@ pub fn seating(m: &[usize], seats: usize, r: usize) -> Vec<usize> {
         return vec![m[0]; seats];
     }
     (0..seats)
-        .map(|s| if (s + r) % 2 == 0 { m[0] } else { m[1] })
+        .map(|s| if (s + r) & 1 == 0 { m[0] } else { m[1] })
         .collect()
 }
 
@@ -382,7 +382,10 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     let mine: Vec<Slot> = all
         .iter()
         .copied()
-        .filter(|s| plan.shard.map_or(true, |(i, n)| s.pair % n == i))
+        .filter(|s| match plan.shard {
+            None => true,
+            Some((i, n)) => s.pair % n == i,
+        })
         .collect();
     let canon = params_canonical(&params);
     let digest = digest_hex(&canon);
