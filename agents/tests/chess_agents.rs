@@ -215,6 +215,6 @@ fn time_budgets_are_kept() {
         let t = Instant::now();
         agent.act(&g, 0, &mut rng);
         let ms = t.elapsed().as_millis();
-        assert!(ms < 400, "{spec} took {ms} ms");
+        assert!(ms < 1000, "{spec} took {ms} ms");
     }
 }
