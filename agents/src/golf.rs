@@ -35,13 +35,16 @@
 //!
 //! * if a legal capture exists now, the next capture may cost 1 move: `h = R`;
 //! * otherwise the next capture costs at least 2 moves: `h = R + 1`;
-//! * it costs at least 3 when, for every pair, `a` and `b` are not on a common rank, file,
-//!   diagonal or knight jump (on an empty board) and neither `a` nor `b` has a legal move
-//!   now. Proof: in a two-move solution `m1, m2`, `m2` is the capture `a x b`. If `m1`
-//!   moved neither piece, `a` captures `b` from and to the squares they stand on now, so
-//!   they are aligned; otherwise `m1` moved `a` or `b`, which therefore had a legal move
-//!   now. (King steps, blockers and borrowed kinds only restrict captures further.)
-//!   Then `h = R + 2`.
+//! * it costs at least 3 when no pair can meet in two moves: for every pair, `a` and `b`
+//!   are not on a common rank, file, diagonal or knight jump ("aligned", on an empty
+//!   board), no legal move of `a` lands on a square aligned with `b`, and no legal move
+//!   of `b` lands on a square aligned with `a`. Proof: in a two-move solution `m1, m2`,
+//!   `m2` is the capture `a x b`. If `m1` moved neither piece, `a` captures `b` from and
+//!   to the squares they stand on now, so they are aligned; if `m1` moved `a`, it was a
+//!   legal move of `a` to a square from which `a` then captures `b` where `b` stands; if
+//!   it moved `b`, it was a legal move of `b` to a square `a` then captures on. (King
+//!   steps, blockers and borrowed kinds only restrict captures further.) Then
+//!   `h = R + 2`.
 //! * if no pair exists at all, no capture can ever happen: the bound is infinite.
 //!
 //! The bound is tested against plain breadth-first search on random deals
@@ -107,27 +110,36 @@ pub fn has_capture(pos: &GolfPosition, king_step: KingStep) -> bool {
 /// 1, 2, 3 or [`INF`].
 fn next_capture_bound(pos: &GolfPosition, targets: &MoveTargets) -> u32 {
     let occ = pos.occupied();
-    let mut mobile = Bitboard::EMPTY;
-    for (from, to) in targets.entries() {
+    for (_, to) in targets.entries() {
         if (to & occ).any() {
             return 1;
         }
-        mobile.set(from);
     }
+    let dest = |sq: engine::Square| -> Bitboard {
+        targets
+            .entries()
+            .find(|&(from, _)| from == sq)
+            .map_or(Bitboard::EMPTY, |(_, to)| to)
+    };
     let (once, twice) = pos.owed_masks();
     let mut any_pair = false;
-    for sq in capturers(pos) {
-        let Some(p) = pos.piece_at(sq) else { continue };
-        let caps = pos.capture_targets(sq, p.index(), once, twice);
+    for a in capturers(pos) {
+        let Some(p) = pos.piece_at(a) else { continue };
+        let caps = pos.capture_targets(a, p.index(), once, twice);
         if caps.is_empty() {
             continue;
         }
         any_pair = true;
-        if mobile.contains(sq)
-            || (caps & mobile).any()
-            || (caps & (queen_attacks(sq, Bitboard::EMPTY) | knight_attacks(sq))).any()
-        {
-            return 2;
+        let zone_a = amazon(a);
+        if (caps & zone_a).any() {
+            return 2; // aligned now
+        }
+        let dest_a = dest(a);
+        for b in caps {
+            // a moves next to a square aligned with b, or b moves to one aligned with a.
+            if (dest_a & amazon(b)).any() || (dest(b) & zone_a).any() {
+                return 2;
+            }
         }
     }
     if any_pair {
@@ -137,20 +149,28 @@ fn next_capture_bound(pos: &GolfPosition, targets: &MoveTargets) -> u32 {
     }
 }
 
-/// Which moves can possibly lead to a solution with two moves to spare.
+/// Squares on a common rank, file, diagonal or knight jump with `sq` (empty board).
+#[inline(always)]
+fn amazon(sq: engine::Square) -> Bitboard {
+    queen_attacks(sq, Bitboard::EMPTY) | knight_attacks(sq)
+}
+
+/// Which non-capturing moves can make a capture available.
 ///
-/// With two captures missing both moves must be captures. With one missing, the move
-/// before the capture `a x b` must enable it. Let `a` range over the possible capturers
-/// and `b` over their victims. A move of a third piece `p` (neither `a` nor `b`) changes
-/// what `a` can do only by (1) arriving next to `a` as a same-colour neighbour (a new
-/// borrowed kind), (2) leaving a square between `a` and `b` (unblocking a line), or
-/// (3) switching `a`'s colour into king steps (which only helps when `b` is next to `a`).
-/// A neighbour leaving or a square being filled only removes moves, and nothing else
-/// changes who may capture whom. So the relevant moves are those of capturers and
-/// victims, those leaving a square between a capturer and one of its victims, and those
-/// arriving next to a capturer of the mover's colour; when a victim stands next to its
-/// capturer every move is relevant. `tests/golf_solver.rs` checks this filter against the
-/// unfiltered two-move search on random positions.
+/// Used when the next move cannot be a capture (none is legal) and the move after it must
+/// be one: with two moves to spare and one capture missing, or more generally with one
+/// move to spare beyond the captures still needed. The move must then enable a capture
+/// `a x b`, where `a` ranges over the possible capturers and `b` over their victims. A
+/// move of a third piece `p` (neither `a` nor `b`) changes what `a` can do only by
+/// (1) arriving next to `a` as a same-colour neighbour (a new borrowed kind), (2) leaving
+/// a square between `a` and `b` (unblocking a line), or (3) switching `a`'s colour into
+/// king steps (which only helps when `b` is next to `a`). A neighbour leaving or a square
+/// being filled only removes moves, and nothing else changes who may capture whom. So the
+/// relevant moves are those of capturers and victims, those leaving a square between a
+/// capturer and one of its victims, and those arriving next to a capturer of the mover's
+/// colour; when a victim stands next to its capturer every move is relevant.
+/// `tests/golf_solver.rs` checks this filter against the unfiltered search on random
+/// positions.
 struct Relevance {
     all: bool,
     captures_only: bool,
@@ -159,10 +179,11 @@ struct Relevance {
 }
 
 impl Relevance {
-    fn new(pos: &GolfPosition, need: u32) -> Relevance {
+    /// `captures_only`: keep only captures (both remaining moves must be captures).
+    fn new(pos: &GolfPosition, captures_only: bool) -> Relevance {
         let mut f = Relevance {
             all: false,
-            captures_only: need >= 2,
+            captures_only,
             from: Bitboard::EMPTY,
             to: [Bitboard::EMPTY; 2],
         };
@@ -481,27 +502,12 @@ impl Searcher<'_> {
     /// Searches `pos` (not solved) with `r >= 1` moves to spare.
     fn dfs(&mut self, pos: &GolfPosition, r: u32) -> Step {
         self.tick()?;
-        let owed = owed_total(pos);
-        let need = owed - 1; // captures still needed, >= 1
-        if r == 1 {
-            // Only a capture can solve, and only when one capture is missing.
-            if need > 1 {
-                return Ok(Some(need));
-            }
-            if has_capture(pos, self.king_step) {
-                let t = pos.move_targets_with(self.king_step);
-                let occ = pos.occupied();
-                for (from, to) in t.entries() {
-                    if let Some(to) = (to & occ).first() {
-                        self.path.push(GolfMove::new(from, to));
-                        return Ok(None);
-                    }
-                }
-            }
-            return Ok(Some(2));
-        }
+        let need = owed_total(pos) - 1; // captures still needed, >= 1
         if need > r {
             return Ok(Some(need));
+        }
+        if need == r {
+            return self.dfs_captures(pos, r);
         }
         let key = pos.key();
         if let Some(t) = self.tt.get(key) {
@@ -520,22 +526,20 @@ impl Searcher<'_> {
             return Ok(Some(h));
         }
         let mut best = INF;
-        let filter = if r == 2 {
-            Some(Relevance::new(pos, need))
-        } else {
-            None
-        };
+        // With one move to spare beyond the captures needed and no capture available, the
+        // next move must make one available.
+        let filter = (r == need + 1 && h > need).then(|| Relevance::new(pos, false));
         for (from, tos) in targets.entries() {
             let kept = match &filter {
                 Some(f) => f.filter(pos, from, tos),
                 None => tos,
             };
             if kept != tos {
-                // A skipped child cannot be solved in one move: its bound is 2.
-                best = best.min(3);
+                // A skipped child has no capture and `need` captures to make: its bound is
+                // `need + 1`.
+                best = best.min(need + 2);
             }
-            let tos = kept;
-            for to in tos {
+            for to in kept {
                 let mv = GolfMove::new(from, to);
                 let mut child = *pos;
                 child.apply_unchecked(mv);
@@ -557,6 +561,37 @@ impl Searcher<'_> {
         Ok(Some(best))
     }
 
+    /// `dfs` when every remaining move must be a capture (`r` = captures needed).
+    fn dfs_captures(&mut self, pos: &GolfPosition, r: u32) -> Step {
+        // No capture now: the next capture needs two moves, so `r + 1` in all.
+        if !has_capture(pos, self.king_step) {
+            return Ok(Some(r + 1));
+        }
+        let occ = pos.occupied();
+        let targets = pos.move_targets_with(self.king_step);
+        // Non-captures leave `r` captures for `r - 1` moves: bound `1 + r`.
+        let mut best = r + 1;
+        for (from, tos) in targets.entries() {
+            for to in tos & occ {
+                let mv = GolfMove::new(from, to);
+                let mut child = *pos;
+                child.apply_unchecked(mv);
+                if child.is_solved() {
+                    self.path.push(mv);
+                    return Ok(None);
+                }
+                match self.dfs(&child, r - 1)? {
+                    None => {
+                        self.path.push(mv);
+                        return Ok(None);
+                    }
+                    Some(v) => best = best.min(v.saturating_add(1)),
+                }
+            }
+        }
+        Ok(Some(best))
+    }
+
     /// Number of `r`-move solutions of `pos` (not solved) whose only solved state is the
     /// last, given that `pos` has no shorter solution.
     fn count(&mut self, pos: &GolfPosition, r: u32) -> Result<u64, Abort> {
@@ -564,6 +599,19 @@ impl Searcher<'_> {
         let need = owed_total(pos) - 1;
         if need > r {
             return Ok(0);
+        }
+        let captures_only = need == r;
+        if captures_only && !has_capture(pos, self.king_step) {
+            return Ok(0);
+        }
+        let occ = pos.occupied();
+        if r == 1 {
+            // need == 1: every legal capture solves.
+            let targets = pos.move_targets_with(self.king_step);
+            return Ok(targets
+                .entries()
+                .map(|(_, to)| (to & occ).count() as u64)
+                .sum());
         }
         if let Some(t) = self.tt.get(pos.key()) {
             if from_byte(t) > r {
@@ -575,47 +623,36 @@ impl Searcher<'_> {
             return Ok(c);
         }
         let targets = pos.move_targets_with(self.king_step);
-        if r > 1 {
-            let h = match next_capture_bound(pos, &targets) {
+        let h = if captures_only {
+            need
+        } else {
+            match next_capture_bound(pos, &targets) {
                 INF => INF,
                 l => need - 1 + l,
-            };
-            if h > r {
-                return Ok(0);
             }
+        };
+        if h > r {
+            return Ok(0);
         }
         let mut total: u64 = 0;
-        if r == 1 {
-            // Only captures solve, and every legal capture does (need == 1 here).
-            if need == 1 {
-                let occ = pos.occupied();
-                for (_, tos) in targets.entries() {
-                    total += (tos & occ).count() as u64;
-                }
-            }
-            return Ok(total);
-        }
-        let filter = if r == 2 {
-            Some(Relevance::new(pos, need))
-        } else {
-            None
-        };
+        let filter = (r == need + 1 && h > need).then(|| Relevance::new(pos, false));
         for (from, tos) in targets.entries() {
-            let tos = match &filter {
-                // Skipped children have no one-move solution: they add nothing.
-                Some(f) => f.filter(pos, from, tos),
-                None => tos,
+            let tos = if captures_only {
+                tos & occ
+            } else {
+                match &filter {
+                    // Skipped children have no one-move solution: they add nothing.
+                    Some(f) => f.filter(pos, from, tos),
+                    None => tos,
+                }
             };
             for to in tos {
                 let mut child = *pos;
                 child.apply_unchecked(GolfMove::new(from, to));
-                if child.is_solved() {
-                    if r == 1 {
-                        total = total.saturating_add(1);
-                    }
-                } else if r > 1 {
+                if !child.is_solved() {
                     total = total.saturating_add(self.count(&child, r - 1)?);
                 }
+                // A solved child with r > 1 would be a shorter solution: impossible here.
             }
         }
         self.memo.insert(memo_key, total);
@@ -796,12 +833,12 @@ pub fn bfs_layers(pos: &GolfPosition, params: &GolfParams, max_states: usize) ->
     layers
 }
 
-/// The moves the solver examines with two moves to spare (see [`Relevance`]); exposed
-/// so tests can check that every other move leaves no capture. Meaningful only when
-/// `pos` has no one-move solution (the search never filters otherwise).
-pub fn two_move_candidates(pos: &GolfPosition, params: &GolfParams) -> Vec<GolfMove> {
-    let need = owed_total(pos).saturating_sub(1).max(1);
-    let f = Relevance::new(pos, need);
+/// The moves the solver examines when no capture is legal and the next move must make one
+/// available (see [`Relevance`]); exposed so tests can check that every other move leaves
+/// a position without a legal capture. Meaningful only when `pos` has no legal capture
+/// (the search never filters otherwise).
+pub fn enabling_candidates(pos: &GolfPosition, params: &GolfParams) -> Vec<GolfMove> {
+    let f = Relevance::new(pos, false);
     let mut out = Vec::new();
     for (from, tos) in pos.move_targets(params).entries() {
         for to in f.filter(pos, from, tos) {

@@ -4,8 +4,7 @@
 //! as the published pars do, unless a test says otherwise.
 
 use agents::golf::{
-    bfs, bfs_layers, has_capture, lower_bound, owed_total, solve, two_move_candidates, Outcome,
-    SolveLimits,
+    bfs, bfs_layers, enabling_candidates, has_capture, lower_bound, solve, Outcome, SolveLimits,
 };
 use engine::variants::golf::{random_problem, GolfMove, GolfParams, GolfPosition, KingStep};
 use rand::Rng;
@@ -189,19 +188,18 @@ fn brute_force_count(pos: &GolfPosition, params: &GolfParams, n: u32) -> u64 {
     total
 }
 
-#[test]
-fn solver_agrees_with_bfs_on_random_two_card_deals() {
-    let mut rng = Pcg64::new(0x601f, 2);
+fn agree_with_bfs(seed: u64, deals: usize, cards: usize, cap: usize) -> usize {
+    let mut rng = Pcg64::new(0x601f, seed as u128);
     let mut compared = 0;
-    for i in 0..300 {
-        // Alternate the king-step rule; deal from both set-up orders.
+    for i in 0..deals {
+        // Alternate the king-step rule and the set-up order.
         let params = if i % 2 == 0 {
             GolfParams::designer()
         } else {
             GolfParams::default()
         };
-        let pos = random_problem(&mut rng, &params, 2);
-        let reference = bfs(&pos, &params, 3_000_000);
+        let pos = random_problem(&mut rng, &params, cards);
+        let reference = bfs(&pos, &params, cap);
         let r = solve(&pos, &params, &SolveLimits::default());
         if !reference.complete {
             continue;
@@ -224,7 +222,19 @@ fn solver_agrees_with_bfs_on_random_two_card_deals() {
             None => assert_eq!(r.outcome, Outcome::Impossible, "deal {i}"),
         }
     }
+    compared
+}
+
+#[test]
+fn solver_agrees_with_bfs_on_random_two_card_deals() {
+    let compared = agree_with_bfs(2, 300, 2, 3_000_000);
     assert!(compared >= 290, "only {compared} deals compared");
+}
+
+#[test]
+fn solver_agrees_with_bfs_on_random_three_card_deals() {
+    let compared = agree_with_bfs(3, 40, 3, 1_000_000);
+    assert!(compared >= 30, "only {compared} deals compared");
 }
 
 /// Random positions along random walks (2 and 3 cards, both rules): the lower bound never
@@ -266,14 +276,14 @@ fn lower_bound_is_admissible_on_random_states() {
     assert!(checked >= 300, "only {checked} checked");
 }
 
-/// With two moves to spare (and no one-move solution) the solver only tries "relevant"
-/// moves; every other move must leave a position without a legal capture (or, with two
-/// captures missing, not be one).
+/// When no capture is legal and the next move must make one available, the solver only
+/// tries "relevant" moves; every other move must leave a position without a legal capture.
 #[test]
-fn two_move_filter_skips_only_useless_moves() {
+fn enabling_filter_skips_only_useless_moves() {
     let mut rng = Pcg64::new(0xf117, 3);
     let mut skipped = 0;
-    for i in 0..3000 {
+    let mut positions = 0;
+    for i in 0..4000 {
         let params = if i % 2 == 0 {
             GolfParams::designer()
         } else {
@@ -292,28 +302,32 @@ fn two_move_filter_skips_only_useless_moves() {
             }
             pos = next;
         }
-        let need = owed_total(&pos) - 1;
-        if need == 1 && has_capture(&pos, params.king_step) {
-            // The solver only filters when no one-move solution exists (it would have
-            // found that one first).
-            continue;
+        if has_capture(&pos, params.king_step) {
+            continue; // the solver filters only when no capture is legal
         }
-        let kept = two_move_candidates(&pos, &params);
+        positions += 1;
+        let kept = enabling_candidates(&pos, &params);
         for mv in pos.legal_moves(&params) {
             if kept.contains(&mv) {
                 continue;
             }
             skipped += 1;
             let child = pos.try_apply(mv).unwrap();
-            let solvable_next = owed_total(&child) <= 2 && has_capture(&child, params.king_step);
             assert!(
-                !(child.is_solved() || solvable_next),
-                "{}: skipped {mv} (need {need}) leads to a solution",
+                !has_capture(&child, params.king_step),
+                "{}: skipped {mv} makes a capture available",
                 pos.to_fen()
             );
+            // has_capture agrees with the full move list.
+            let occ = child.occupied();
+            assert!(!child
+                .legal_moves(&params)
+                .iter()
+                .any(|m| occ.contains(m.to)));
         }
     }
-    assert!(skipped > 10_000, "the filter skipped only {skipped} moves");
+    assert!(positions > 2000, "only {positions} positions");
+    assert!(skipped > 20_000, "the filter skipped only {skipped} moves");
 }
 
 #[test]
@@ -383,4 +397,20 @@ fn solved_position_has_par_zero() {
     let r = solve(&p, &designer(), &SolveLimits::default());
     assert_eq!(r.outcome, Outcome::Par(0));
     assert!(r.moves.is_empty());
+}
+
+#[test]
+#[ignore]
+fn debug_book() {
+    for p in load().iter().filter(|p| p.name.starts_with("book")) {
+        let t = std::time::Instant::now();
+        let r = solve(&p.pos, &designer(), &SolveLimits::default());
+        eprintln!(
+            "{}: {:?} {} states {:?}",
+            p.name,
+            r.outcome,
+            r.states,
+            t.elapsed()
+        );
+    }
 }
