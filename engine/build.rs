@@ -73,7 +73,10 @@ const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Finds magics for all 64 squares; returns (mask, magic, shift, offset) and the table.
-fn find_magics(dirs: &[(i32, i32)], rng: &mut Rng) -> (Vec<(u64, u64, u32, u32)>, Vec<u64>) {
+/// Per square: (mask, magic, shift, offset).
+type MagicEntries = Vec<(u64, u64, u32, u32)>;
+
+fn find_magics(dirs: &[(i32, i32)], rng: &mut Rng) -> (MagicEntries, Vec<u64>) {
     let mut entries = Vec::new();
     let mut table: Vec<u64> = Vec::new();
     for sq in 0..64 {
@@ -117,7 +120,7 @@ fn find_magics(dirs: &[(i32, i32)], rng: &mut Rng) -> (Vec<(u64, u64, u32, u32)>
             }
         };
         let offset = table.len() as u32;
-        table.extend(std::iter::repeat(0).take(size));
+        table.extend(std::iter::repeat_n(0, size));
         for i in 0..size {
             let idx = (occs[i].wrapping_mul(magic) >> shift) as usize;
             table[offset as usize + idx] = atts[i];

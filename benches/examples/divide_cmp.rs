@@ -9,12 +9,14 @@ fn sperft(p: &Chess, d: u32) -> u64 {
         .iter()
         .map(|m| {
             let mut q = p.clone();
-            q.play_unchecked(m.clone());
+            q.play_unchecked(*m);
             sperft(&q, d - 1)
         })
         .sum()
 }
 
+// shakmaty's position error is large; this is a debugging tool, not a hot path.
+#[allow(clippy::result_large_err)]
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let fen = &args[1];
@@ -40,7 +42,7 @@ fn main() {
     for m in pos.legal_moves() {
         let uci = m.to_uci(mode).to_string();
         let mut q = pos.clone();
-        q.play_unchecked(m.clone());
+        q.play_unchecked(m);
         let theirs = sperft(&q, depth - 1);
         let mine = our.iter().find(|(u, _)| *u == uci).map(|x| x.1);
         if mine != Some(theirs) {

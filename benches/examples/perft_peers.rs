@@ -64,7 +64,7 @@ fn shak_perft(p: &shakmaty::Chess, depth: u32, bulk: bool) -> u64 {
         .iter()
         .map(|m| {
             let mut c = p.clone();
-            c.play_unchecked(m.clone());
+            c.play_unchecked(*m);
             shak_perft(&c, depth - 1, bulk)
         })
         .sum()

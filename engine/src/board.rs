@@ -368,6 +368,18 @@ impl Board {
     /// (or be checked with `is_legal`); anything else corrupts the board.
     #[inline]
     pub fn make(&mut self, mv: Move) {
+        self.make_inline(mv)
+    }
+
+    /// Takes back the last move made with `make`. Returns it, or `None` with no history.
+    #[inline]
+    pub fn unmake(&mut self) -> Option<Move> {
+        self.unmake_inline()
+    }
+
+    /// `make`, forced inline (perft's inner loops).
+    #[inline(always)]
+    pub(crate) fn make_inline(&mut self, mv: Move) {
         let us = self.turn;
         let them = us.other();
         let from = mv.from();
@@ -485,9 +497,9 @@ impl Board {
         self.turn = them;
     }
 
-    /// Takes back the last move made with `make`. Returns it, or `None` with no history.
-    #[inline]
-    pub fn unmake(&mut self) -> Option<Move> {
+    /// `unmake`, forced inline (perft's inner loops).
+    #[inline(always)]
+    pub(crate) fn unmake_inline(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
         let mv = undo.mv;
         let us = self.turn.other();
