@@ -35,24 +35,34 @@
 //!
 //! * if a legal capture exists now, the next capture may cost 1 move: `h = R`;
 //! * otherwise the next capture costs at least 2 moves: `h = R + 1`;
-//! * it costs at least 3 when no pair can meet in two moves: for every pair, `a` and `b`
-//!   are not on a common rank, file, diagonal or knight jump ("aligned", on an empty
-//!   board), no legal move of `a` lands on a square aligned with `b`, and no legal move
-//!   of `b` lands on a square aligned with `a`. Proof: in a two-move solution `m1, m2`,
-//!   `m2` is the capture `a x b`. If `m1` moved neither piece, `a` captures `b` from and
-//!   to the squares they stand on now, so they are aligned; if `m1` moved `a`, it was a
-//!   legal move of `a` to a square from which `a` then captures `b` where `b` stands; if
-//!   it moved `b`, it was a legal move of `b` to a square `a` then captures on. (King
-//!   steps, blockers and borrowed kinds only restrict captures further.) Then
-//!   `h = R + 2`.
+//! * it costs at least 3 when no pair can meet in two moves. A two-move solution is
+//!   `m1, m2` with `m2` the capture `a x b`, made by a borrowed move (whose kind is lent
+//!   by a same-colour neighbour of `a`'s square and whose geometry joins the two squares)
+//!   or by a king step (adjacent squares). Blockers are ignored throughout, so each test
+//!   below only errs towards allowing. Either
+//!   - `m1` moved neither piece: `a` and `b` are aligned now (common rank, file, diagonal
+//!     or knight jump), and after `m1` the lender is a neighbour of `a` other than `b`,
+//!     so it is already there or `m1` brought it: adjacent squares, or a current
+//!     neighbour of a joining kind, or a legal move of a same-colour piece of a joining
+//!     kind (neither `a` nor `b`) to a square next to `a`;
+//!   - `m1` moved `a`: a legal move of `a` to a square from which a king step or a kind
+//!     lent by a neighbour (today's pieces minus `a`) joins it to `b`'s square;
+//!   - `m1` moved `b`: a legal move of `b` to a square joined to `a`'s square by a king
+//!     step or a kind lent by a neighbour of `a` (today's pieces minus `b`; `b` itself
+//!     lends only when it lands next to `a`, the king-step case).
+//!
+//!   If no pair passes any of these tests, `h = R + 2`.
 //! * if no pair exists at all, no capture can ever happen: the bound is infinite.
 //!
 //! The bound is tested against plain breadth-first search on random deals
 //! (`agents/tests/golf_solver.rs`).
 
-use engine::attacks::{between, king_attacks, knight_attacks, queen_attacks};
+use engine::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+};
 use engine::variants::golf::{GolfMove, GolfParams, GolfPosition, KingStep, MoveTargets};
 use engine::Bitboard;
+use engine::Role;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
@@ -131,14 +141,23 @@ fn next_capture_bound(pos: &GolfPosition, targets: &MoveTargets) -> u32 {
         }
         any_pair = true;
         let zone_a = amazon(a);
-        if (caps & zone_a).any() {
-            return 2; // aligned now
-        }
         let dest_a = dest(a);
         for b in caps {
-            // a moves next to a square aligned with b, or b moves to one aligned with a.
-            if (dest_a & amazon(b)).any() || (dest(b) & zone_a).any() {
+            // Neither moves: a third piece's move lets a take b where they stand ...
+            if zone_a.contains(b) && third_party_can_enable(pos, targets, p.color, a, b) {
                 return 2;
+            }
+            // a moves to a square from which it can take b where b stands ...
+            for s in dest_a & amazon(b) {
+                if can_reach(pos, p.color, a, s, b) {
+                    return 2;
+                }
+            }
+            // ... or b moves to a square a can take on from where it stands.
+            for t in dest(b) & zone_a {
+                if can_reach(pos, p.color, b, a, t) {
+                    return 2;
+                }
             }
         }
     }
@@ -147,6 +166,68 @@ fn next_capture_bound(pos: &GolfPosition, targets: &MoveTargets) -> u32 {
     } else {
         INF
     }
+}
+
+/// Whether a piece of `color` standing on `from` could move to `to` in the position
+/// where the piece on `gone` has left (and nothing else changed, blockers ignored): `to`
+/// is next to `from` (a king step, borrowed or not), or a same-colour neighbour of
+/// `from` other than `gone` lends a kind whose geometry joins the squares.
+#[inline]
+fn can_reach(
+    pos: &GolfPosition,
+    color: engine::Color,
+    gone: engine::Square,
+    from: engine::Square,
+    to: engine::Square,
+) -> bool {
+    if king_attacks(from).contains(to) {
+        return true;
+    }
+    let friends = (king_attacks(from) & pos.color_bb(color)).without(gone);
+    if friends.is_empty() {
+        return false;
+    }
+    let q = pos.role_bb(Role::Queen);
+    ((friends & pos.role_bb(Role::Knight)).any() && knight_attacks(from).contains(to))
+        || ((friends & (pos.role_bb(Role::Bishop) | q)).any()
+            && bishop_attacks(from, Bitboard::EMPTY).contains(to))
+        || ((friends & (pos.role_bb(Role::Rook) | q)).any()
+            && rook_attacks(from, Bitboard::EMPTY).contains(to))
+}
+
+/// Whether one move of a third piece could let the piece of `color` on `a` take the piece
+/// on `b` (aligned with it) without either moving: they are adjacent (a king step), or a
+/// same-colour neighbour of `a` other than `b` already lends a kind joining them (the
+/// line may be blocked, and the third piece may unblock it), or a same-colour piece of
+/// such a kind, neither `a` nor `b`, has a legal move next to `a`.
+fn third_party_can_enable(
+    pos: &GolfPosition,
+    targets: &MoveTargets,
+    color: engine::Color,
+    a: engine::Square,
+    b: engine::Square,
+) -> bool {
+    let around = king_attacks(a);
+    if around.contains(b) {
+        return true;
+    }
+    let q = pos.role_bb(Role::Queen);
+    let kinds = if knight_attacks(a).contains(b) {
+        pos.role_bb(Role::Knight)
+    } else if bishop_attacks(a, Bitboard::EMPTY).contains(b) {
+        pos.role_bb(Role::Bishop) | q
+    } else if rook_attacks(a, Bitboard::EMPTY).contains(b) {
+        pos.role_bb(Role::Rook) | q
+    } else {
+        return false;
+    };
+    let lenders = (pos.color_bb(color) & kinds).without(a).without(b);
+    if (lenders & around).any() {
+        return true;
+    }
+    targets
+        .entries()
+        .any(|(from, to)| lenders.contains(from) && (to & around).any())
 }
 
 /// Squares on a common rank, file, diagonal or knight jump with `sq` (empty board).

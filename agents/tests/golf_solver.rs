@@ -4,7 +4,8 @@
 //! as the published pars do, unless a test says otherwise.
 
 use agents::golf::{
-    bfs, bfs_layers, enabling_candidates, has_capture, lower_bound, solve, Outcome, SolveLimits,
+    bfs, bfs_layers, enabling_candidates, has_capture, lower_bound, owed_total, solve, Outcome,
+    SolveLimits,
 };
 use engine::variants::golf::{random_problem, GolfMove, GolfParams, GolfPosition, KingStep};
 use rand::Rng;
@@ -276,6 +277,61 @@ fn lower_bound_is_admissible_on_random_states() {
     assert!(checked >= 300, "only {checked} checked");
 }
 
+/// Whether `pos` can be solved within `n` moves (plain enumeration).
+fn solvable_within(pos: &GolfPosition, params: &GolfParams, n: u32) -> bool {
+    if pos.is_solved() {
+        return true;
+    }
+    n > 0
+        && pos
+            .legal_moves(params)
+            .into_iter()
+            .any(|mv| solvable_within(&pos.try_apply(mv).unwrap(), params, n - 1))
+}
+
+/// The two-move part of the bound, on many random one-capture positions: whenever it
+/// claims 3 or more, no solution of at most 2 moves exists (checked by enumeration).
+#[test]
+fn bound_of_three_never_hides_a_two_move_solution() {
+    let mut rng = Pcg64::new(0xb0, 17);
+    let mut claims = 0;
+    for i in 0..20000 {
+        let params = if i % 2 == 0 {
+            GolfParams::designer()
+        } else {
+            GolfParams::default()
+        };
+        let cards = if i % 5 == 0 { 3 } else { 2 };
+        let mut pos = random_problem(&mut rng, &params, cards);
+        for _ in 0..rng.gen_range(0..12) {
+            let moves = pos.legal_moves(&params);
+            if moves.is_empty() {
+                break;
+            }
+            let next = pos.try_apply(moves[rng.gen_range(0..moves.len())]).unwrap();
+            if next.is_solved() {
+                break;
+            }
+            pos = next;
+        }
+        if owed_total(&pos) != 2 {
+            continue; // one capture missing only (cheap to enumerate)
+        }
+        let lb = lower_bound(&pos, &params);
+        if lb >= 3 {
+            claims += 1;
+            assert!(
+                !solvable_within(&pos, &params, 2),
+                "{}: bound {lb} but solvable in 2",
+                pos.to_fen()
+            );
+        } else if lb == 2 {
+            assert!(!solvable_within(&pos, &params, 1), "{}", pos.to_fen());
+        }
+    }
+    assert!(claims > 2000, "only {claims} positions with a bound of 3");
+}
+
 /// When no capture is legal and the next move must make one available, the solver only
 /// tries "relevant" moves; every other move must leave a position without a legal capture.
 #[test]
@@ -399,9 +455,10 @@ fn solved_position_has_par_zero() {
     assert!(r.moves.is_empty());
 }
 
+/// Timing of the book problems (`cargo test --release ... -- --ignored --nocapture`).
 #[test]
 #[ignore]
-fn debug_book() {
+fn timing_book_problems() {
     for p in load().iter().filter(|p| p.name.starts_with("book")) {
         let t = std::time::Instant::now();
         let r = solve(&p.pos, &designer(), &SolveLimits::default());
