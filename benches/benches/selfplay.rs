@@ -52,8 +52,7 @@ fn game_api(seed: u64) -> usize {
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut actions = Vec::with_capacity(64);
     let mut plies = 0;
-    loop {
-        let Turn::Seat(s) = g.turn() else { break };
+    while let Turn::Seat(s) = g.turn() {
         g.legal_actions(s, &mut actions);
         g.apply(actions[rng.gen_range(0..actions.len())]);
         plies += 1;
