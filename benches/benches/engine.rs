@@ -3,7 +3,9 @@
 //!
 //! `cargo bench -p benches --bench engine` (a few minutes; sample sizes are kept small).
 
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    black_box, criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
 use engine::perft::{perft, perft_full};
 use engine::{chess960, Board};
 use std::time::Duration;
@@ -37,7 +39,9 @@ fn bench_perft(c: &mut Criterion) {
         ("chess960", Board::from_fen_960(C960).unwrap(), 4, 326_672),
     ];
     let mut g = c.benchmark_group("perft");
-    g.sample_size(10)
+    // Flat sampling: ten runs of each perft rather than criterion's 1+2+..+10.
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5));
     for (name, board, depth, nodes) in cases {
@@ -99,7 +103,8 @@ fn bench_chess960_starts(c: &mut Criterion) {
     // Scharnagl 0 (BBQNNRKR): bulk perft from a Chess960 start.
     let board = chess960::start_position(0);
     let mut g = c.benchmark_group("perft960");
-    g.sample_size(10)
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
     g.bench_function("scharnagl0-bulk-d4", |b| {
