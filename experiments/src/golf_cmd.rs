@@ -344,7 +344,6 @@ struct HoleRecord {
     /// Legal moves in the start position.
     branching: usize,
     states_searched: u64,
-    solve_ms: f64,
     /// Deals discarded before this one.
     discarded_deals: usize,
     solution: Vec<String>,
@@ -421,7 +420,7 @@ fn generate(a: &GenerateArgs) -> Result<()> {
             anyhow!("hole {hole}: internal error: the solution does not replay: {e}")
         })?;
         eprintln!(
-            "hole {hole}: chosen {} par {par}, {} optimal solutions, {} states, {} ({} deals discarded)",
+            "hole {hole}: chosen {} par {par}, {} optimal solution(s), {} states, {} ({} deals discarded)",
             problem.chosen(),
             r.optimal_solutions.unwrap_or(0),
             r.states,
@@ -437,7 +436,6 @@ fn generate(a: &GenerateArgs) -> Result<()> {
             optimal_solutions: r.optimal_solutions.unwrap_or(0),
             branching: r.root_moves,
             states_searched: r.states,
-            solve_ms: r.elapsed.as_secs_f64() * 1e3,
             discarded_deals: discarded,
             solution: r.moves.iter().map(|m| m.to_string()).collect(),
             final_position: end.to_fen(),
