@@ -5,6 +5,7 @@
 //! statically dispatched and no other module matches over variant names.
 
 use super::{Game, GameError};
+use crate::variants::adrenaline::{Adrenaline, AdrenalineParams};
 use crate::variants::cassandra::{Cassandra, CassandraParams};
 use crate::variants::chess::{Chess, ChessParams};
 use crate::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
@@ -71,6 +72,10 @@ pub fn visit<V: VariantVisitor>(
         "cassandra" => {
             let p: CassandraParams = parse_params(name, params_toml, CassandraParams::default())?;
             Ok(visitor.visit::<Cassandra>("cassandra", p))
+        }
+        "adrenaline" => {
+            let p: AdrenalineParams = parse_params(name, params_toml, AdrenalineParams::default())?;
+            Ok(visitor.visit::<Adrenaline>("adrenaline", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }

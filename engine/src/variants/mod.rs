@@ -1,6 +1,7 @@
 //! One module per variant, each a rule set on top of the engine's primitives, plus the
 //! small pieces of move arithmetic several variants share.
 
+pub mod adrenaline;
 pub mod cassandra;
 pub mod chess;
 pub mod crowded_house;

@@ -1,0 +1,761 @@
+//! Adrenaline Chess (chess-kit seed "Adrenaline Chess"; RULES.md "Adrenaline Chess").
+//!
+//! - After a turn with one or more captures the capturer places one checker (parameter:
+//!   `checkers_per_capture`) under one of the opponent's remaining pieces; stacks allowed,
+//!   while the supply (`checkers_total`, 24) lasts.
+//! - A piece with k checkers makes a regular move (the stack travels), then up to k extra
+//!   king steps, each spending one checker; steps may capture, and a capturing piece takes
+//!   over the captured piece's checkers and may spend them at once.
+//! - A piece with k checkers attacks every square it reaches by a regular move followed by
+//!   up to k king steps; check and checkmate use these attacks.
+//! - The mover's king must not be attacked after the regular move nor after any step.
+//! - No castling if king or rook carries checkers; the king may not start, cross or land
+//!   on an attacked square (adrenaline included). En passant only after a regular double
+//!   step and only as a regular move. A pawn promotes on arrival and may then step on.
+//!
+//! A turn is a compound of decisions by the same seat: the regular move, then each extra
+//! step (`stop` ends them), then the checker placement (`+e7`).
+//!
+//! Decisions where the texts are silent (tested below): a pawn that reaches the last rank
+//! by an extra step becomes a queen; a piece's reach counts the checkers it would win by
+//! capturing on the way (the seed's example mate relies on it); extra steps are recorded on the board as null move + step, so the halfmove
+//! clock counts them (the 50-move rule then comes a little sooner).
+
+use crate::attacks::{self, between};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::square::{Color, Role, Square};
+use crate::variants::chess::Chess;
+use crate::variants::pseudo_moves;
+use crate::zobrist;
+use serde::{Deserialize, Serialize};
+
+/// Tunable numbers of Adrenaline Chess.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AdrenalineParams {
+    pub ply_cap: u32,
+    /// Checkers placed after a turn with captures.
+    pub checkers_per_capture: u8,
+    /// The checkers in the box.
+    pub checkers_total: u32,
+}
+
+impl Default for AdrenalineParams {
+    fn default() -> Self {
+        AdrenalineParams {
+            ply_cap: 400,
+            checkers_per_capture: 1,
+            checkers_total: 24,
+        }
+    }
+}
+
+/// One decision within a turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AdrenalineAction {
+    /// The regular chess move.
+    Move(Move),
+    /// An extra king step of the piece that just moved, spending one checker.
+    Step(Square),
+    /// No more extra steps this turn.
+    Stop,
+    /// Place a checker under the opponent's piece on this square.
+    Place(Square),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+enum Phase {
+    Regular,
+    /// Extra steps of the piece now on this square.
+    Steps(Square),
+    Place,
+}
+
+#[derive(Clone, Debug)]
+struct Saved {
+    stacks: [u8; 64],
+    phase: Phase,
+    captured_this_turn: bool,
+    placed: u32,
+    board_plies: u8,
+    key: u64,
+}
+
+/// An Adrenaline game.
+#[derive(Clone, Debug)]
+pub struct Adrenaline {
+    board: Board,
+    params: AdrenalineParams,
+    /// Checkers under the piece on each square.
+    stacks: [u8; 64],
+    phase: Phase,
+    captured_this_turn: bool,
+    /// Checkers placed so far (from the box).
+    placed: u32,
+    undo: Vec<Saved>,
+}
+
+impl Adrenaline {
+    pub fn from_board(board: Board, params: AdrenalineParams) -> Adrenaline {
+        Adrenaline {
+            board,
+            params,
+            stacks: [0; 64],
+            phase: Phase::Regular,
+            captured_this_turn: false,
+            placed: 0,
+            undo: Vec::new(),
+        }
+    }
+
+    pub fn board_ref(&self) -> &Board {
+        &self.board
+    }
+
+    /// Checkers under the piece on `sq`.
+    pub fn stack(&self, sq: Square) -> u8 {
+        self.stacks[sq.index()]
+    }
+
+    /// Checkers spent or placed so far.
+    pub fn checkers_placed(&self) -> u32 {
+        self.placed
+    }
+
+    /// The seat deciding now (the mover keeps deciding through steps and placement).
+    fn actor(&self) -> Color {
+        match self.phase {
+            Phase::Regular => self.board.turn(),
+            _ => self.board.turn().other(),
+        }
+    }
+
+    /// Squares the piece of `color` on `sq` reaches: a regular move, then king steps
+    /// while checkers last (never onto its own side's pieces). Landing on an enemy piece
+    /// takes over its checkers, as the seed's example mate with the pumped-up bishop needs.
+    fn reach(&self, sq: Square, color: Color) -> Bitboard {
+        let b = &self.board;
+        let occ = b.occupied();
+        let own = b.by_color(color);
+        let role = b.piece_at(sq).expect("piece").role;
+        let regular = match role {
+            Role::Pawn => {
+                let push = Bitboard::from_square(sq).forward(color) - occ;
+                attacks::pawn_attacks(color, sq) | push
+            }
+            r => attacks::attacks(r, color, sq, occ),
+        };
+        // Enemy pieces with checkers: taking one hands its checkers over, once.
+        let prizes: Vec<Square> = b
+            .by_color(color.other())
+            .filter(|t| self.stacks[t.index()] > 0)
+            .take(8)
+            .collect();
+        let prize_bit = |t: Square| prizes.iter().position(|&p| p == t).map(|i| 1usize << i);
+        let mut reached = regular;
+        // The most checkers the piece can hold on each (square, prizes taken) state.
+        let states = 64usize << prizes.len();
+        let mut best = vec![-1i32; states];
+        let mut queue: Vec<(Square, usize)> = Vec::new();
+        let arrive = |t: Square, mask: usize, left: i32| -> (usize, i32) {
+            match prize_bit(t) {
+                Some(bit) if mask & bit == 0 => (mask | bit, left + self.stacks[t.index()] as i32),
+                _ => (mask, left),
+            }
+        };
+        let own_stack = self.stacks[sq.index()] as i32;
+        for d in regular - own {
+            let (mask, left) = arrive(d, 0, own_stack);
+            let slot = (mask << 6) | d.index();
+            if left > best[slot] {
+                best[slot] = left;
+                if left > 0 {
+                    queue.push((d, mask));
+                }
+            }
+        }
+        while let Some((at, mask)) = queue.pop() {
+            let left = best[(mask << 6) | at.index()];
+            for t in attacks::king_attacks(at) {
+                reached.set(t);
+                if own.contains(t) {
+                    continue;
+                }
+                let (mask2, left2) = arrive(t, mask, left - 1);
+                let slot = (mask2 << 6) | t.index();
+                if left2 > best[slot] {
+                    best[slot] = left2;
+                    if left2 > 0 {
+                        queue.push((t, mask2));
+                    }
+                }
+            }
+        }
+        reached
+    }
+
+    /// Whether `by` attacks `target` (adrenaline reach included).
+    fn attacked(&self, target: Square, by: Color) -> bool {
+        if self
+            .board
+            .attackers_to(target, by, self.board.occupied())
+            .any()
+        {
+            return true;
+        }
+        let stacked: Bitboard = self
+            .board
+            .occupied()
+            .filter(|s| self.stacks[s.index()] > 0)
+            .collect();
+        if stacked.is_empty() {
+            return false;
+        }
+        let occ = self.board.occupied();
+        self.board.by_color(by).any_square(|sq| {
+            // Only a piece with checkers, or one that can capture a stacked piece, reaches
+            // further than its orthodox attacks.
+            let role = self.board.piece_at(sq).expect("piece").role;
+            let may_gain = (attacks::attacks(role, by, sq, occ) & stacked).any();
+            (stacked.contains(sq) || may_gain) && self.reach(sq, by).contains(target)
+        })
+    }
+
+    fn king_attacked(&self, color: Color) -> bool {
+        self.board
+            .king(color)
+            .is_some_and(|k| self.attacked(k, color.other()))
+    }
+
+    /// The side to move is in check (by adrenaline reach too).
+    pub fn in_check(&self) -> bool {
+        self.king_attacked(self.actor())
+    }
+
+    fn pseudo_regular(&self, out: &mut MoveList) {
+        let occ = self.board.occupied();
+        pseudo_moves(&self.board, out, Bitboard::FULL, |_| occ, |_, _| true);
+        let b = &self.board;
+        let us = b.turn();
+        let Some(king) = b.king(us) else { return };
+        if self.stacks[king.index()] > 0 || !Bitboard::relative_rank(us, 0).contains(king) {
+            return;
+        }
+        for rook in b.castling_rights() & b.pieces(us, Role::Rook) {
+            if self.stacks[rook.index()] > 0 {
+                continue;
+            }
+            let (kd, rd) = Board::castle_targets(us, king, rook);
+            let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
+                .without(king)
+                .without(rook);
+            if (must_be_empty & occ).any() {
+                continue;
+            }
+            let path = between(king, kd).with(kd).with(king);
+            if path.any_square(|s| self.attacked(s, us.other())) {
+                continue;
+            }
+            out.push(Move::new(king, rook, MoveKind::Castle));
+        }
+    }
+
+    fn regular_moves(&self) -> Vec<Move> {
+        let mut pseudo = MoveList::new();
+        self.pseudo_regular(&mut pseudo);
+        let mut probe = self.clone();
+        let us = self.board.turn();
+        let mut legal = Vec::with_capacity(pseudo.len());
+        for &mv in pseudo.iter() {
+            probe.apply(AdrenalineAction::Move(mv));
+            if !probe.king_attacked(us) {
+                legal.push(mv);
+            }
+            probe.undo();
+        }
+        legal
+    }
+
+    fn steps(&self, from: Square) -> Vec<Square> {
+        let us = self.actor();
+        let targets = attacks::king_attacks(from) - self.board.by_color(us);
+        let mut probe = self.clone();
+        let mut legal = Vec::new();
+        for to in targets {
+            probe.apply(AdrenalineAction::Step(to));
+            if !probe.king_attacked(us) {
+                legal.push(to);
+            }
+            probe.undo();
+        }
+        legal
+    }
+
+    fn can_place(&self) -> bool {
+        self.placed + self.params.checkers_per_capture as u32 <= self.params.checkers_total
+    }
+
+    fn after_piece_arrives(&mut self, at: Square) {
+        self.phase = if self.stacks[at.index()] > 0 {
+            Phase::Steps(at)
+        } else {
+            self.turn_end_phase()
+        };
+    }
+
+    fn turn_end_phase(&self) -> Phase {
+        if self.captured_this_turn && self.can_place() {
+            Phase::Place
+        } else {
+            Phase::Regular
+        }
+    }
+
+    fn key_of(&self) -> u64 {
+        let mut k = self.board.key();
+        for sq in self.board.occupied() {
+            let n = self.stacks[sq.index()];
+            if n > 0 {
+                k ^= zobrist::extra(20_000 + sq.index() as u64 * 64 + n as u64);
+            }
+        }
+        k ^ match self.phase {
+            Phase::Regular => 0,
+            Phase::Steps(s) => zobrist::extra(30_000 + s.index() as u64),
+            Phase::Place => zobrist::extra(30_100),
+        } ^ if self.captured_this_turn {
+            zobrist::extra(30_200)
+        } else {
+            0
+        }
+    }
+
+    fn repetitions(&self) -> usize {
+        let key = self.key_of();
+        self.undo
+            .iter()
+            .rev()
+            .take(self.board.halfmoves() as usize)
+            .filter(|s| s.key == key)
+            .count()
+    }
+}
+
+impl Game for Adrenaline {
+    type Action = AdrenalineAction;
+    type Params = AdrenalineParams;
+
+    fn new(params: &AdrenalineParams) -> Adrenaline {
+        Adrenaline::from_board(Board::startpos(), params.clone())
+    }
+
+    /// An opening is a FEN, optionally followed by `|` and stacks as `square=count`
+    /// (`... w - - 0 1 | c1=3 h5=1`).
+    fn from_opening(params: &AdrenalineParams, opening: &str) -> Result<Adrenaline, GameError> {
+        let (fen, stacks) = opening.split_once('|').unwrap_or((opening, ""));
+        let board =
+            Board::from_fen(fen.trim()).map_err(|e| GameError::Opening(format!("{fen}: {e}")))?;
+        let mut g = Adrenaline::from_board(board, params.clone());
+        for item in stacks.split_whitespace() {
+            let bad = || {
+                GameError::Opening(format!(
+                    "stack '{item}': expected square=count on an occupied square"
+                ))
+            };
+            let (s, n) = item.split_once('=').ok_or_else(bad)?;
+            let sq = Square::parse(s).ok_or_else(bad)?;
+            let n: u8 = n.parse().map_err(|_| bad())?;
+            if g.board.piece_at(sq).is_none() {
+                return Err(bad());
+            }
+            g.stacks[sq.index()] = n;
+            g.placed += n as u32;
+        }
+        Ok(g)
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.result().is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Seat(self.actor().index())
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<AdrenalineAction>) {
+        out.clear();
+        if seat != self.actor().index() || self.draw_reason().is_some() {
+            return;
+        }
+        match self.phase {
+            Phase::Regular => {
+                out.extend(self.regular_moves().into_iter().map(AdrenalineAction::Move))
+            }
+            Phase::Steps(at) => {
+                out.push(AdrenalineAction::Stop);
+                out.extend(self.steps(at).into_iter().map(AdrenalineAction::Step));
+            }
+            Phase::Place => out.extend(
+                self.board
+                    .by_color(self.board.turn())
+                    .map(AdrenalineAction::Place),
+            ),
+        }
+    }
+
+    fn apply(&mut self, action: AdrenalineAction) {
+        let mut saved = Saved {
+            stacks: self.stacks,
+            phase: self.phase,
+            captured_this_turn: self.captured_this_turn,
+            placed: self.placed,
+            board_plies: 0,
+            key: self.key_of(),
+        };
+        match action {
+            AdrenalineAction::Move(mv) => {
+                self.captured_this_turn = false;
+                let captured_sq = match mv.kind() {
+                    MoveKind::EnPassant => {
+                        Some(Square::from_coords(mv.to().file(), mv.from().rank()))
+                    }
+                    MoveKind::Castle => None,
+                    _ => self.board.piece_at(mv.to()).map(|_| mv.to()),
+                };
+                let moving = self.stacks[mv.from().index()];
+                let won = captured_sq.map_or(0, |s| self.stacks[s.index()]);
+                if let Some(s) = captured_sq {
+                    self.stacks[s.index()] = 0;
+                    self.captured_this_turn = true;
+                }
+                self.stacks[mv.from().index()] = 0;
+                let arrive = if mv.is_castle() { mv.from() } else { mv.to() };
+                self.board.make(mv);
+                saved.board_plies = 1;
+                if !mv.is_castle() {
+                    self.stacks[arrive.index()] = moving + won;
+                    self.after_piece_arrives(arrive);
+                } else {
+                    self.phase = self.turn_end_phase();
+                }
+            }
+            AdrenalineAction::Step(to) => {
+                let Phase::Steps(from) = self.phase else {
+                    panic!("step outside the step phase")
+                };
+                let left = self.stacks[from.index()] - 1;
+                let won = if self.board.piece_at(to).is_some() {
+                    self.captured_this_turn = true;
+                    self.stacks[to.index()]
+                } else {
+                    0
+                };
+                self.stacks[from.index()] = 0;
+                let us = self.board.turn().other();
+                let pawn_to_last = self.board.piece_at(from).map(|p| p.role) == Some(Role::Pawn)
+                    && Bitboard::relative_rank(us, 7).contains(to);
+                let step = if pawn_to_last {
+                    Move::new(from, to, MoveKind::Promotion(Role::Queen))
+                } else {
+                    Move::normal(from, to)
+                };
+                self.board.make_null();
+                self.board.make(step);
+                saved.board_plies = 2;
+                self.stacks[to.index()] = left + won;
+                self.after_piece_arrives(to);
+            }
+            AdrenalineAction::Stop => {
+                self.phase = self.turn_end_phase();
+            }
+            AdrenalineAction::Place(sq) => {
+                let n = self.params.checkers_per_capture;
+                self.stacks[sq.index()] += n;
+                self.placed += n as u32;
+                self.phase = Phase::Regular;
+            }
+        }
+        if self.phase == Phase::Regular {
+            self.captured_this_turn = false;
+        }
+        self.undo.push(saved);
+    }
+
+    fn undo(&mut self) {
+        let saved = self.undo.pop().expect("undo without an action");
+        if saved.board_plies == 2 {
+            self.board.unmake();
+            self.board.unmake_null();
+        } else if saved.board_plies == 1 {
+            self.board.unmake();
+        }
+        self.stacks = saved.stacks;
+        self.phase = saved.phase;
+        self.captured_this_turn = saved.captured_this_turn;
+        self.placed = saved.placed;
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if let Some(reason) = self.draw_reason() {
+            return Some(GameResult {
+                returns: two_seat_returns(None),
+                reason,
+            });
+        }
+        if self.phase == Phase::Regular && self.regular_moves().is_empty() {
+            let us = self.board.turn();
+            return Some(if self.king_attacked(us) {
+                GameResult {
+                    returns: two_seat_returns(Some(us.other().index())),
+                    reason: "checkmate",
+                }
+            } else {
+                GameResult {
+                    returns: two_seat_returns(None),
+                    reason: "stalemate",
+                }
+            });
+        }
+        None
+    }
+
+    fn state_key(&self) -> u64 {
+        self.key_of()
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        let stacks: Vec<String> = self
+            .board
+            .occupied()
+            .filter(|s| self.stacks[s.index()] > 0)
+            .map(|s| format!("{s}={}", self.stacks[s.index()]))
+            .collect();
+        format!("{} | {}", self.board.fen(), stacks.join(" "))
+    }
+
+    fn action_notation(&self, action: AdrenalineAction) -> String {
+        match action {
+            AdrenalineAction::Move(m) => self.board.uci(m),
+            AdrenalineAction::Step(s) => format!("~{s}"),
+            AdrenalineAction::Stop => "stop".into(),
+            AdrenalineAction::Place(s) => format!("+{s}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<AdrenalineAction, GameError> {
+        let mut actions = Vec::new();
+        self.legal_actions(self.actor().index(), &mut actions);
+        actions
+            .into_iter()
+            .find(|&a| self.action_notation(a) == text)
+            .ok_or_else(|| GameError::Action {
+                action: text.into(),
+                message: match self.phase {
+                    Phase::Regular => "not a legal regular move (UCI)",
+                    Phase::Steps(_) => "expected an extra step '~e5' or 'stop'",
+                    Phase::Place => "expected a checker placement '+e7' under an enemy piece",
+                }
+                .into(),
+            })
+    }
+
+    fn history_len(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Material plus a third of a pawn per checker: adrenaline makes a piece a king.
+    fn material(&self, seat: Seat) -> f64 {
+        let mut m = Chess::from_board(self.board.clone(), 0).material(seat);
+        let us = Color::from_index(seat);
+        for sq in self.board.occupied() {
+            let n = self.stacks[sq.index()] as f64 / 3.0;
+            if self.board.by_color(us).contains(sq) {
+                m += n;
+            } else {
+                m -= n;
+            }
+        }
+        m
+    }
+
+    fn board(&self) -> Option<&Board> {
+        Some(&self.board)
+    }
+}
+
+impl Adrenaline {
+    fn draw_reason(&self) -> Option<&'static str> {
+        if self.phase != Phase::Regular {
+            return None;
+        }
+        if self.board.ply() as u32 >= self.params.ply_cap {
+            Some("cap")
+        } else if self.board.is_insufficient_material() && self.stacks.iter().all(|&n| n == 0) {
+            Some("insufficient-material")
+        } else if self.board.halfmoves() >= 100 {
+            Some("fifty-moves")
+        } else if self.repetitions() >= 2 {
+            Some("repetition")
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{conformance, replay};
+
+    fn pos(opening: &str) -> Adrenaline {
+        Adrenaline::from_opening(&AdrenalineParams::default(), opening).unwrap()
+    }
+
+    fn actions(g: &Adrenaline) -> Vec<String> {
+        let mut v = Vec::new();
+        g.legal_actions(g.actor().index(), &mut v);
+        let mut v: Vec<String> = v.into_iter().map(|a| g.action_notation(a)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn adrenaline_conforms_to_the_game_api() {
+        // Short games: every legal-move test replays the turn on a copy.
+        let params = AdrenalineParams {
+            ply_cap: 120,
+            ..Default::default()
+        };
+        conformance::check(&Adrenaline::new(&params), 4, 11);
+    }
+
+    #[test]
+    fn rule_capture_ends_with_one_checker_under_an_enemy_piece() {
+        let g = replay(
+            Adrenaline::new(&AdrenalineParams::default()),
+            &["e2e4", "d7d5", "e4d5"],
+        )
+        .unwrap();
+        assert_eq!(
+            g.turn(),
+            Turn::Seat(0),
+            "white places a checker before black moves"
+        );
+        let acts = actions(&g);
+        assert_eq!(acts.len(), 15, "one choice per remaining black piece");
+        let g = replay(g, &["+h7"]).unwrap();
+        assert_eq!(g.stack(Square::parse("h7").unwrap()), 1);
+        assert_eq!(g.turn(), Turn::Seat(1));
+    }
+
+    #[test]
+    fn rule_stack_travels_and_buys_extra_king_steps() {
+        let g = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | a1=2");
+        let g = replay(g, &["a1a5"]).unwrap();
+        assert_eq!(g.stack(Square::parse("a5").unwrap()), 2);
+        assert!(actions(&g).contains(&"~b6".to_string()));
+        let g = replay(g, &["~b6"]).unwrap();
+        assert_eq!(g.stack(Square::parse("b6").unwrap()), 1);
+        let g = replay(g, &["~c7"]).unwrap();
+        assert_eq!(g.stack(Square::parse("c7").unwrap()), 0);
+        assert_eq!(
+            g.turn(),
+            Turn::Seat(1),
+            "no checkers left: the turn is over"
+        );
+    }
+
+    #[test]
+    fn rule_capturing_piece_takes_over_checkers() {
+        let g = pos("4k3/8/8/n7/8/8/8/R3K3 w - - 0 1 | a5=2");
+        let g = replay(g, &["a1a5"]).unwrap();
+        assert_eq!(g.stack(Square::parse("a5").unwrap()), 2);
+        assert!(matches!(g.phase, Phase::Steps(_)), "may spend them at once");
+    }
+
+    #[test]
+    fn rule_adrenaline_reach_gives_check() {
+        // A black pawn with one checker on h5 reaches g4 by pushing and stepping, so a
+        // white king may not stand on g3? It reaches h4 (push) then g3 (step): attacked.
+        let g = pos("4k3/8/8/7p/8/8/8/4K3 w - - 0 1 | h5=1");
+        assert!(g.attacked(Square::parse("g3").unwrap(), Color::Black));
+        assert!(!g.attacked(Square::parse("e3").unwrap(), Color::Black));
+    }
+
+    #[test]
+    fn rule_king_must_be_safe_after_regular_move_and_steps() {
+        // The white king may not step next to a pumped black rook's reach.
+        let g = pos("4k3/8/8/8/8/8/r7/4K3 w - - 0 1 | a2=1");
+        // The rook reaches the 2nd rank and one step beyond: the 1st rank too.
+        let acts = actions(&g);
+        assert!(
+            acts.is_empty(),
+            "checkmate: every square is within reach: {acts:?}"
+        );
+        assert_eq!(g.result().map(|r| r.reason), Some("checkmate"));
+    }
+
+    #[test]
+    fn rule_no_castling_with_checkers() {
+        let g = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1 | h1=1");
+        assert!(!actions(&g).contains(&"e1g1".to_string()));
+        let g = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert!(actions(&g).contains(&"e1g1".to_string()));
+    }
+
+    #[test]
+    fn rule_no_castling_through_adrenaline_attack() {
+        // The black knight on e4 with a checker reaches f2 by a regular move... and g1
+        // or f1 by a step from there.
+        let g = pos("4k3/8/8/8/4n3/8/8/4K2R w K - 0 1 | e4=1");
+        assert!(!actions(&g).contains(&"e1g1".to_string()));
+    }
+
+    #[test]
+    fn rule_en_passant_never_after_an_extra_step() {
+        let g = pos("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1 | d7=1");
+        let g = replay(g, &["d7d5"]).unwrap();
+        // The pawn may step on; if it stops, en passant is available.
+        let stopped = replay(g.clone(), &["stop"]).unwrap();
+        assert!(actions(&stopped).contains(&"e5d6".to_string()));
+        let stepped = replay(g, &["~c5"]).unwrap();
+        assert!(!actions(&stepped).contains(&"e5d6".to_string()));
+        assert_eq!(stepped.board.ep_square(), None);
+    }
+
+    #[test]
+    fn rule_seed_example_mate_with_the_pumped_up_bishop() {
+        // White's trapped c1 bishop carries three checkers. The black queen can take it
+        // and spend them to reach f2 and every square around it within three steps; the
+        // h5 pawn's checker covers g3; g1 and g2 are blocked. Checkmate.
+        let mate = "7k/2q5/8/7p/8/8/1P1P1KPP/2B3N1 w - - 0 1";
+        let g = pos(&format!("{mate} | c1=3 h5=1"));
+        assert!(g.in_check());
+        let r = g.result().expect("checkmate");
+        assert_eq!(r.reason, "checkmate");
+        assert_eq!(r.returns[1], 1.0);
+        // Without the checkers on c1 the white king just walks away.
+        let g = pos(&format!("{mate} | h5=1"));
+        assert!(g.result().is_none());
+    }
+
+    #[test]
+    fn rule_promotion_on_arrival_then_steps() {
+        let g = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 | a7=1");
+        let g = replay(g, &["a7a8q"]).unwrap();
+        assert_eq!(
+            g.board
+                .piece_at(Square::parse("a8").unwrap())
+                .map(|p| p.role),
+            Some(Role::Queen)
+        );
+        assert!(actions(&g).contains(&"~b7".to_string()));
+    }
+}
