@@ -6,24 +6,44 @@
 //! Iterative-deepening A* (IDA*) over the Golf state graph (a state is the board plus the
 //! `taking` square; `taken` follows from the board within one problem), with
 //!
-//! * a transposition table ([`Table`]) keyed by the state's 128-bit Zobrist key that
-//!   stores, for every state fully searched with `r` moves to spare, the proven lower bound
-//!   on its distance to a solved state (at least `r + 1`, often more); the table survives
-//!   across iterations, so each iteration starts from everything learned before;
+//! * a transposition table ([`Table`]) keyed by the state's 128-bit Zobrist key (120 bits
+//!   kept; a false match, about one chance in 2^100 for a search of 10^6 states, is
+//!   treated as impossible) that stores, for every state fully searched with `r` moves to
+//!   spare, the proven lower bound on its distance to a solved state (at least `r + 1`,
+//!   often more); the table survives across iterations, so each iteration starts from
+//!   everything learned before. It holds 16 bytes a state and stops adding states at its
+//!   memory limit (256 MB by default), which only costs re-search;
 //! * an admissible lower bound [`lower_bound`] (below), recomputed at every node;
-//! * a cheap last ply: with one move to spare only a capture can solve, so the node just
-//!   asks whether a legal capture exists ([`has_capture`]), without generating moves.
+//! * a captures-only search when every remaining move must be a capture (`r` moves to
+//!   spare, `r` captures missing): it first asks whether any legal capture exists
+//!   ([`has_capture`], without generating every move) and then tries only captures; with
+//!   one move to spare this is the whole last ply;
+//! * an enabling-move filter (`Relevance`, below) with one move to spare beyond the captures
+//!   needed and no capture available: the next move must make a capture available, and
+//!   only moves of capturers and victims, moves leaving a square between them and moves
+//!   arriving next to a capturer can (the argument is on `Relevance`).
 //!
 //! Every value the search returns for a state is a proven lower bound on its distance
 //! (by induction: a leaf returns the admissible bound, an inner node the minimum over its
-//! children of `1 +` theirs), so the table never prunes an optimal line, with or without
+//! children of `1 +` theirs, a child skipped by a filter counting with the bound the
+//! filter proves for it), so the table never prunes an optimal line, with or without
 //! cycles in the graph. When an iteration with bound `B` fails, the minimum over the cut
 //! frontier is a proven bound for the root and becomes the next `B`; the first solution
-//! found has exactly `B` moves and is optimal. A state with no moves, or whose children
-//! are all dead, is dead (infinite bound), so an iteration that ends with an infinite bound
-//! has exhausted the reachable state space: [`Outcome::Impossible`]. A node or time limit
-//! stops the search with [`Outcome::ParAbove`]`(n)` where `n` is what was proven (par is
-//! larger than `n`), never with a guess.
+//! found has exactly `B` moves and is optimal (every node at depth `g` then has distance at
+//! least `B - g`, which is also why the filters may assume no shorter solution exists).
+//!
+//! Impossibility: a state with no moves, or whose children are all dead, is dead (infinite
+//! bound); an iteration that ends with an infinite bound for the root has exhausted the
+//! reachable states. Reachable sets with cycles never prove dead that way, so when an
+//! iteration adds no state to the table (every reachable state is then within the bound)
+//! a plain breadth-first closure ([`bfs`]) runs: if it exhausts the reachable states
+//! without reaching a solved one, the answer is [`Outcome::Impossible`]. A node or time
+//! limit stops the search with [`Outcome::ParAbove`]`(n)`, `n` being what was proven (par
+//! is larger than `n`), never with a guess.
+//!
+//! Counting: with [`SolveLimits::count_solutions`], a second pass at the proven par counts
+//! every distinct sequence of par moves whose only solved state is the last (memoised by
+//! state and moves to spare, pruned by the same bounds and filters).
 //!
 //! # The lower bound
 //!
@@ -915,7 +935,7 @@ pub fn bfs_layers(pos: &GolfPosition, params: &GolfParams, max_states: usize) ->
 }
 
 /// The moves the solver examines when no capture is legal and the next move must make one
-/// available (see [`Relevance`]); exposed so tests can check that every other move leaves
+/// available (see `Relevance`); exposed so tests can check that every other move leaves
 /// a position without a legal capture. Meaningful only when `pos` has no legal capture
 /// (the search never filters otherwise).
 pub fn enabling_candidates(pos: &GolfPosition, params: &GolfParams) -> Vec<GolfMove> {

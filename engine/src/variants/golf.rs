@@ -5,10 +5,10 @@
 //! This module is the rule set; the optimal solver lives in `agents::golf`. It implements
 //! the seed rules as closed by `RULES.md`, section "Chess Golf":
 //!
-//! * **Set-up** ([`setup`]): the 16 non-pawn pieces, shuffled, are laid out along the ranks
-//!   leaving the Appendix A gap before each (N 1, B 2, R 3, Q 5, K 6; [`SetupGaps`]). The
-//!   printed rules fill from a1 towards h8 ([`FillOrder::FromA1`], the default); the
-//!   designer's program (`golf.py`) fills from a8 rank by rank downwards
+//! * **Set-up** ([`GolfPosition::setup`]): the 16 non-pawn pieces, shuffled, are laid out
+//!   along the ranks leaving the Appendix A gap before each (N 1, B 2, R 3, Q 5, K 6;
+//!   [`SetupGaps`]). The printed rules fill from a1 towards h8 ([`FillOrder::FromA1`], the
+//!   default); the designer's program (`golf.py`) fills from a8 rank by rank downwards
 //!   ([`FillOrder::FromA8`], the vertical mirror) and the published `deck:` cases use it.
 //! * **Chosen kinds**: the dealt cards, a multiset of coloured kinds ([`KindCounts`]), e.g.
 //!   `Bq` or `NNB`.
@@ -45,7 +45,14 @@
 //!   designer's program does the same), and `chosen`, `taken` and `taking` are cleared.
 //! * Dealing ([`CardDeck`]): a 16-card deck (one card per non-pawn piece); when fewer cards
 //!   remain than must be dealt, the discard pile is shuffled back together with the
-//!   remaining cards (seed: "shuffle the discard pile back in").
+//!   remaining cards (seed: "shuffle the discard pile back in"). A single problem
+//!   ([`random_problem`]) deals from a fresh deck. Randomness comes from the caller's RNG
+//!   (the lab uses `rand_pcg::Pcg64`), so deals do not reproduce `golf.py`'s for equal seeds.
+//! * A move reachable by several borrowed kinds (or by a kind and a king step) is one move;
+//!   a slider's first blocker is a capture only if the capture rules allow it, otherwise
+//!   it just stops the slide.
+//! * Every number of the seed is a [`GolfParams`] field (gaps, cards per hole, holes,
+//!   failed-demonstration penalty), loadable from TOML.
 //!
 //! # Text formats
 //!
