@@ -8,7 +8,10 @@ use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
 fn half_alice_perft_matches_independent_alice_counts() {
     let text = include_str!("data/alice_perft.txt");
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let mut parts = line.split(';').map(str::trim);
         let opening = parts.next().unwrap();
         let mut g = HalfAlice::from_opening(&HalfAliceParams::default(), opening).unwrap();
