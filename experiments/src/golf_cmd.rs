@@ -13,7 +13,9 @@
 //!   solution, with the captured pieces put back on empty squares chosen uniformly at
 //!   random (the seed: "any empty squares"; the designer's program does the same). A deal
 //!   whose par is outside `[min-par, max-par]`, not unique when `--unique` is given, or not
-//!   proven within the node limit is discarded and the next cards are dealt. Each hole is
+//!   proven within the node limit is discarded and the next cards are dealt; after 200
+//!   discarded deals in a row the previous hole's captured pieces are put back on other
+//!   random empty squares (hole 1: a new set-up is laid out). Each hole is
 //!   graded (par, number of optimal solutions, legal moves at the start) and written to
 //!   `DIR/course.txt`, `DIR/holes/hole-NN.txt`, `DIR/course.json`, `DIR/course.html`
 //!   (printable, SVG diagrams, chosen pieces circled as in the book) and
@@ -182,8 +184,9 @@ pub struct GenerateArgs {
     /// Node limit per solve; a deal not proven within it is discarded.
     #[arg(long, default_value_t = 20_000_000)]
     pub max_nodes: u64,
-    /// Deals tried per hole before giving up.
-    #[arg(long, default_value_t = 2000)]
+    /// Deals tried per hole before giving up (repeated deals on the same board are not
+    /// solved again, so this is cheap).
+    #[arg(long, default_value_t = 20000)]
     pub max_deals: usize,
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -346,6 +349,9 @@ struct HoleRecord {
     states_searched: u64,
     /// Deals discarded before this one.
     discarded_deals: usize,
+    /// Times the captured pieces were put back elsewhere (or, hole 1, the set-up laid out
+    /// again) because no deal on the board was acceptable.
+    reseats: usize,
     solution: Vec<String>,
     /// The position after the solution (one-line format).
     final_position: String,
@@ -364,6 +370,9 @@ struct CourseRecord {
     total_par: u32,
     holes: Vec<HoleRecord>,
 }
+
+/// Consecutive unacceptable deals after which the board is re-seated.
+const RESEAT_AFTER: usize = 200;
 
 const RETURN_RULE: &str = "each hole starts from the previous hole's final position (after the solver's optimal solution); captured pieces return to empty squares chosen uniformly at random";
 
@@ -387,8 +396,11 @@ fn generate(a: &GenerateArgs) -> Result<()> {
         ..SolveLimits::default()
     };
     let mut holes = Vec::new();
+    let mut prev_end: Option<GolfPosition> = None;
     for hole in 1..=a.holes {
         let mut discarded = 0;
+        let mut reseats = 0;
+        let mut tried: std::collections::HashSet<KindCounts> = Default::default();
         let (problem, r): (GolfPosition, SolveReport) = loop {
             if discarded >= a.max_deals {
                 bail!(
@@ -399,8 +411,22 @@ fn generate(a: &GenerateArgs) -> Result<()> {
                     a.max_deals
                 );
             }
-            let cards = deck.deal(a.cards, &mut rng);
-            let problem = pos.with_chosen(KindCounts::from_pieces(&cards));
+            if discarded > 0 && discarded % RESEAT_AFTER == 0 {
+                // This board offers no acceptable deal: put the previous hole's captured
+                // pieces on other empty squares (hole 1: lay out a new set-up).
+                pos = match &prev_end {
+                    Some(end) => end.next_hole(&mut rng),
+                    None => GolfPosition::random_setup(&mut rng, &params),
+                };
+                tried.clear();
+                reseats += 1;
+            }
+            let chosen = KindCounts::from_pieces(&deck.deal(a.cards, &mut rng));
+            if !tried.insert(chosen) {
+                discarded += 1; // already graded on this board
+                continue;
+            }
+            let problem = pos.with_chosen(chosen);
             let r = solve(&problem, &params, &limits);
             let ok = match (r.outcome, r.optimal_solutions) {
                 (Outcome::Par(p), Some(c)) => {
@@ -437,10 +463,12 @@ fn generate(a: &GenerateArgs) -> Result<()> {
             branching: r.root_moves,
             states_searched: r.states,
             discarded_deals: discarded,
+            reseats,
             solution: r.moves.iter().map(|m| m.to_string()).collect(),
             final_position: end.to_fen(),
         });
         pos = end.next_hole(&mut rng);
+        prev_end = Some(end);
     }
     let course = CourseRecord {
         seed: a.seed,
