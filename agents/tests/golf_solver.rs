@@ -471,3 +471,74 @@ fn timing_book_problems() {
         );
     }
 }
+
+/// Depth-limited search with a table of (state, depth searched): the plainest exact
+/// reference, independent of the solver's bounds and filters.
+fn reference_par(pos: &GolfPosition, params: &GolfParams, max_depth: u32) -> Option<u32> {
+    fn dls(
+        pos: &GolfPosition,
+        params: &GolfParams,
+        d: u32,
+        seen: &mut std::collections::HashMap<u128, u32>,
+    ) -> bool {
+        if pos.is_solved() {
+            return true;
+        }
+        if d == 0 || owed_total(pos) - 1 > d {
+            return false;
+        }
+        match seen.get(&pos.key()) {
+            Some(&r) if r >= d => return false,
+            _ => {}
+        }
+        seen.insert(pos.key(), d);
+        pos.legal_moves(params)
+            .into_iter()
+            .any(|mv| dls(&pos.try_apply(mv).unwrap(), params, d - 1, seen))
+    }
+    (0..=max_depth).find(|&d| dls(pos, params, d, &mut Default::default()))
+}
+
+/// Heavier cross-check (run with `--release -- --ignored`): 3-card deals and positions
+/// along random walks against the plain depth-limited reference.
+#[test]
+#[ignore]
+fn solver_agrees_with_reference_on_three_card_deals() {
+    let mut rng = Pcg64::new(0x3c, 5);
+    let mut compared = 0;
+    for i in 0..600 {
+        let params = if i % 2 == 0 {
+            GolfParams::designer()
+        } else {
+            GolfParams::default()
+        };
+        let mut pos = random_problem(&mut rng, &params, 3);
+        for _ in 0..rng.gen_range(0..3) {
+            let moves = pos.legal_moves(&params);
+            if moves.is_empty() {
+                break;
+            }
+            let next = pos.try_apply(moves[rng.gen_range(0..moves.len())]).unwrap();
+            if next.is_solved() {
+                break;
+            }
+            pos = next;
+        }
+        let r = solve(&pos, &params, &SolveLimits::default());
+        let Outcome::Par(par) = r.outcome else {
+            continue;
+        };
+        if par > 6 {
+            continue;
+        }
+        assert_eq!(
+            reference_par(&pos, &params, par),
+            Some(par),
+            "{}",
+            pos.to_fen()
+        );
+        compared += 1;
+    }
+    eprintln!("compared {compared}");
+    assert!(compared >= 500);
+}
