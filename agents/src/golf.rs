@@ -528,7 +528,8 @@ pub struct SolveLimits {
     pub max_time: Option<Duration>,
     /// Also count every optimal solution.
     pub count_solutions: bool,
-    /// Memory for the transposition table.
+    /// Memory for the transposition table (the solution-counting memo may use as much
+    /// again).
     pub table_bytes: usize,
 }
 
@@ -581,6 +582,8 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     path: Vec<GolfMove>,
     memo: HashMap<(u128, u8), u64, IdBuild>,
+    /// Most entries the counting memo may hold (about 48 bytes each).
+    memo_cap: usize,
 }
 
 impl Searcher<'_> {
@@ -756,7 +759,9 @@ impl Searcher<'_> {
                 // A solved child with r > 1 would be a shorter solution: impossible here.
             }
         }
-        self.memo.insert(memo_key, total);
+        if self.memo.len() < self.memo_cap {
+            self.memo.insert(memo_key, total);
+        }
         Ok(total)
     }
 }
@@ -773,6 +778,7 @@ pub fn solve(pos: &GolfPosition, params: &GolfParams, limits: &SolveLimits) -> S
         deadline: limits.max_time.map(|d| start + d),
         path: Vec::new(),
         memo: HashMap::default(),
+        memo_cap: limits.table_bytes / 48,
     };
     let root_moves = pos.move_targets(s.params).count();
     let report = |s: &Searcher, outcome, moves, count| SolveReport {
