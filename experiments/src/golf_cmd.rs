@@ -79,6 +79,11 @@ pub enum GolfCommand {
     /// Generate a graded course of holes (text, JSON, printable HTML).
     Generate(GenerateArgs),
     /// Score a round from the players' revealed counts (TOML score sheet).
+    ///
+    /// Sheet: `players = ["Ann", "Bob"]` (seating order, going left), optional
+    /// `first_dealer = "Bob"` and `penalty = 1`, then one `[[hole]]` table a hole with
+    /// `counts = { Ann = 3, Bob = 0 }` (0 = "impossible"), optional `failed = ["Ann"]`
+    /// (failed demonstrations, in the order they were called), `par = 3`, `dealer = "Ann"`.
     Score(ScoreArgs),
     /// Time the solver on seeded random deals (and optionally the book problems).
     Bench(BenchArgs),
@@ -194,7 +199,7 @@ pub struct GenerateArgs {
 
 #[derive(Args, Debug)]
 pub struct ScoreArgs {
-    /// Score sheet (TOML; see `chesslab golf --help` or the module documentation).
+    /// Score sheet (TOML; see `chesslab golf score --help`).
     pub file: PathBuf,
 }
 
