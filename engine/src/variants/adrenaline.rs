@@ -28,7 +28,7 @@ use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::Chess;
-use crate::variants::pseudo_moves;
+use crate::variants::{common_draw, pseudo_moves};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -332,16 +332,6 @@ impl Adrenaline {
             0
         }
     }
-
-    fn repetitions(&self) -> usize {
-        let key = self.key_of();
-        self.undo
-            .iter()
-            .rev()
-            .take(self.board.halfmoves() as usize)
-            .filter(|s| s.key == key)
-            .count()
-    }
 }
 
 impl Game for Adrenaline {
@@ -595,17 +585,14 @@ impl Adrenaline {
         if self.phase != Phase::Regular {
             return None;
         }
-        if self.board.ply() as u32 >= self.params.ply_cap {
-            Some("cap")
-        } else if self.board.is_insufficient_material() && self.stacks.iter().all(|&n| n == 0) {
-            Some("insufficient-material")
-        } else if self.board.halfmoves() >= 100 {
-            Some("fifty-moves")
-        } else if self.repetitions() >= 2 {
-            Some("repetition")
-        } else {
-            None
-        }
+        common_draw(
+            &self.board,
+            self.board.ply(),
+            self.params.ply_cap,
+            self.stacks.iter().any(|&n| n > 0),
+            self.key_of(),
+            self.undo.iter().map(|s| s.key),
+        )
     }
 }
 

@@ -27,7 +27,7 @@ use crate::game::{Game, GameError, GameResult, Returns, Seat, Turn, MAX_SEATS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Square};
 use crate::variants::chess::Chess;
-use crate::variants::{pseudo_moves, MoveSketch};
+use crate::variants::{common_draw, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -196,28 +196,18 @@ impl CrowdedHouse {
     }
 
     fn draw_reason(&self) -> Option<&'static str> {
-        if self.history.len() as u32 >= self.params.ply_cap {
-            Some("cap")
-        } else if self.passes_in_a_row >= SEATS as u8 {
-            Some("stalemate")
-        } else if self.board.is_insufficient_material() {
-            Some("insufficient-material")
-        } else if self.board.halfmoves() >= 100 {
-            Some("fifty-moves")
-        } else if self.repetitions() >= 2 {
-            Some("repetition")
-        } else {
-            None
+        if self.passes_in_a_row >= SEATS as u8 && (self.history.len() as u32) < self.params.ply_cap
+        {
+            return Some("stalemate");
         }
-    }
-
-    fn repetitions(&self) -> usize {
-        let key = self.state_key();
-        let window = (self.board.halfmoves() as usize).min(self.history.len());
-        self.history[self.history.len() - window..]
-            .iter()
-            .filter(|h| h.1 == key)
-            .count()
+        common_draw(
+            &self.board,
+            self.history.len(),
+            self.params.ply_cap,
+            false,
+            self.state_key(),
+            self.history.iter().map(|h| h.1),
+        )
     }
 }
 

@@ -29,7 +29,7 @@ use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::Chess;
-use crate::variants::{pseudo_moves, MoveSketch};
+use crate::variants::{common_draw, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -225,15 +225,6 @@ impl HalfAlice {
         }
         legal
     }
-
-    fn repetitions(&self) -> usize {
-        let key = self.state_key();
-        let window = (self.board.halfmoves() as usize).min(self.keys.len());
-        self.keys[self.keys.len() - window..]
-            .iter()
-            .filter(|&&k| k == key)
-            .count()
-    }
 }
 
 impl Game for HalfAlice {
@@ -361,17 +352,14 @@ impl Game for HalfAlice {
 impl HalfAlice {
     /// A draw that ends the game before move generation is needed.
     fn draw_reason(&self) -> Option<&'static str> {
-        if self.mirrors.len() as u32 >= self.params.ply_cap {
-            Some("cap")
-        } else if self.board.is_insufficient_material() {
-            Some("insufficient-material")
-        } else if self.board.halfmoves() >= 100 {
-            Some("fifty-moves")
-        } else if self.repetitions() >= 2 {
-            Some("repetition")
-        } else {
-            None
-        }
+        common_draw(
+            &self.board,
+            self.mirrors.len(),
+            self.params.ply_cap,
+            false,
+            self.state_key(),
+            self.keys.iter().copied(),
+        )
     }
 }
 

@@ -115,3 +115,34 @@ pub(crate) fn pseudo_moves(
         }
     }
 }
+
+/// The common draws of RULES.md for variants that keep their own history of state keys,
+/// in order: the ply cap (`plies` against `ply_cap`), insufficient material (unless the
+/// variant says more material is in play), the 50-move rule, threefold repetition.
+/// `earlier_keys` are the state keys before each action, oldest first.
+pub(crate) fn common_draw(
+    board: &Board,
+    plies: usize,
+    ply_cap: u32,
+    extra_mating_power: bool,
+    key: u64,
+    earlier_keys: impl DoubleEndedIterator<Item = u64>,
+) -> Option<&'static str> {
+    if plies as u64 >= ply_cap as u64 {
+        Some("cap")
+    } else if board.is_insufficient_material() && !extra_mating_power {
+        Some("insufficient-material")
+    } else if board.halfmoves() >= 100 {
+        Some("fifty-moves")
+    } else if earlier_keys
+        .rev()
+        .take(board.halfmoves() as usize)
+        .filter(|&k| k == key)
+        .count()
+        >= 2
+    {
+        Some("repetition")
+    } else {
+        None
+    }
+}
