@@ -8,7 +8,10 @@
 //! - The moved piece then switches side (castling: king and rook both switch).
 //! - Legality: (a) before the switch the mover's king must not be attacked on its side
 //!   (no escaping check by switching); (b) after the switch it must not be attacked on
-//!   its side either.
+//!   its side either. As in Alice Chess (which RULES.md says this game equals), (a) is
+//!   judged on the side where the move is played: a piece moving on the other side of
+//!   the mirror from its king may block a check by arriving through the mirror. The
+//!   pyffish-alice perft counts need exactly this reading.
 //! - Double step: the crossed square must be empty on the pawn's side. En passant only
 //!   when the capturing pawn is on the same side as the pawn that just double-stepped
 //!   (after that pawn's switch).
@@ -217,9 +220,18 @@ impl HalfAlice {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
         let mut legal = MoveList::new();
+        let king_side = self
+            .board
+            .king(self.board.turn())
+            .map(|k| self.mirror.contains(k));
         for &mv in pseudo.iter() {
             let (after, before) = self.mirrors_for(mv);
-            if self.king_safe_after(mv, before) && self.king_safe_after(mv, after) {
+            // (a) applies on the side where the move is played: a piece moving on the
+            // other side of the mirror from its king cannot expose it there.
+            let played_beside_king = king_side == Some(self.mirror.contains(mv.from()));
+            if (!played_beside_king || self.king_safe_after(mv, before))
+                && self.king_safe_after(mv, after)
+            {
                 legal.push(mv);
             }
         }
@@ -478,6 +490,20 @@ mod tests {
         let g = pos("4k3/8/8/8/8/8/8/K2R4 b - - 0 1 | d1");
         assert!(!moves(&g).contains(&"e8d8".to_string()));
         assert!(moves(&g).contains(&"e8f7".to_string()));
+    }
+
+    #[test]
+    fn rule_check_may_be_blocked_through_the_mirror() {
+        // After 1.d3 c6 2.Kd2 Qa5+ the white king (mirror side) is checked on the mirror
+        // side. Pieces on the plain side block by arriving on c3 or b4 through the mirror
+        // (pyffish-alice agrees: four legal moves).
+        let mut g = HalfAlice::new(&HalfAliceParams::default());
+        for m in ["d2d3", "c7c6", "e1d2", "d8a5"] {
+            let a = g.parse_action(m).unwrap();
+            g.apply(a);
+        }
+        assert!(g.in_check());
+        assert_eq!(moves(&g), vec!["b1c3", "b2b4", "c2c3", "d2e3"]);
     }
 
     #[test]
