@@ -19,12 +19,9 @@ fn half_alice_perft_matches_independent_alice_counts() {
             let (d, n) = p.split_once(' ').unwrap();
             let d: u32 = d.trim_start_matches('D').parse().unwrap();
             let n: u64 = n.parse().unwrap();
-            if n > 2_000_000 && cfg!(debug_assertions) && std::env::var("DEEP").is_err() {
-                continue;
-            }
             assert_eq!(perft(&mut g, d), n, "{opening} depth {d}");
             checked += 1;
         }
     }
-    assert!(checked >= 4);
+    assert!(checked >= 5);
 }
