@@ -28,7 +28,7 @@ use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::Chess;
-use crate::variants::{common_draw, pseudo_moves};
+use crate::variants::{common_draw, no_moves_result, pseudo_moves};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -501,17 +501,7 @@ impl Game for Adrenaline {
         }
         if self.phase == Phase::Regular && self.regular_moves().is_empty() {
             let us = self.board.turn();
-            return Some(if self.king_attacked(us) {
-                GameResult {
-                    returns: two_seat_returns(Some(us.other().index())),
-                    reason: "checkmate",
-                }
-            } else {
-                GameResult {
-                    returns: two_seat_returns(None),
-                    reason: "stalemate",
-                }
-            });
+            return Some(no_moves_result(us, self.king_attacked(us)));
         }
         None
     }

@@ -21,11 +21,12 @@
 //! square loses that castling right; removing the pawn that just made a double step
 //! cancels en passant; repetition is judged on the board as in orthodox chess.
 
-use crate::board::{Board, Termination};
+use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::Move;
 use crate::square::{Color, Piece, Role, Square};
 use crate::variants::chess::Chess;
+use crate::variants::outcome_result;
 use crate::zobrist;
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
@@ -375,17 +376,7 @@ impl Game for Cassandra {
             return None;
         }
         if let Some(o) = self.board.outcome() {
-            let reason = match o.termination {
-                Termination::Checkmate => "checkmate",
-                Termination::Stalemate => "stalemate",
-                Termination::FiftyMoves => "fifty-moves",
-                Termination::Repetition => "repetition",
-                Termination::InsufficientMaterial => "insufficient-material",
-            };
-            return Some(GameResult {
-                returns: two_seat_returns(o.winner.map(Color::index)),
-                reason,
-            });
+            return Some(outcome_result(o));
         }
         if self.board.ply() as u32 >= self.params.ply_cap {
             return Some(GameResult {

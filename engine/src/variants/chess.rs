@@ -5,11 +5,12 @@
 //! game starts at a chance node over the 960 Scharnagl positions (uniform); a fixed
 //! `position` (0..959) skips it. Castling follows the Chess960 rules in `movegen`.
 
-use crate::board::{Board, Termination};
+use crate::board::Board;
 use crate::chess960;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::Move;
 use crate::square::{Color, Role};
+use crate::variants::outcome_result;
 use serde::{Deserialize, Serialize};
 
 /// Tunable numbers of orthodox chess and Chess960.
@@ -189,17 +190,7 @@ impl Game for Chess {
             return None;
         }
         if let Some(o) = self.board.outcome() {
-            let reason = match o.termination {
-                Termination::Checkmate => "checkmate",
-                Termination::Stalemate => "stalemate",
-                Termination::FiftyMoves => "fifty-moves",
-                Termination::Repetition => "repetition",
-                Termination::InsufficientMaterial => "insufficient-material",
-            };
-            return Some(GameResult {
-                returns: two_seat_returns(o.winner.map(Color::index)),
-                reason,
-            });
+            return Some(outcome_result(o));
         }
         if self.cap_reached() {
             return Some(GameResult {

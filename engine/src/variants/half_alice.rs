@@ -32,7 +32,7 @@ use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::Chess;
-use crate::variants::{common_draw, pseudo_moves, MoveSketch};
+use crate::variants::{common_draw, no_moves_result, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -309,17 +309,7 @@ impl Game for HalfAlice {
         }
         if self.legal_moves().is_empty() {
             let us = self.board.turn();
-            return Some(if self.in_check() {
-                GameResult {
-                    returns: two_seat_returns(Some(us.other().index())),
-                    reason: "checkmate",
-                }
-            } else {
-                GameResult {
-                    returns: two_seat_returns(None),
-                    reason: "stalemate",
-                }
-            });
+            return Some(no_moves_result(us, self.in_check()));
         }
         None
     }

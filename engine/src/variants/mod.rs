@@ -146,3 +146,31 @@ pub(crate) fn common_draw(
         None
     }
 }
+
+/// The result when the side to move has no legal move: checkmate if `in_check`, else
+/// stalemate (two seats).
+pub(crate) fn no_moves_result(
+    mover: crate::square::Color,
+    in_check: bool,
+) -> crate::game::GameResult {
+    use crate::game::{two_seat_returns, GameResult};
+    if in_check {
+        GameResult {
+            returns: two_seat_returns(Some(mover.other().index())),
+            reason: "checkmate",
+        }
+    } else {
+        GameResult {
+            returns: two_seat_returns(None),
+            reason: "stalemate",
+        }
+    }
+}
+
+/// An orthodox board outcome as a two-seat game result.
+pub(crate) fn outcome_result(o: crate::board::Outcome) -> crate::game::GameResult {
+    crate::game::GameResult {
+        returns: crate::game::two_seat_returns(o.winner.map(crate::square::Color::index)),
+        reason: o.termination.name(),
+    }
+}
