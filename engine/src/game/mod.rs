@@ -183,6 +183,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn board(&self) -> Option<&crate::Board> {
         None
     }
+
+    /// The variant's own figures for balance reports, read once a game is over: stable
+    /// column names with per-game values (e.g. Cassandra's prophecies made per rung).
+    /// Reports average each column over games. Must depend only on the state and its
+    /// history, so `undo` restores it like everything else.
+    fn tallies(&self) -> Vec<(String, f64)> {
+        Vec::new()
+    }
 }
 
 /// Returns for a two-seat game won by `winner` (or drawn).

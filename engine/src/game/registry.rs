@@ -26,6 +26,7 @@ pub const VARIANTS: &[&str] = &[
     "half-alice",
     "crowded-house",
     "cassandra",
+    "adrenaline",
 ];
 
 /// Reads parameters from TOML text over the variant's defaults.

@@ -5,8 +5,10 @@ pub mod adrenaline;
 pub mod cassandra;
 pub mod chess;
 pub mod crowded_house;
+pub mod expedition;
 pub mod golf;
 pub mod half_alice;
+pub mod masquerade;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;

@@ -1,0 +1,1 @@
+//! Expedition Chess (Expedition seed; RULES.md "Expedition Chess"). Work in progress.

@@ -1,0 +1,1 @@
+//! Masquerade Chess (chess-kit seed; RULES.md "Masquerade Chess"). Work in progress.
