@@ -10,6 +10,7 @@ use crate::variants::cassandra::{Cassandra, CassandraParams};
 use crate::variants::chess::{Chess, ChessParams};
 use crate::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
 use crate::variants::half_alice::{HalfAlice, HalfAliceParams};
+use crate::variants::masquerade::{Masquerade, MasqueradeParams};
 
 /// Something to do with a variant, whatever its type.
 pub trait VariantVisitor {
@@ -27,6 +28,7 @@ pub const VARIANTS: &[&str] = &[
     "crowded-house",
     "cassandra",
     "adrenaline",
+    "masquerade",
 ];
 
 /// Reads parameters from TOML text over the variant's defaults.
@@ -77,6 +79,11 @@ pub fn visit<V: VariantVisitor>(
         "adrenaline" => {
             let p: AdrenalineParams = parse_params(name, params_toml, AdrenalineParams::default())?;
             Ok(visitor.visit::<Adrenaline>("adrenaline", p))
+        }
+        "masquerade" => {
+            let p: MasqueradeParams = parse_params(name, params_toml, MasqueradeParams::default())?;
+            p.validate()?;
+            Ok(visitor.visit::<Masquerade>("masquerade", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }
