@@ -9,6 +9,7 @@ use crate::variants::adrenaline::{Adrenaline, AdrenalineParams};
 use crate::variants::cassandra::{Cassandra, CassandraParams};
 use crate::variants::chess::{Chess, ChessParams};
 use crate::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
+use crate::variants::expedition::{Expedition, ExpeditionParams};
 use crate::variants::half_alice::{HalfAlice, HalfAliceParams};
 use crate::variants::masquerade::{Masquerade, MasqueradeParams};
 
@@ -28,6 +29,7 @@ pub const VARIANTS: &[&str] = &[
     "crowded-house",
     "cassandra",
     "adrenaline",
+    "expedition",
     "masquerade",
 ];
 
@@ -84,6 +86,11 @@ pub fn visit<V: VariantVisitor>(
             let p: MasqueradeParams = parse_params(name, params_toml, MasqueradeParams::default())?;
             p.validate()?;
             Ok(visitor.visit::<Masquerade>("masquerade", p))
+        }
+        "expedition" => {
+            let p: ExpeditionParams = parse_params(name, params_toml, ExpeditionParams::default())?;
+            p.validate()?;
+            Ok(visitor.visit::<Expedition>("expedition", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }
