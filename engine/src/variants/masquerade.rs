@@ -35,6 +35,11 @@
 //! - Insufficient material: only bare kings (K v K) is a draw. K+minor v K plays on:
 //!   the minor may capture with a queen's pattern, and a king may be forced to step into
 //!   capture since there is no stalemate.
+//! - With `assignment = "random"` the draw for a side's pieces is the opponent's
+//!   assignment drawn at random (RULES.md: "draw it at random"): the opponent sees it,
+//!   the side itself does not.
+//! - Openings (`from_opening`, a FEN) may leave the side not to move attacked: the king
+//!   merely stands en prise. Touching kings are still refused.
 //! - Fixed assignments from the parameters count as secret from the side they govern
 //!   (as if the opponent had written them down at the table): `sample_world` redraws
 //!   them like chosen ones.
@@ -198,15 +203,16 @@ const fn build_masks() -> [[u128; 5]; 5] {
 pub const ALL_ASSIGNMENTS: u128 = (1u128 << 120) - 1;
 
 /// The assignments under which piece type `t` (index into [`PIECE_TYPES`]) has one of
-/// the patterns in `patterns` (bit set over [`Pattern::ALL`]).
+/// the patterns in `patterns` (bit set over [`Pattern::ALL`]). Empty for `t >= 5`.
 pub fn assignments_with(t: usize, patterns: u8) -> u128 {
-    let mut m = 0;
-    for p in 0..5 {
-        if patterns >> p & 1 == 1 {
-            m |= TYPE_MASK[t][p];
-        }
-    }
-    m
+    let Some(masks) = TYPE_MASK.get(t) else {
+        return 0;
+    };
+    masks
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| patterns >> p & 1 == 1)
+        .fold(0, |m, (_, mask)| m | mask)
 }
 
 /// A secret identity table: which capture pattern each of one side's five piece types
@@ -322,15 +328,16 @@ impl fmt::Display for Assignment {
 }
 
 /// The patterns piece type `t` may have under some assignment of `set` (bit set over
-/// [`Pattern::ALL`]).
+/// [`Pattern::ALL`]). Empty for `t >= 5`.
 pub fn possible_patterns(set: u128, t: usize) -> u8 {
-    let mut out = 0;
-    for p in 0..5 {
-        if set & TYPE_MASK[t][p] != 0 {
-            out |= 1 << p;
-        }
-    }
-    out
+    let Some(masks) = TYPE_MASK.get(t) else {
+        return 0;
+    };
+    masks
+        .iter()
+        .enumerate()
+        .filter(|(_, mask)| set & *mask != 0)
+        .fold(0, |out, (p, _)| out | 1 << p)
 }
 
 /// The `k`-th member (0-based, lowest index first) of a 120-bit set.
@@ -1551,6 +1558,37 @@ mod tests {
             .observation(0)
             .contains(&Assignment::from_index(5).unwrap().to_string()));
         assert!(!x.is_perfect_information());
+    }
+
+    #[test]
+    fn rule_a_random_draw_is_seen_by_the_assigner_only() {
+        let g = Masquerade::new(&MasqueradeParams {
+            assignment: "random".into(),
+            ..Default::default()
+        });
+        let x = replay(g.clone(), &["assign:5"]).unwrap();
+        let y = replay(g, &["assign:77"]).unwrap();
+        assert_eq!(x.information_key(1), y.information_key(1));
+        assert_ne!(x.information_key(0), y.information_key(0));
+    }
+
+    #[test]
+    fn openings_may_leave_a_king_en_prise() {
+        let params = MasqueradeParams::default();
+        let g = Masquerade::from_opening(&params, "3k4/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert_eq!(g.board_ref().fen(), "3k4/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let g = Masquerade::from_opening(&params, "r3k3/8/8/8/B7/8/8/R3K3 w Qq - 3 9").unwrap();
+        assert_eq!(g.board_ref().fen(), "r3k3/8/8/8/B7/8/8/R3K3 w Qq - 3 9");
+        for bad in [
+            "8/8/8/8/8/8/3kK3/8 w - - 0 1",
+            "nonsense",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ] {
+            assert!(matches!(
+                Masquerade::from_opening(&params, bad),
+                Err(GameError::Opening(_))
+            ));
+        }
     }
 
     #[test]
