@@ -1521,6 +1521,16 @@ mod tests {
     }
 
     #[test]
+    fn rule_no_stalemate_between_kings_a_king_may_take_the_king() {
+        let g = pos("8/p7/8/8/8/3k4/7P/4K3 w - - 0 1", ORTHO, ORTHO);
+        let g = replay(g, &["e1e2"]).unwrap();
+        assert!(attempts(&g).contains("d3xe2?"));
+        let g = replay(g, &["d3xe2?"]).unwrap();
+        let r = g.result().unwrap();
+        assert_eq!((r.reason, r.returns[1]), ("royal-capture", 1.0));
+    }
+
+    #[test]
     fn rule_both_players_learn_the_answer() {
         let fen = "4k3/8/8/n7/8/8/8/R3K3 w - - 0 1";
         let hit = replay(pos(fen, ORTHO, "KK,QQ,RR,BB,NN"), &["a1xa5?"]).unwrap();
