@@ -7,13 +7,18 @@ use engine::game::{Game, Seat};
 use rand::Rng;
 use rand_pcg::Pcg64;
 
-/// Picks uniformly among the legal actions.
-pub struct RandomAgent;
+/// Picks uniformly among the legal actions. Keeps its action buffer between moves,
+/// since random self-play is the lab's throughput benchmark.
+pub struct RandomAgent<G: Game> {
+    actions: Vec<G::Action>,
+}
 
-impl RandomAgent {
+impl<G: Game> RandomAgent<G> {
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
         spec.check_keys(&[])?;
-        Ok(RandomAgent)
+        Ok(RandomAgent {
+            actions: Vec::with_capacity(64),
+        })
     }
 }
 
@@ -25,12 +30,17 @@ pub fn random_action<G: Game>(game: &G, seat: Seat, rng: &mut Pcg64) -> G::Actio
     actions[rng.gen_range(0..actions.len())]
 }
 
-impl<G: Game> Agent<G> for RandomAgent {
+impl<G: Game> Agent<G> for RandomAgent<G> {
     fn spec(&self) -> String {
         "random".into()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        random_action(game, seat, rng)
+        game.legal_actions(seat, &mut self.actions);
+        assert!(
+            !self.actions.is_empty(),
+            "asked to act without legal actions"
+        );
+        self.actions[rng.gen_range(0..self.actions.len())]
     }
 }
 

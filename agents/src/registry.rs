@@ -38,7 +38,7 @@ pub const AGENTS: &[&str] = &[
 pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
     let s = Spec::parse(spec)?;
     Ok(match s.name.as_str() {
-        "random" => Box::new(RandomAgent::from_spec(&s)?),
+        "random" => Box::new(RandomAgent::<G>::from_spec(&s)?),
         "greedy" => Box::new(GreedyAgent::from_spec(&s)?),
         "alphabeta" => Box::new(AlphaBetaAgent::<G>::from_spec(&s)?),
         "mcts" => Box::new(MctsAgent::from_spec(&s, MctsKind::Plain)?),

@@ -20,8 +20,9 @@ pub trait MoveSink {
     fn special(&mut self, mv: Move);
 
     /// Whether this sink wants pawn moves as whole sets (`pawn_set` /
-    /// `pawn_promotion_set`) rather than per pawn. Set-wise output comes in a different
-    /// order, so sinks that expose the order (lists) keep the per-pawn path.
+    /// `pawn_promotion_set`) rather than per pawn (then only pinned pawns come one by
+    /// one). Every sink here does: lists then hold pawn moves grouped by kind (pushes,
+    /// double pushes, captures) rather than by pawn.
     const SETWISE_PAWNS: bool = false;
 
     /// Pawn moves to each of `targets`, each from the square `delta` below it
@@ -45,6 +46,16 @@ pub trait MoveSink {
 }
 
 impl MoveSink for MoveList {
+    const SETWISE_PAWNS: bool = true;
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            self.push(Move::normal(
+                Square::new((to.index() as i8 - delta) as u8),
+                to,
+            ));
+        }
+    }
     #[inline(always)]
     fn normal(&mut self, from: Square, targets: Bitboard) {
         for to in targets {

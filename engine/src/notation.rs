@@ -28,10 +28,17 @@ impl Board {
         } else {
             mv.to()
         };
-        match mv.promotion() {
-            Some(r) => format!("{}{}{}", mv.from(), to, r.char()),
-            None => format!("{}{}", mv.from(), to),
+        // Built by hand: records write one of these per ply, and `format!` costs several
+        // times the move generation of the position.
+        let mut s = String::with_capacity(5);
+        for sq in [mv.from(), to] {
+            s.push((b'a' + sq.file()) as char);
+            s.push((b'1' + sq.rank()) as char);
         }
+        if let Some(r) = mv.promotion() {
+            s.push(r.char());
+        }
+        s
     }
 
     /// Parses a UCI move and checks it is legal here.

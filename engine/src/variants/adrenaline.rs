@@ -27,7 +27,7 @@ use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
-use crate::variants::chess::Chess;
+use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, no_moves_result, pseudo_moves};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
@@ -552,7 +552,7 @@ impl Game for Adrenaline {
 
     /// Material plus a third of a pawn per checker: adrenaline makes a piece a king.
     fn material(&self, seat: Seat) -> f64 {
-        let mut m = Chess::from_board(self.board.clone(), 0).material(seat);
+        let mut m = material_balance(&self.board, Color::from_index(seat));
         let us = Color::from_index(seat);
         for sq in self.board.occupied() {
             let n = self.stacks[sq.index()] as f64 / 3.0;

@@ -25,7 +25,7 @@ use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::Move;
 use crate::square::{Color, Piece, Role, Square};
-use crate::variants::chess::Chess;
+use crate::variants::chess::material_balance;
 use crate::variants::outcome_result;
 use crate::zobrist;
 use rand::{Rng, RngCore};
@@ -465,7 +465,7 @@ impl Game for Cassandra {
     }
 
     fn material(&self, seat: Seat) -> f64 {
-        Chess::from_board(self.board.clone(), 0).material(seat)
+        material_balance(&self.board, Color::from_index(seat))
     }
 
     fn board(&self) -> Option<&Board> {

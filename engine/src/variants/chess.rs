@@ -5,10 +5,10 @@
 //! game starts at a chance node over the 960 Scharnagl positions (uniform); a fixed
 //! `position` (0..959) skips it. Castling follows the Chess960 rules in `movegen`.
 
-use crate::board::Board;
+use crate::board::{Board, Outcome, Termination};
 use crate::chess960;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::square::{Color, Role};
 use crate::variants::outcome_result;
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,38 @@ pub struct Chess {
     awaiting_start: bool,
     /// Actions applied (chance included), for undo and history length.
     applied: u32,
+    status: Status,
+}
+
+/// What the side to move can do in the current position. Every caller of `apply` asks
+/// `turn`, `result` or `legal_actions` next, and each needs the legal moves, so `apply`
+/// generates them once, in place. `undo` only marks them stale: search undoes a move and
+/// applies the next one without asking, and a stale status is worked out on demand.
+#[derive(Clone)]
+struct Status {
+    moves: MoveList,
+    draw: Option<Termination>,
+    fresh: bool,
+}
+
+impl Status {
+    fn stale() -> Status {
+        Status {
+            moves: MoveList::new(),
+            draw: None,
+            fresh: false,
+        }
+    }
+}
+
+impl std::fmt::Debug for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Status")
+            .field("moves", &self.moves.len())
+            .field("draw", &self.draw)
+            .field("fresh", &self.fresh)
+            .finish()
+    }
 }
 
 impl Chess {
@@ -73,7 +105,51 @@ impl Chess {
             ply_cap,
             awaiting_start: false,
             applied: 0,
+            status: Status::stale(),
         }
+        .refreshed()
+    }
+
+    fn refreshed(mut self) -> Chess {
+        self.refresh();
+        self
+    }
+
+    fn refresh(&mut self) {
+        self.status.moves.clear();
+        self.board.generate(&mut self.status.moves);
+        self.status.draw = self.board.automatic_draw();
+        self.status.fresh = true;
+    }
+
+    /// Calls `f` with the legal moves and the automatic draw of the position.
+    #[inline]
+    fn with_status<R>(&self, f: impl FnOnce(&MoveList, Option<Termination>) -> R) -> R {
+        if self.status.fresh {
+            f(&self.status.moves, self.status.draw)
+        } else {
+            f(&self.board.legal_moves(), self.board.automatic_draw())
+        }
+    }
+
+    /// The FIDE outcome (as `Board::outcome`), from the cached status.
+    fn outcome(&self) -> Option<Outcome> {
+        let (no_moves, draw) = self.with_status(|moves, draw| (moves.is_empty(), draw));
+        if no_moves {
+            let checked = self.board.in_check();
+            return Some(Outcome {
+                winner: checked.then(|| self.board.turn().other()),
+                termination: if checked {
+                    Termination::Checkmate
+                } else {
+                    Termination::Stalemate
+                },
+            });
+        }
+        draw.map(|termination| Outcome {
+            winner: None,
+            termination,
+        })
     }
 
     #[inline]
@@ -140,19 +216,14 @@ impl Game for Chess {
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<ChessAction>) {
         out.clear();
-        if self.awaiting_start
-            || seat != self.board.turn().index()
-            || self.cap_reached()
-            || self.board.automatic_draw().is_some()
-        {
+        if self.awaiting_start || seat != self.board.turn().index() || self.cap_reached() {
             return;
         }
-        out.extend(
-            self.board
-                .legal_moves()
-                .iter()
-                .map(|&m| ChessAction::Move(m)),
-        );
+        self.with_status(|moves, draw| {
+            if draw.is_none() {
+                out.extend(moves.iter().map(|&m| ChessAction::Move(m)));
+            }
+        });
     }
 
     fn chance_outcomes(&self, out: &mut Vec<(ChessAction, f64)>) {
@@ -172,9 +243,11 @@ impl Game for Chess {
             }
         }
         self.applied += 1;
+        self.refresh();
     }
 
     fn undo(&mut self) {
+        self.status.fresh = false;
         if self.board.ply() == 0 && self.applied == 1 {
             // Undoing the chance node that chose the start.
             self.board = Board::startpos();
@@ -189,7 +262,7 @@ impl Game for Chess {
         if self.awaiting_start {
             return None;
         }
-        if let Some(o) = self.board.outcome() {
+        if let Some(o) = self.outcome() {
             return Some(outcome_result(o));
         }
         if self.cap_reached() {
@@ -242,25 +315,30 @@ impl Game for Chess {
     }
 
     fn material(&self, seat: Seat) -> f64 {
-        let us = Color::from_index(seat);
-        let mut score = 0.0;
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
-            let diff = self.board.pieces(us, role).count() as f64
-                - self.board.pieces(us.other(), role).count() as f64;
-            score += diff * Chess::VALUES[role.index()];
-        }
-        score
+        material_balance(&self.board, Color::from_index(seat))
     }
 
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }
+}
+
+/// Material of `us` minus the opponent's (pawn 1, knight and bishop 3, rook 5, queen 9):
+/// the default evaluation of every variant played on an orthodox board.
+pub fn material_balance(board: &Board, us: Color) -> f64 {
+    let mut score = 0.0;
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        let diff =
+            board.pieces(us, role).count() as f64 - board.pieces(us.other(), role).count() as f64;
+        score += diff * Chess::VALUES[role.index()];
+    }
+    score
 }
 
 #[cfg(test)]

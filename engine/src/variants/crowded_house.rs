@@ -26,7 +26,7 @@ use crate::board::Board;
 use crate::game::{Game, GameError, GameResult, Returns, Seat, Turn, MAX_SEATS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Square};
-use crate::variants::chess::Chess;
+use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
@@ -349,7 +349,7 @@ impl Game for CrowdedHouse {
     }
 
     fn material(&self, seat: Seat) -> f64 {
-        Chess::from_board(self.board.clone(), 0).material(seat % 2)
+        material_balance(&self.board, Color::from_index(seat % 2))
     }
 
     fn board(&self) -> Option<&Board> {

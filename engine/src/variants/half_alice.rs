@@ -31,7 +31,7 @@ use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
-use crate::variants::chess::Chess;
+use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, no_moves_result, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
@@ -343,7 +343,7 @@ impl Game for HalfAlice {
     }
 
     fn material(&self, seat: Seat) -> f64 {
-        Chess::from_board(self.board.clone(), 0).material(seat)
+        material_balance(&self.board, Color::from_index(seat))
     }
 
     fn board(&self) -> Option<&Board> {
