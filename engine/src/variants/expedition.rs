@@ -38,6 +38,11 @@
 //!   the seed notation: `Qe2(e2,e8)`.
 //! - Castling's rook never goes on an expedition, whatever its distance.
 //! - A record ending in the middle of an attempt prints no seed-notation move for it.
+//! - The seed's remark that a lone king may not run forever is read, as RULES.md says,
+//!   as the orthodox draw rules (insufficient material, 50 moves, repetition): no
+//!   orthodox checkmate is declared while the king can still gamble on distant checks.
+//! - Repetition and the 50-move rule count turns (board plies); the states inside an
+//!   expedition (awaiting the dice or the distance) never repeat a turn's start.
 //! - `new` trusts its parameters: an invalid table (wrong shape, entries outside 1..=n)
 //!   is clamped cell by cell (missing cells take the seed's value); the registry,
 //!   [`Expedition::try_new`] and `from_opening` reject it with `GameError::Params`.
