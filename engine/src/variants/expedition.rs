@@ -1368,6 +1368,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(h.result().unwrap().reason, "repetition");
+        // Through expeditions too: only turn starts are compared.
+        let cycle = ["a1a3", "roll:2", "e8d8", "a3a1", "roll:2", "d8e8"];
+        let h = replay(g.clone(), &cycle).unwrap();
+        let h = replay(h, &cycle[..cycle.len() - 1]).unwrap();
+        assert!(h.result().is_none());
+        let h = replay(h, &["d8e8"]).unwrap();
+        assert_eq!(h.result().unwrap().reason, "repetition");
         let capped = Expedition::from_opening(
             &ExpeditionParams {
                 ply_cap: 2,
