@@ -100,6 +100,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn num_seats(&self) -> usize;
 
     /// A display name for a seat (`white`, `black`, `north`...).
+    /// The team of `seat`: partners share a team number, and teams share returns.
+    /// Searches for two-sided games (alphabeta) play any game whose seats form exactly
+    /// two teams as a two-sided game. Default: every seat is its own team.
+    fn team(&self, seat: Seat) -> usize {
+        seat
+    }
+
     fn seat_name(&self, seat: Seat) -> String {
         match seat {
             0 => "white".into(),

@@ -82,6 +82,8 @@ pub struct CrowdedHouse {
     /// (seat, key, passes in a row) before each action, for undo and repetition.
     history: Vec<(Seat, u64, u8)>,
     passes_in_a_row: u8,
+    /// Passes so far per seat (for `tallies`; `undo` of a pass takes one back).
+    passes: [u32; SEATS],
 }
 
 impl CrowdedHouse {
@@ -92,6 +94,7 @@ impl CrowdedHouse {
             params,
             history: Vec::new(),
             passes_in_a_row: 0,
+            passes: [0; SEATS],
         }
     }
 
@@ -242,6 +245,11 @@ impl Game for CrowdedHouse {
         SEATS
     }
 
+    /// Teams by colour: white (seats 0 and 2) is team 0, black (1 and 3) team 1.
+    fn team(&self, seat: Seat) -> usize {
+        seat % 2
+    }
+
     fn seat_name(&self, seat: Seat) -> String {
         SEAT_NAMES
             .get(seat)
@@ -282,6 +290,7 @@ impl Game for CrowdedHouse {
             CrowdedAction::Pass => {
                 self.board.make_null();
                 self.passes_in_a_row += 1;
+                self.passes[self.seat] += 1;
             }
         }
         self.seat = (self.seat + 1) % SEATS;
@@ -291,6 +300,7 @@ impl Game for CrowdedHouse {
         let (seat, _, passes) = self.history.pop().expect("undo without an action");
         if self.board.last_move() == Some(Move::NULL) {
             self.board.unmake_null();
+            self.passes[seat] -= 1;
         } else {
             self.board.unmake();
         }
@@ -354,6 +364,19 @@ impl Game for CrowdedHouse {
 
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
+    }
+
+    /// `passes` (all seats) and `<seat>_passes` per seat, with the seat names in snake
+    /// case (`white_kingside_passes`, ...): how often a seat had nothing to move.
+    fn tallies(&self) -> Vec<(String, f64)> {
+        let mut t = vec![("passes".to_string(), self.passes.iter().sum::<u32>() as f64)];
+        for (seat, name) in SEAT_NAMES.iter().enumerate() {
+            t.push((
+                format!("{}_passes", name.replace('-', "_")),
+                self.passes[seat] as f64,
+            ));
+        }
+        t
     }
 }
 
@@ -480,6 +503,37 @@ mod tests {
         g.passes_in_a_row = 4;
         assert_eq!(g.result().map(|r| r.reason), Some("stalemate"));
         assert_eq!(g.returns()[..4], [0.0; 4]);
+    }
+
+    #[test]
+    fn tallies_count_passes_per_seat_and_undo_restores_them() {
+        let mut g = pos("4k3/8/8/8/8/8/7P/7K w - - 0 1 | 2");
+        let tally = |g: &CrowdedHouse, name: &str| {
+            g.tallies()
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v)
+                .unwrap()
+        };
+        assert_eq!(tally(&g, "passes"), 0.0);
+        g.apply(CrowdedAction::Pass);
+        let a = g.parse_action("e8d8").unwrap();
+        g.apply(a);
+        assert_eq!(tally(&g, "passes"), 1.0);
+        assert_eq!(tally(&g, "white_queenside_passes"), 1.0);
+        assert_eq!(tally(&g, "black_queenside_passes"), 0.0);
+        assert_eq!(g.tallies().len(), 5);
+        g.undo();
+        g.undo();
+        assert_eq!(tally(&g, "passes"), 0.0);
+        assert_eq!(tally(&g, "white_queenside_passes"), 0.0);
+    }
+
+    #[test]
+    fn partners_share_a_team() {
+        let g = CrowdedHouse::new(&CrowdedHouseParams::default());
+        let teams: Vec<usize> = (0..4).map(|s| g.team(s)).collect();
+        assert_eq!(teams, vec![0, 1, 0, 1]);
     }
 
     #[test]
