@@ -8,9 +8,16 @@
 //!   opponent piece, or en passant, on games with an orthodox `board()`; games without
 //!   a board get no quiescence (the static evaluation is used at depth 0).
 //! - Degrade rules: a chance node inside the search is the probability-weighted mean of
-//!   its outcomes (full window); a simultaneous node is scored statically; a game with
-//!   other than two seats is searched by UCT (`mcts`); a hidden-information game is
-//!   searched by UCT on sampled worlds with voting (`pimc`), never on the true state.
+//!   its outcomes (full window); a simultaneous node is scored statically; a game whose
+//!   seats do not form exactly two teams ([`Game::team`]) is searched by UCT (`mcts`); a
+//!   hidden-information game is searched by UCT on sampled worlds with voting (`pimc`),
+//!   never on the true state.
+//! - Teams: a game with more seats in two teams (Crowded House) is searched as a
+//!   two-sided game. The sign flips only where the team to move changes (consecutive
+//!   decisions of one team, or of one seat in a compound turn, keep it), evaluation is
+//!   from the moving team's point of view through its lowest seat (`evaluate`), and
+//!   terminal scores read that seat's return (partners share returns). With two seats
+//!   each seat is its own team and nothing changes.
 
 use crate::common::{action_move, capture_score, AgentRng, Budget};
 use crate::eval::evaluate;
@@ -18,7 +25,7 @@ use crate::ismcts::pimc_decide;
 use crate::mcts::{uct_decide, MctsConfig};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
-use engine::game::{Game, Seat, Turn};
+use engine::game::{Game, Seat, Turn, MAX_SEATS};
 use engine::variants::chess::ChessAction;
 use rand_pcg::Pcg64;
 use std::any::Any;
@@ -96,7 +103,28 @@ pub struct AlphaBeta<G: Game> {
     nodes: u64,
     start: Instant,
     stopped: bool,
+    /// The lowest seat of each seat's team: the seat a team is evaluated for. The
+    /// identity for two-seat games.
+    side: [Seat; MAX_SEATS],
     pub info: SearchInfo,
+}
+
+/// The lowest seat of each seat's team, when the seats of `game` form exactly two teams.
+pub fn two_teams<G: Game>(game: &G) -> Option<[Seat; MAX_SEATS]> {
+    let n = game.num_seats();
+    if !(2..=MAX_SEATS).contains(&n) {
+        return None;
+    }
+    let mut side = [0; MAX_SEATS];
+    let mut leaders = 0;
+    for s in 0..n {
+        let t = game.team(s);
+        side[s] = (0..s).find(|&o| game.team(o) == t).unwrap_or(s);
+        if side[s] == s {
+            leaders += 1;
+        }
+    }
+    (leaders == 2).then_some(side)
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -112,6 +140,7 @@ impl<G: Game> AlphaBeta<G> {
             nodes: 0,
             start: Instant::now(),
             stopped: false,
+            side: std::array::from_fn(|s| s),
             info: SearchInfo::default(),
         }
     }
@@ -128,6 +157,7 @@ impl<G: Game> AlphaBeta<G> {
         let Turn::Seat(me) = game.turn() else {
             return None;
         };
+        self.side = two_teams(game).unwrap_or_else(|| std::array::from_fn(|s| s));
         let mut g = game.clone();
         self.nodes = 0;
         self.stopped = false;
@@ -197,6 +227,12 @@ impl<G: Game> AlphaBeta<G> {
         }
     }
 
+    /// Whether seats `a` and `b` play for the same team (no sign change between them).
+    #[inline]
+    fn same_side(&self, a: Seat, b: Seat) -> bool {
+        a == b || self.side[a] == self.side[b]
+    }
+
     fn terminal(g: &G, me: Seat, ply: usize) -> i32 {
         let r = g.returns()[me];
         if r >= 1.0 {
@@ -208,9 +244,11 @@ impl<G: Game> AlphaBeta<G> {
         }
     }
 
+    /// Static score for `me`'s team, always read through the team's lowest seat so
+    /// partners agree on it.
     #[inline]
-    fn static_eval(g: &G, me: Seat) -> i32 {
-        (evaluate(g, me) * 100.0).round() as i32
+    fn static_eval(&self, g: &G, me: Seat) -> i32 {
+        (evaluate(g, self.side[me]) * 100.0).round() as i32
     }
 
     /// Value of `g` for seat `me` (who moved into it or is to move).
@@ -230,17 +268,18 @@ impl<G: Game> AlphaBeta<G> {
         }
         let s = match g.turn() {
             Turn::Terminal => return Self::terminal(g, me, ply),
-            Turn::Simultaneous => return Self::static_eval(g, me),
+            Turn::Simultaneous => return self.static_eval(g, me),
             Turn::Chance => return self.chance_node(g, depth, ply, me),
             Turn::Seat(s) => s,
         };
-        if s != me {
+        if !self.same_side(s, me) {
             return -self.search_node_seat(g, depth, ply, -beta, -alpha, s);
         }
         if ply >= MAX_PLY {
-            return Self::static_eval(g, me);
+            return self.static_eval(g, me);
         }
         alpha = alpha.max(-INF);
+        // A partner to move searches on with the same sign.
         self.search_node_seat(g, depth, ply, alpha, beta, s)
     }
 
@@ -267,13 +306,13 @@ impl<G: Game> AlphaBeta<G> {
         me: Seat,
     ) -> i32 {
         if ply >= MAX_PLY {
-            return Self::static_eval(g, me);
+            return self.static_eval(g, me);
         }
         if depth <= 0 {
             return if self.config.quiescence && g.board().is_some() {
                 self.quiesce(g, ply, alpha, beta, me)
             } else {
-                Self::static_eval(g, me)
+                self.static_eval(g, me)
             };
         }
         let key = g.state_key();
@@ -328,7 +367,7 @@ impl<G: Game> AlphaBeta<G> {
         self.bufs[ply] = moves;
         if best_move.is_none() {
             // No legal actions at a non-terminal seat node should not happen.
-            return Self::static_eval(g, me);
+            return self.static_eval(g, me);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -368,7 +407,7 @@ impl<G: Game> AlphaBeta<G> {
 
     /// Captures only, from the point of view of `me` to move (stand pat allowed).
     fn quiesce(&mut self, g: &mut G, ply: usize, mut alpha: i32, beta: i32, me: Seat) -> i32 {
-        let stand = Self::static_eval(g, me);
+        let stand = self.static_eval(g, me);
         if stand >= beta || ply >= MAX_PLY {
             return stand;
         }
@@ -390,9 +429,11 @@ impl<G: Game> AlphaBeta<G> {
             self.check_budget();
             let v = match g.turn() {
                 Turn::Terminal => Self::terminal(g, me, ply + 1),
-                Turn::Seat(s) if s != me => -self.quiesce(g, ply + 1, -beta, -alpha, s),
-                Turn::Seat(_) => self.quiesce(g, ply + 1, alpha, beta, me),
-                _ => Self::static_eval(g, me),
+                Turn::Seat(s) if !self.same_side(s, me) => {
+                    -self.quiesce(g, ply + 1, -beta, -alpha, s)
+                }
+                Turn::Seat(s) => self.quiesce(g, ply + 1, alpha, beta, s),
+                _ => self.static_eval(g, me),
             };
             g.undo();
             if self.stopped {
@@ -590,7 +631,7 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
             let cfg = self.fallback_config();
             return pimc_decide(game, seat, self.config.worlds, &cfg, &mut rng);
         }
-        if game.num_seats() != 2 || game.turn() != Turn::Seat(seat) {
+        if game.turn() != Turn::Seat(seat) || two_teams(game).is_none() {
             let cfg = self.fallback_config();
             return uct_decide(game, seat, &cfg, &mut rng);
         }
