@@ -91,12 +91,28 @@ struct Saved {
     removed: Option<(Square, Piece, crate::Bitboard, Option<Square>)>,
 }
 
-/// Counters for balance reports.
+/// Counters for balance reports: prophecies made and fulfilled, indexed
+/// `[colour index][rung]` (rung 0 = pawn ... 5 = king, the ladder's order).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProphecyStats {
-    pub made: [u32; 6],
-    pub fulfilled: [u32; 6],
+    pub made: [[u32; 6]; 2],
+    pub fulfilled: [[u32; 6]; 2],
 }
+
+impl ProphecyStats {
+    /// Prophecies made on `rung` by both sides.
+    pub fn made_on(&self, rung: usize) -> u32 {
+        self.made[0][rung] + self.made[1][rung]
+    }
+
+    /// Prophecies fulfilled on `rung` by both sides.
+    pub fn fulfilled_on(&self, rung: usize) -> u32 {
+        self.fulfilled[0][rung] + self.fulfilled[1][rung]
+    }
+}
+
+/// Rung names for tallies, in ladder order.
+const RUNG_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
 /// A Cassandra game.
 #[derive(Clone, Debug)]
@@ -200,7 +216,7 @@ impl Cassandra {
             self.board.halfmoves(),
             self.board.fullmoves(),
         );
-        self.stats.fulfilled[self.rung[i] as usize] += 1;
+        self.stats.fulfilled[i][self.rung[i] as usize] += 1;
         if p.role == Role::King {
             self.winner = Some((color, "prophecy"));
             return;
@@ -328,7 +344,7 @@ impl Game for Cassandra {
                 let prophet = self.board.turn().other();
                 if let Some(square) = square {
                     let role = self.target(prophet);
-                    self.stats.made[self.rung[prophet.index()] as usize] += 1;
+                    self.stats.made[prophet.index()][self.rung[prophet.index()] as usize] += 1;
                     self.pending[prophet.index()] = Some(Prophecy {
                         role,
                         square,
@@ -471,6 +487,25 @@ impl Game for Cassandra {
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }
+
+    /// Prophecies per rung over both sides (`made_pawn`, `fulfilled_pawn`, ...,
+    /// `made_king`, `fulfilled_king`) and per side (`white_made`, `white_fulfilled`,
+    /// `black_made`, `black_fulfilled`). Saved with every action, so `undo` restores them.
+    fn tallies(&self) -> Vec<(String, f64)> {
+        let st = &self.stats;
+        let mut t = Vec::with_capacity(16);
+        for (rung, name) in RUNG_NAMES.iter().enumerate() {
+            t.push((format!("made_{name}"), st.made_on(rung) as f64));
+            t.push((format!("fulfilled_{name}"), st.fulfilled_on(rung) as f64));
+        }
+        for (side, name) in ["white", "black"].iter().enumerate() {
+            let made: u32 = st.made[side].iter().sum();
+            let fulfilled: u32 = st.fulfilled[side].iter().sum();
+            t.push((format!("{name}_made"), made as f64));
+            t.push((format!("{name}_fulfilled"), fulfilled as f64));
+        }
+        t
+    }
 }
 
 #[cfg(test)]
@@ -535,6 +570,40 @@ mod tests {
             Role::Knight,
             "success climbs one rung"
         );
+    }
+
+    #[test]
+    fn tallies_count_prophecies_per_rung_and_side_and_undo_restores_them() {
+        let tally = |g: &Cassandra, name: &str| {
+            g.tallies()
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| panic!("no tally {name}"))
+        };
+        // Black's pawn prophecy on e4 comes true; white's on d5 (made with move 2) is
+        // still pending at the end.
+        let actions = ["e2e4", "e7e5", "@e4", "g1f3", "@d5", "b8c6", "f1c4"];
+        let mut g = replay(new(), &actions).unwrap();
+        assert_eq!(g.tallies().len(), 16);
+        // Black made one pawn prophecy (e4, fulfilled); white one (d5, pending).
+        assert_eq!(tally(&g, "made_pawn"), 2.0);
+        assert_eq!(tally(&g, "fulfilled_pawn"), 1.0);
+        assert_eq!(tally(&g, "black_made"), 1.0);
+        assert_eq!(tally(&g, "black_fulfilled"), 1.0);
+        assert_eq!(tally(&g, "white_made"), 1.0);
+        assert_eq!(tally(&g, "white_fulfilled"), 0.0);
+        assert_eq!(tally(&g, "made_knight"), 0.0);
+        // Black now targets knights: a knight prophecy on f3.
+        let mut more = replay(g.clone(), &["d7d6", "@f3"]).unwrap();
+        assert_eq!(tally(&more, "made_knight"), 1.0);
+        more.undo();
+        more.undo();
+        assert_eq!(more.tallies(), g.tallies());
+        for _ in 0..actions.len() {
+            g.undo();
+        }
+        assert!(g.tallies().iter().all(|(_, v)| *v == 0.0));
     }
 
     #[test]
