@@ -74,12 +74,24 @@ enum Phase {
     Place,
 }
 
+/// Per-side counts over the game, for `tallies` (index = colour).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    /// Checkers placed after captures.
+    placed: [u32; 2],
+    /// Extra king steps taken (each spends a checker).
+    steps: [u32; 2],
+    /// Checkers won by capturing a piece that carried them.
+    taken_over: [u32; 2],
+}
+
 #[derive(Clone, Debug)]
 struct Saved {
     stacks: [u8; 64],
     phase: Phase,
     captured_this_turn: bool,
     placed: u32,
+    counts: Counts,
     board_plies: u8,
     key: u64,
 }
@@ -95,6 +107,7 @@ pub struct Adrenaline {
     captured_this_turn: bool,
     /// Checkers placed so far (from the box).
     placed: u32,
+    counts: Counts,
     undo: Vec<Saved>,
 }
 
@@ -107,6 +120,7 @@ impl Adrenaline {
             phase: Phase::Regular,
             captured_this_turn: false,
             placed: 0,
+            counts: Counts::default(),
             undo: Vec::new(),
         }
     }
@@ -401,11 +415,13 @@ impl Game for Adrenaline {
     }
 
     fn apply(&mut self, action: AdrenalineAction) {
+        let actor = self.actor().index();
         let mut saved = Saved {
             stacks: self.stacks,
             phase: self.phase,
             captured_this_turn: self.captured_this_turn,
             placed: self.placed,
+            counts: self.counts,
             board_plies: 0,
             key: self.key_of(),
         };
@@ -421,6 +437,7 @@ impl Game for Adrenaline {
                 };
                 let moving = self.stacks[mv.from().index()];
                 let won = captured_sq.map_or(0, |s| self.stacks[s.index()]);
+                self.counts.taken_over[actor] += won as u32;
                 if let Some(s) = captured_sq {
                     self.stacks[s.index()] = 0;
                     self.captured_this_turn = true;
@@ -447,6 +464,8 @@ impl Game for Adrenaline {
                 } else {
                     0
                 };
+                self.counts.steps[actor] += 1;
+                self.counts.taken_over[actor] += won as u32;
                 self.stacks[from.index()] = 0;
                 let us = self.board.turn().other();
                 let pawn_to_last = self.board.piece_at(from).map(|p| p.role) == Some(Role::Pawn)
@@ -469,6 +488,7 @@ impl Game for Adrenaline {
                 let n = self.params.checkers_per_capture;
                 self.stacks[sq.index()] += n;
                 self.placed += n as u32;
+                self.counts.placed[actor] += n as u32;
                 self.phase = Phase::Regular;
             }
         }
@@ -490,6 +510,7 @@ impl Game for Adrenaline {
         self.phase = saved.phase;
         self.captured_this_turn = saved.captured_this_turn;
         self.placed = saved.placed;
+        self.counts = saved.counts;
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -567,6 +588,26 @@ impl Game for Adrenaline {
 
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
+    }
+
+    /// Checkers placed after captures during the game (`checkers_placed`,
+    /// `white_checkers_placed`, `black_checkers_placed`; stacks set up by an opening
+    /// are not counted), extra king steps taken (`steps`, `white_steps`, `black_steps`)
+    /// and checkers won by capturing a carrier (`checkers_taken_over`). Saved with every
+    /// action, so `undo` restores them.
+    fn tallies(&self) -> Vec<(String, f64)> {
+        let c = &self.counts;
+        let mut t = Vec::with_capacity(7);
+        for (name, per_side) in [("checkers_placed", c.placed), ("steps", c.steps)] {
+            t.push((name.to_string(), (per_side[0] + per_side[1]) as f64));
+            t.push((format!("white_{name}"), per_side[0] as f64));
+            t.push((format!("black_{name}"), per_side[1] as f64));
+        }
+        t.push((
+            "checkers_taken_over".to_string(),
+            (c.taken_over[0] + c.taken_over[1]) as f64,
+        ));
+        t
     }
 }
 
@@ -647,6 +688,38 @@ mod tests {
             Turn::Seat(1),
             "no checkers left: the turn is over"
         );
+    }
+
+    #[test]
+    fn tallies_count_placements_steps_and_takeovers_and_undo_restores_them() {
+        let tally = |g: &Adrenaline, name: &str| {
+            g.tallies()
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| panic!("no tally {name}"))
+        };
+        // White takes on d5 and pumps h7; black's h7 pawn then pushes and steps, and
+        // later white's rook takes a knight carrying two checkers.
+        let start = Adrenaline::new(&AdrenalineParams::default());
+        let actions = ["e2e4", "d7d5", "e4d5", "+h7", "h7h6", "~g5", "g1f3"];
+        let mut g = replay(start, &actions).unwrap();
+        assert_eq!(g.tallies().len(), 7);
+        assert_eq!(tally(&g, "checkers_placed"), 1.0);
+        assert_eq!(tally(&g, "white_checkers_placed"), 1.0);
+        assert_eq!(tally(&g, "black_checkers_placed"), 0.0);
+        assert_eq!(tally(&g, "steps"), 1.0);
+        assert_eq!(tally(&g, "black_steps"), 1.0);
+        assert_eq!(tally(&g, "checkers_taken_over"), 0.0);
+        for _ in 0..actions.len() {
+            g.undo();
+        }
+        assert!(g.tallies().iter().all(|(_, v)| *v == 0.0));
+        // Opening stacks are not placements; taking a carrier counts its checkers.
+        let g = pos("4k3/8/8/n7/8/8/8/R3K3 w - - 0 1 | a5=2");
+        assert_eq!(tally(&g, "checkers_placed"), 0.0);
+        let g = replay(g, &["a1a5"]).unwrap();
+        assert_eq!(tally(&g, "checkers_taken_over"), 2.0);
     }
 
     #[test]
