@@ -571,16 +571,20 @@ impl Game for Adrenaline {
         self.undo.len()
     }
 
-    /// Material plus a third of a pawn per checker: adrenaline makes a piece a king.
+    /// Material plus the value of every stack ([`Adrenaline::stack_value`]), own stacks
+    /// minus the opponent's.
     fn material(&self, seat: Seat) -> f64 {
-        let mut m = material_balance(&self.board, Color::from_index(seat));
         let us = Color::from_index(seat);
+        let mut m = material_balance(&self.board, us);
         for sq in self.board.occupied() {
-            let n = self.stacks[sq.index()] as f64 / 3.0;
+            if self.stacks[sq.index()] == 0 {
+                continue;
+            }
+            let v = self.stack_value(sq);
             if self.board.by_color(us).contains(sq) {
-                m += n;
+                m += v;
             } else {
-                m -= n;
+                m -= v;
             }
         }
         m
@@ -611,7 +615,54 @@ impl Game for Adrenaline {
     }
 }
 
+/// Pawns a stack of k checkers adds to a piece, by role (pawn, knight, bishop, rook,
+/// queen, king) and k = 0..4 (see [`Adrenaline::stack_value`]). Each checker is one
+/// extra king step, spent when taken, and widens the piece's reach (its attacks, so
+/// its checks) by a step while it lasts. A first step is worth about a tempo (a third
+/// of a pawn) and more to pieces a king step complements: a pawn gains sideways,
+/// backward and straight captures, a knight covers the adjacent squares it never
+/// reaches, a bishop changes square colour. A queen already reaches most squares and a
+/// king only walks further, so theirs count less. Later checkers add less: a burst of
+/// many steps mostly revisits squares the regular move already reached.
+pub const STACK_VALUE: [[f64; 5]; 6] = [
+    [0.0, 0.5, 0.9, 1.2, 1.4],
+    [0.0, 0.45, 0.8, 1.05, 1.25],
+    [0.0, 0.45, 0.8, 1.05, 1.25],
+    [0.0, 0.35, 0.65, 0.9, 1.1],
+    [0.0, 0.3, 0.55, 0.75, 0.9],
+    [0.0, 0.15, 0.25, 0.3, 0.35],
+];
+
+/// Pawns per checker beyond the fourth under one piece.
+pub const STACK_TAIL: f64 = 0.1;
+
+/// Pawns added when a pawn's checkers let it reach its last rank next turn (push one
+/// rank, then step the rest) where a plain push would not: a queen in one move unless
+/// the opponent deals with it now.
+pub const PROMOTION_REACH: f64 = 1.5;
+
 impl Adrenaline {
+    /// Value in pawns of the checkers under the piece on `sq`, from the owner's point
+    /// of view: [`STACK_VALUE`] by role and stack height ([`STACK_TAIL`] per checker
+    /// past four), plus [`PROMOTION_REACH`] for a pawn the stack carries to promotion.
+    pub fn stack_value(&self, sq: Square) -> f64 {
+        let k = self.stacks[sq.index()] as usize;
+        let Some(p) = self.board.piece_at(sq) else {
+            return 0.0;
+        };
+        if k == 0 {
+            return 0.0;
+        }
+        let mut v = STACK_VALUE[p.role.index()][k.min(4)] + k.saturating_sub(4) as f64 * STACK_TAIL;
+        if p.role == Role::Pawn {
+            let to_go = 7 - sq.relative(p.color).rank() as usize;
+            if to_go >= 2 && 1 + k >= to_go {
+                v += PROMOTION_REACH;
+            }
+        }
+        v
+    }
+
     fn draw_reason(&self) -> Option<&'static str> {
         if self.phase != Phase::Regular {
             return None;
@@ -720,6 +771,29 @@ mod tests {
         assert_eq!(tally(&g, "checkers_placed"), 0.0);
         let g = replay(g, &["a1a5"]).unwrap();
         assert_eq!(tally(&g, "checkers_taken_over"), 2.0);
+    }
+
+    #[test]
+    fn material_hook_values_stacks_by_what_they_let_the_piece_do() {
+        // A lone pawn a rank from promotion-by-steps: e5 with two checkers reaches e8
+        // next turn (push to e6, step e7, step e8). Black is a pawn up on plain material;
+        // the stack turns the sign.
+        let g = pos("4k3/pp6/8/4P3/8/8/8/4K3 w - - 0 1 | e5=2");
+        assert_eq!(material_balance(&g.board, Color::White), -1.0);
+        let m = g.material(0);
+        assert!((m - (-1.0 + 0.9 + PROMOTION_REACH)).abs() < 1e-9, "{m}");
+        assert!(m > 0.0);
+        assert_eq!(g.material(1), -m);
+        // One checker: the pawn cannot get there yet, only the stack's own value.
+        let g = pos("4k3/pp6/8/4P3/8/8/8/4K3 w - - 0 1 | e5=1");
+        assert!((g.material(0) - (-1.0 + 0.5)).abs() < 1e-9);
+        // The same checker is worth more under a knight than under the king.
+        let knight = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1 | d1=1");
+        let king = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1 | e1=1");
+        assert!(knight.material(0) > king.material(0));
+        // Tall stacks keep adding, a little per checker.
+        let tall = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1 | d1=6");
+        assert!((tall.material(0) - 3.0 - 1.25 - 2.0 * STACK_TAIL).abs() < 1e-9);
     }
 
     #[test]

@@ -64,6 +64,8 @@ pub struct HalfAlice {
     mirrors: Vec<Bitboard>,
     /// State keys before each move, for repetition.
     keys: Vec<u64>,
+    /// Captures so far per colour (for `tallies`; `undo` takes them back).
+    captures: [u32; 2],
 }
 
 fn mirror_key(mirror: Bitboard) -> u64 {
@@ -79,6 +81,7 @@ impl HalfAlice {
             params,
             mirrors: Vec::new(),
             keys: Vec::new(),
+            captures: [0; 2],
         }
     }
 
@@ -290,12 +293,19 @@ impl Game for HalfAlice {
         let (after, _) = self.mirrors_for(mv);
         self.keys.push(self.state_key());
         self.mirrors.push(self.mirror);
+        if self.board.captured_piece(mv).is_some() {
+            self.captures[self.board.turn().index()] += 1;
+        }
         self.board.make(mv);
         self.mirror = after;
     }
 
     fn undo(&mut self) {
+        let mv = self.board.last_move().expect("undo without a move");
         self.board.unmake();
+        if self.board.captured_piece(mv).is_some() {
+            self.captures[self.board.turn().index()] -= 1;
+        }
         self.mirror = self.mirrors.pop().expect("undo without a move");
         self.keys.pop();
     }
@@ -342,12 +352,64 @@ impl Game for HalfAlice {
         self.mirrors.len()
     }
 
+    /// Material plus [`HalfAlice::mirror_pressure`] of `seat` minus the opponent's.
     fn material(&self, seat: Seat) -> f64 {
-        material_balance(&self.board, Color::from_index(seat))
+        let us = Color::from_index(seat);
+        material_balance(&self.board, us) + self.mirror_pressure(us)
+            - self.mirror_pressure(us.other())
     }
 
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
+    }
+
+    /// Captures made so far: `captures`, `white_captures`, `black_captures` (captures
+    /// happen only between pieces on the same side of the mirror, so fewer than in
+    /// orthodox chess; these show how many).
+    fn tallies(&self) -> Vec<(String, f64)> {
+        vec![
+            (
+                "captures".to_string(),
+                (self.captures[0] + self.captures[1]) as f64,
+            ),
+            ("white_captures".to_string(), self.captures[0] as f64),
+            ("black_captures".to_string(), self.captures[1] as f64),
+        ]
+    }
+}
+
+/// Pawns credited per piece (pawn, knight, bishop, rook, queen) that stands on the same
+/// side of the mirror as the enemy king (see [`HalfAlice::mirror_pressure`]).
+pub const MIRROR_PRESSURE: [f64; 5] = [0.05, 0.15, 0.15, 0.2, 0.35];
+
+impl HalfAlice {
+    /// The evaluation term for which side of the mirror `by`'s pieces stand on: each
+    /// piece on the enemy king's side counts [`MIRROR_PRESSURE`] of its role. Only
+    /// pieces on the king's side can attack it, guard its squares before it switches
+    /// (it may not escape a check by switching) or take the pieces shielding it there;
+    /// a king with no enemy pieces on its side cannot be in check at all. Plain
+    /// material misses this, since half the enemy army may stand where it cannot touch
+    /// the king. At the start every piece is on the plain side and the terms cancel.
+    pub fn mirror_pressure(&self, by: Color) -> f64 {
+        let Some(k) = self.board.king(by.other()) else {
+            return 0.0;
+        };
+        let side = if self.mirror.contains(k) {
+            self.mirror
+        } else {
+            !self.mirror
+        };
+        [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ]
+        .iter()
+        .zip(MIRROR_PRESSURE)
+        .map(|(&r, v)| (self.board.pieces(by, r) & side).count() as f64 * v)
+        .sum()
     }
 }
 
@@ -393,6 +455,49 @@ mod tests {
         assert_eq!(perft(&mut g, 1), 20);
         assert_eq!(perft(&mut g, 2), 400);
         assert_eq!(perft(&mut g, 3), 9384);
+    }
+
+    #[test]
+    fn tallies_count_captures_per_side_and_undo_restores_them() {
+        let tally = |g: &HalfAlice, name: &str| {
+            g.tallies()
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v)
+                .unwrap()
+        };
+        // 1.e4 e5 2.Nf3 Nc6 3.Nxe5: the knight and the e5 pawn share the mirror side.
+        let mut g = HalfAlice::new(&HalfAliceParams::default());
+        for m in ["e2e4", "e7e5", "g1f3", "b8c6", "f3e5"] {
+            let a = g.parse_action(m).unwrap();
+            g.apply(a);
+        }
+        assert_eq!(tally(&g, "captures"), 1.0);
+        assert_eq!(tally(&g, "white_captures"), 1.0);
+        assert_eq!(tally(&g, "black_captures"), 0.0);
+        g.undo();
+        assert_eq!(tally(&g, "captures"), 0.0);
+        assert_eq!(tally(&g, "white_captures"), 0.0);
+    }
+
+    #[test]
+    fn material_hook_counts_pieces_on_the_enemy_kings_side() {
+        // Same pieces; only the white queen's side differs. Beside the black king (plain
+        // side) it presses; beyond the mirror it does not.
+        let near = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let far = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | d1");
+        assert_eq!(
+            material_balance(&near.board, Color::White),
+            material_balance(&far.board, Color::White)
+        );
+        assert!(near.material(0) > far.material(0));
+        assert!((near.material(0) - far.material(0) - MIRROR_PRESSURE[4]).abs() < 1e-9);
+        // White is a pawn up, but all its pieces stand beyond the mirror from the black
+        // king while black's army stands beside the white king: the sign turns.
+        let g = pos("rnbqk2r/p7/8/8/8/8/PP6/RNBQK2R w - - 0 1 | a2 b2 a1 b1 c1 d1 h1");
+        assert_eq!(material_balance(&g.board, Color::White), 1.0);
+        assert!(g.material(0) < 0.0, "{}", g.material(0));
+        assert_eq!(g.material(1), -g.material(0));
     }
 
     #[test]
