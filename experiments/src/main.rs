@@ -8,6 +8,7 @@ mod perft_cmd;
 mod play_cmd;
 mod record;
 mod replay_cmd;
+mod report_cmd;
 mod standings;
 mod stats;
 mod tournament;
@@ -39,6 +40,11 @@ enum Command {
     Replay(replay_cmd::ReplayArgs),
     /// Export recorded games (PGN).
     Export(replay_cmd::ExportArgs),
+    /// A balance report of a finished run: first-seat score, draws, length, endings and
+    /// the variant's own figures, from replaying every recorded game.
+    Report(report_cmd::ReportArgs),
+    /// A tournament followed by its balance report, in one folder.
+    Balance(report_cmd::BalanceArgs),
 }
 
 fn main() {
@@ -58,5 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(args) => tournament::run(&args),
         Command::Replay(args) => replay_cmd::run_replay(&args),
         Command::Export(args) => replay_cmd::run_export(&args),
+        Command::Report(args) => report_cmd::run_report(&args),
+        Command::Balance(args) => report_cmd::run_balance(&args),
     }
 }

@@ -42,7 +42,7 @@ pub struct ExportArgs {
 }
 
 /// The parameter TOML for a games file: `--params`, else run.json's `params_toml`.
-fn params_for(games: &Path, params: Option<&PathBuf>) -> Result<Option<String>> {
+pub(crate) fn params_for(games: &Path, params: Option<&PathBuf>) -> Result<Option<String>> {
     if let Some(p) = params {
         return std::fs::read_to_string(p)
             .map(Some)
@@ -69,6 +69,10 @@ pub struct Replayed {
     pub reason: String,
     pub plies: usize,
     pub pgn: Option<Result<String>>,
+    /// The variant's own figures at the end (`Game::tallies`).
+    pub tallies: Vec<(String, f64)>,
+    /// Display names of the seats, in seat order.
+    pub seat_names: Vec<String>,
 }
 
 /// The SAN record of a chess-like game, for PGN.
@@ -255,11 +259,13 @@ impl VariantVisitor for ReplayRow<'_> {
             reason: r.reason.to_string(),
             plies: actions.len(),
             pgn,
+            tallies: game.tallies(),
+            seat_names: (0..game.num_seats()).map(|s| game.seat_name(s)).collect(),
         })
     }
 }
 
-fn replay_row(row: &Row, params_text: Option<&str>, want_pgn: bool) -> Result<Replayed> {
+pub(crate) fn replay_row(row: &Row, params_text: Option<&str>, want_pgn: bool) -> Result<Replayed> {
     registry::visit(
         &row.variant,
         params_text,

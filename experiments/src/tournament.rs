@@ -262,12 +262,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "results/tournaments/{}-{}",
-            args.variant, args.seed
-        ))
-    });
+    let out = out_dir(args);
     let plan = Plan {
         args: args.clone(),
         specs,
@@ -281,6 +276,16 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let params_text = plan.params_text.clone();
     registry::visit(&args.variant, params_text.as_deref(), Visitor(plan))
         .with_context(|| format!("variant '{}'", args.variant))?
+}
+
+/// The run's output folder: `--out`, else `results/tournaments/<variant>-<seed>`.
+pub fn out_dir(args: &TournamentArgs) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "results/tournaments/{}-{}",
+            args.variant, args.seed
+        ))
+    })
 }
 
 struct Visitor(Plan);

@@ -1,0 +1,563 @@
+//! `chesslab report` and `chesslab balance`: what a designer balancing a variant wants
+//! from a finished run — the first seat's score with a 95% interval, the draw rate, game
+//! length, how games end, and the variant's own figures (`Game::tallies`, such as
+//! Cassandra's prophecies per rung).
+//!
+//! The figures come from replaying every recorded game, which also checks the record:
+//! a game whose replay ends differently from its row is an error, not a statistic.
+//!
+//! `balance` is `tournament` followed by `report` on the same folder.
+//!
+//! Intervals are normal approximations over games (mean ± 1.96 standard errors). Both
+//! games of a colour-swapped pair start alike, so they are not independent samples of
+//! an agent's strength; for the first-seat score, the quantity reported here, the swap
+//! is what makes the estimate fair, and treating games as independent is the usual
+//! (slightly conservative) reading.
+
+use crate::record::{self, Row};
+use crate::replay_cmd::{params_for, replay_row, Replayed};
+use crate::stats::elo_from_score;
+use crate::tournament::{self, TournamentArgs, INTERRUPTED};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// A games.csv written by `chesslab tournament` or `chesslab balance`.
+    #[arg(long)]
+    pub games: PathBuf,
+    /// Variant parameters (TOML); default: those recorded in run.json next to the file.
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// The Markdown report (default: report.md next to games.csv). The per-game figures
+    /// go beside it as tallies.csv.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub options: ReportOptions,
+}
+
+/// What to put in a report beyond the standard sections.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ReportOptions {
+    /// A seat's score grouped by the value of a tally, `NAME@SEAT` (repeatable). Several
+    /// splits are also pooled into one table: `--split white_assigned@0 --split
+    /// black_assigned@1` gives each assigner's score by the assignment it made.
+    #[arg(long)]
+    pub split: Vec<String>,
+    /// Report title (default: the variant and the agents).
+    #[arg(long)]
+    pub title: Option<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BalanceArgs {
+    #[command(flatten)]
+    pub run: TournamentArgs,
+    #[command(flatten)]
+    pub options: ReportOptions,
+}
+
+/// `chesslab balance`: the tournament, then its report in the same folder.
+pub fn run_balance(args: &BalanceArgs) -> Result<()> {
+    tournament::run(&args.run)?;
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        eprintln!("interrupted: no report written (rerun with --resume to finish)");
+        return Ok(());
+    }
+    let dir = tournament::out_dir(&args.run);
+    run_report(&ReportArgs {
+        games: dir.join("games.csv"),
+        params: args.run.params.clone(),
+        out: None,
+        options: args.options.clone(),
+    })
+}
+
+/// `chesslab report`.
+pub fn run_report(args: &ReportArgs) -> Result<()> {
+    let splits = args
+        .options
+        .split
+        .iter()
+        .map(|s| Split::parse(s))
+        .collect::<Result<Vec<_>>>()?;
+    let loaded = record::load(&args.games)?;
+    if loaded.rows.is_empty() {
+        bail!("{} holds no finished games", args.games.display());
+    }
+    if let Some(v) = loaded
+        .rows
+        .iter()
+        .find(|r| r.variant != loaded.rows[0].variant)
+    {
+        bail!(
+            "{} mixes variants ({} and {})",
+            args.games.display(),
+            loaded.rows[0].variant,
+            v.variant
+        );
+    }
+    let params = params_for(&args.games, args.params.as_ref())?;
+    let replayed = loaded
+        .rows
+        .par_iter()
+        .map(|row| {
+            let r = replay_row(row, params.as_deref(), false)
+                .with_context(|| format!("replaying game {}", row.index))?;
+            if r.returns != row.returns || r.reason != row.reason {
+                bail!(
+                    "game {}: the replay ends {} ({}), the record says {} ({})",
+                    row.index,
+                    r.result,
+                    r.reason,
+                    row.result,
+                    row.reason
+                );
+            }
+            Ok(r)
+        })
+        .collect::<Result<Vec<Replayed>>>()?;
+    let games: Vec<GameFigures> = loaded
+        .rows
+        .iter()
+        .zip(replayed)
+        .map(|(row, r)| GameFigures::new(row, r))
+        .collect();
+    for sp in &splits {
+        if sp.seat >= games[0].returns.len() {
+            bail!(
+                "--split {}@{}: the variant has {} seats",
+                sp.tally,
+                sp.seat,
+                games[0].returns.len()
+            );
+        }
+    }
+    let report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
+    let md_path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| sibling(&args.games, "report.md"));
+    let csv_path = md_path.with_file_name("tallies.csv");
+    record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)?;
+    record::write_atomic(&md_path, report.markdown.as_bytes())?;
+    print!("{}", report.summary);
+    println!("report: {}", md_path.display());
+    println!("per-game figures: {}", csv_path.display());
+    Ok(())
+}
+
+fn sibling(path: &Path, name: &str) -> PathBuf {
+    path.parent().unwrap_or(Path::new(".")).join(name)
+}
+
+/// `--split NAME@SEAT`.
+#[derive(Clone, Debug, PartialEq)]
+struct Split {
+    tally: String,
+    seat: usize,
+}
+
+impl Split {
+    fn parse(text: &str) -> Result<Split> {
+        let (name, seat) = text.split_once('@').ok_or_else(|| {
+            anyhow!("--split '{text}': expected NAME@SEAT, e.g. white_assigned@0")
+        })?;
+        let seat = seat
+            .parse::<usize>()
+            .map_err(|_| anyhow!("--split '{text}': seat '{seat}' is not a number"))?;
+        if name.is_empty() {
+            bail!("--split '{text}': no tally name");
+        }
+        Ok(Split {
+            tally: name.to_string(),
+            seat,
+        })
+    }
+}
+
+/// One game as the report sees it.
+struct GameFigures {
+    index: u64,
+    players: Vec<usize>,
+    agents: Vec<String>,
+    returns: Vec<f64>,
+    reason: String,
+    plies: usize,
+    tallies: Vec<(String, f64)>,
+    seat_names: Vec<String>,
+}
+
+impl GameFigures {
+    fn new(row: &Row, r: Replayed) -> GameFigures {
+        GameFigures {
+            index: row.index,
+            players: row.players.clone(),
+            agents: row.agents.clone(),
+            returns: r.returns,
+            reason: r.reason,
+            plies: r.plies,
+            tallies: r.tallies,
+            seat_names: r.seat_names,
+        }
+    }
+
+    /// A seat's score: 1 win, ½ draw, 0 loss (returns are in [-1, 1]).
+    fn score(&self, seat: usize) -> f64 {
+        (self.returns[seat] + 1.0) / 2.0
+    }
+
+    fn tally(&self, name: &str) -> Option<f64> {
+        self.tallies.iter().find(|(n, _)| n == name).map(|t| t.1)
+    }
+}
+
+/// Mean and the half-width of its 95% interval.
+fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, f64::NAN);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+/// The `q` quantile of sorted values (nearest rank).
+fn quantile(sorted: &[usize], q: f64) -> usize {
+    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn fmt_num(x: f64) -> String {
+    if x.is_nan() {
+        "–".into()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+fn fmt_score(mean: f64, half: f64) -> String {
+    if half.is_nan() {
+        format!("{mean:.3}")
+    } else {
+        format!("{mean:.3} ± {half:.3}")
+    }
+}
+
+fn fmt_elo(mean: f64, half: f64) -> String {
+    // Rounded first, so a tiny negative prints as +0, not -0.
+    let elo = |p: f64| elo_from_score(p.clamp(0.001, 0.999)).round() + 0.0;
+    if half.is_nan() {
+        return format!("{:+}", elo(mean));
+    }
+    format!(
+        "{:+} [{:+}, {:+}]",
+        elo(mean),
+        elo(mean - half),
+        elo(mean + half)
+    )
+}
+
+struct Report {
+    markdown: String,
+    summary: String,
+    tally_names: Vec<String>,
+}
+
+impl Report {
+    fn new(first: &Row, games: &[GameFigures], splits: &[Split], title: Option<String>) -> Report {
+        let n = games.len();
+        let seats = games[0].returns.len();
+        let seat_names = &games[0].seat_names;
+        let mut specs: BTreeMap<usize, String> = BTreeMap::new();
+        for g in games {
+            for (p, a) in g.players.iter().zip(&g.agents) {
+                specs.entry(*p).or_insert_with(|| a.clone());
+            }
+        }
+        let agent_list = specs.values().cloned().collect::<Vec<_>>().join(" vs ");
+        let title = title.unwrap_or_else(|| format!("{}: {}", first.variant, agent_list));
+        let mut md = String::new();
+        let _ = writeln!(md, "# Balance report — {title}\n");
+        let _ = writeln!(
+            md,
+            "{n} games of `{}` (parameter digest `{}`), agents {}. Every game was replayed \
+             from its record in `games.csv` and ended as recorded.\n",
+            first.variant, first.params_digest, agent_list
+        );
+
+        // First seat.
+        let first_scores: Vec<f64> = games.iter().map(|g| g.score(0)).collect();
+        let (m, h) = mean_ci(&first_scores);
+        let wins = games.iter().filter(|g| g.returns[0] > 0.0).count();
+        let losses = games.iter().filter(|g| g.returns[0] < 0.0).count();
+        let draws = n - wins - losses;
+        let draw_rate = draws as f64 / n as f64;
+        let first_name = seat_names
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "seat 0".into());
+        let _ = writeln!(md, "## First seat ({first_name})\n");
+        let _ = writeln!(md, "| figure | value |\n|---|---|");
+        let _ = writeln!(
+            md,
+            "| {first_name}'s score (95% interval) | {} |",
+            fmt_score(m, h)
+        );
+        let _ = writeln!(md, "| as an Elo difference | {} |", fmt_elo(m, h));
+        let _ = writeln!(
+            md,
+            "| {first_name} wins / draws / losses | {wins} / {draws} / {losses} |"
+        );
+        let _ = writeln!(md, "| draw rate | {:.1}% |", 100.0 * draw_rate);
+        if seats > 2 {
+            let _ = writeln!(
+                md,
+                "\nWith {seats} seats, {first_name}'s score is its team's (partners share returns)."
+            );
+        }
+        let _ = writeln!(md);
+
+        // Agents.
+        let _ = writeln!(md, "## Agents\n");
+        let _ = writeln!(
+            md,
+            "| agent | games | score (95% interval) |\n|---|---|---|"
+        );
+        for (p, spec) in &specs {
+            let xs: Vec<f64> = games
+                .iter()
+                .filter_map(|g| {
+                    let seats: Vec<usize> = (0..g.players.len())
+                        .filter(|&s| g.players[s] == *p)
+                        .collect();
+                    (!seats.is_empty()).then(|| {
+                        seats.iter().map(|&s| g.score(s)).sum::<f64>() / seats.len() as f64
+                    })
+                })
+                .collect();
+            let (am, ah) = mean_ci(&xs);
+            let _ = writeln!(md, "| `{spec}` | {} | {} |", xs.len(), fmt_score(am, ah));
+        }
+        let _ = writeln!(md);
+
+        // Length.
+        let mut plies: Vec<usize> = games.iter().map(|g| g.plies).collect();
+        plies.sort_unstable();
+        let mean_plies = plies.iter().sum::<usize>() as f64 / n as f64;
+        let _ = writeln!(
+            md,
+            "## Game length\n\nIn recorded actions: moves, plus chance outcomes and the \
+             further decisions of compound turns where the variant has them.\n"
+        );
+        let _ = writeln!(
+            md,
+            "| mean | median | 10% | 90% | min | max |\n|---|---|---|---|---|---|"
+        );
+        let _ = writeln!(
+            md,
+            "| {mean_plies:.1} | {} | {} | {} | {} | {} |\n",
+            quantile(&plies, 0.5),
+            quantile(&plies, 0.1),
+            quantile(&plies, 0.9),
+            plies[0],
+            plies[n - 1]
+        );
+
+        // Terminations.
+        let mut reasons: BTreeMap<&str, Vec<&GameFigures>> = BTreeMap::new();
+        for g in games {
+            reasons.entry(g.reason.as_str()).or_default().push(g);
+        }
+        let mut reasons: Vec<_> = reasons.into_iter().collect();
+        reasons.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+        let _ = writeln!(md, "## How games end\n");
+        let _ = writeln!(
+            md,
+            "| reason | games | share | {first_name}'s score in them |\n|---|---|---|---|"
+        );
+        for (reason, gs) in &reasons {
+            let s = gs.iter().map(|g| g.score(0)).sum::<f64>() / gs.len() as f64;
+            let _ = writeln!(
+                md,
+                "| {reason} | {} | {:.1}% | {s:.3} |",
+                gs.len(),
+                100.0 * gs.len() as f64 / n as f64
+            );
+        }
+        let _ = writeln!(md);
+
+        // Tallies.
+        let mut tally_names: Vec<String> = Vec::new();
+        for g in games {
+            for (name, _) in &g.tallies {
+                if !tally_names.contains(name) {
+                    tally_names.push(name.clone());
+                }
+            }
+        }
+        if !tally_names.is_empty() {
+            let _ = writeln!(md, "## The variant's own figures (per game)\n");
+            let _ = writeln!(
+                md,
+                "| figure | mean (95% interval) | min | max | games where > 0 |\n|---|---|---|---|---|"
+            );
+            for name in &tally_names {
+                let xs: Vec<f64> = games.iter().filter_map(|g| g.tally(name)).collect();
+                let (tm, th) = mean_ci(&xs);
+                let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let positive = xs.iter().filter(|&&x| x > 0.0).count();
+                let _ = writeln!(
+                    md,
+                    "| `{name}` | {} | {} | {} | {positive} |",
+                    if th.is_nan() {
+                        format!("{tm:.3}")
+                    } else {
+                        format!("{tm:.3} ± {th:.3}")
+                    },
+                    fmt_num(min),
+                    fmt_num(max)
+                );
+            }
+            let _ = writeln!(md, "\nPer-game values: `tallies.csv`.\n");
+        }
+
+        // Splits.
+        let mut pooled: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for sp in splits {
+            let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+            for g in games {
+                if let Some(v) = g.tally(&sp.tally) {
+                    groups.entry(fmt_num(v)).or_default().push(g.score(sp.seat));
+                }
+            }
+            let seat = seat_names
+                .get(sp.seat)
+                .cloned()
+                .unwrap_or_else(|| format!("seat {}", sp.seat));
+            let _ = writeln!(md, "## {seat}'s score by `{}`\n", sp.tally);
+            split_table(&mut md, &groups, &seat);
+            for (k, v) in groups {
+                pooled.entry(k).or_default().extend(v);
+            }
+        }
+        if splits.len() > 1 {
+            let names: Vec<String> = splits
+                .iter()
+                .map(|s| format!("`{}`@{}", s.tally, s.seat))
+                .collect();
+            let _ = writeln!(md, "## Pooled: score by value of {}\n", names.join(", "));
+            split_table(&mut md, &pooled, "the seat");
+        }
+
+        let summary = format!(
+            "{n} games; {first_name} scores {} ({}), draws {:.1}%, mean length {mean_plies:.1}\n",
+            fmt_score(m, h),
+            fmt_elo(m, h),
+            100.0 * draw_rate
+        );
+        Report {
+            markdown: md,
+            summary,
+            tally_names,
+        }
+    }
+}
+
+/// A table of scores per group, best first.
+fn split_table(md: &mut String, groups: &BTreeMap<String, Vec<f64>>, who: &str) {
+    let mut rows: Vec<(&String, f64, f64, usize)> = groups
+        .iter()
+        .map(|(k, xs)| {
+            let (m, h) = mean_ci(xs);
+            (k, m, h, xs.len())
+        })
+        .collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let _ = writeln!(
+        md,
+        "| value | games | {who}'s score (95% interval) |\n|---|---|---|"
+    );
+    for (k, m, h, count) in rows {
+        let _ = writeln!(md, "| {k} | {count} | {} |", fmt_score(m, h));
+    }
+    let _ = writeln!(md);
+}
+
+/// One row per game: index, players, returns, reason, plies, then every tally.
+fn tallies_csv(games: &[GameFigures], names: &[String]) -> Result<Vec<u8>> {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let mut header: Vec<String> = ["index", "players", "returns", "reason", "plies"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    header.extend(names.iter().cloned());
+    w.write_record(&header)?;
+    for g in games {
+        let mut rec = vec![
+            g.index.to_string(),
+            g.players
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            crate::util::returns_text(&g.returns),
+            g.reason.clone(),
+            g.plies.to_string(),
+        ];
+        rec.extend(
+            names
+                .iter()
+                .map(|n| g.tally(n).map_or(String::new(), fmt_num)),
+        );
+        w.write_record(&rec)?;
+    }
+    w.into_inner().map_err(|e| anyhow!("{e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_syntax() {
+        assert_eq!(
+            Split::parse("white_assigned@0").unwrap(),
+            Split {
+                tally: "white_assigned".into(),
+                seat: 0
+            }
+        );
+        assert!(Split::parse("white_assigned").is_err());
+        assert!(Split::parse("x@one").is_err());
+        assert!(Split::parse("@1").is_err());
+    }
+
+    #[test]
+    fn mean_interval_and_quantiles() {
+        let (m, h) = mean_ci(&[0.0, 1.0, 0.5, 0.5]);
+        assert!((m - 0.5).abs() < 1e-12);
+        // Sample variance 1/6, n = 4: 1.96 * sqrt(1/24).
+        assert!((h - 1.96 * (1.0f64 / 24.0).sqrt()).abs() < 1e-12);
+        assert_eq!(quantile(&[1, 2, 3, 4, 5], 0.5), 3);
+        assert_eq!(quantile(&[1, 2, 3, 4, 5], 0.0), 1);
+        assert_eq!(quantile(&[1, 2, 3, 4, 5], 1.0), 5);
+        assert_eq!(fmt_num(3.0), "3");
+        assert_eq!(fmt_num(0.25), "0.250");
+    }
+}
