@@ -1,10 +1,14 @@
 //! Shared evaluation: material and piece-square tables for boards with an orthodox
-//! `Board` underneath, and the variant's own `material` hook otherwise.
+//! `Board` underneath, plus whatever the variant's `material` hook adds beyond plain
+//! material (Adrenaline's stacks, Half Alice's mirror sides); the `material` hook alone
+//! for games without a board.
 //!
 //! Scores are from the point of view of `seat`, in pawns.
 
 use engine::game::{Game, Seat};
+use engine::variants::chess::{material_balance, Chess};
 use engine::{Board, Color, Role, Square};
+use std::any::TypeId;
 
 /// Material values, pawn = 100 centipawns.
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
@@ -63,13 +67,28 @@ pub fn board_score(board: &Board, color: Color) -> i32 {
     score
 }
 
-/// Evaluation of `game` for `seat` in pawns: board material and placement where the
-/// variant has an orthodox board, else the variant's `material` hook.
+/// Evaluation of `game` for `seat` in pawns: board material and placement plus the
+/// variant's term where the variant has an orthodox board, else the variant's
+/// `material` hook.
 pub fn evaluate<G: Game>(game: &G, seat: Seat) -> f64 {
     match game.board() {
-        Some(b) if seat < 2 => board_score(b, Color::from_index(seat)) as f64 / 100.0,
+        Some(b) if seat < 2 => {
+            board_score(b, Color::from_index(seat)) as f64 / 100.0 + variant_term(game, b, seat)
+        }
         _ => game.material(seat),
     }
+}
+
+/// What the variant's `material` hook adds to plain material (pawns): the piece-square
+/// score already counts the pieces, so only the difference is added. Zero for variants
+/// that do not override the hook beyond material; orthodox chess skips the call (the
+/// type test is resolved at compile time), so its search pays nothing for it.
+#[inline]
+pub fn variant_term<G: Game>(game: &G, board: &Board, seat: Seat) -> f64 {
+    if TypeId::of::<G>() == TypeId::of::<Chess>() {
+        return 0.0;
+    }
+    game.material(seat) - material_balance(board, Color::from_index(seat))
 }
 
 /// Value of a role in centipawns.
@@ -80,6 +99,50 @@ pub fn role_value(role: Role) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
+    use engine::game::replay;
+    use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
+    use engine::variants::half_alice::{HalfAlice, HalfAliceParams, MIRROR_PRESSURE};
+
+    #[test]
+    fn half_alice_evaluation_counts_the_mirror_side() {
+        // Same pieces on the same squares: the queen beside the black king (plain side)
+        // scores higher than the queen beyond the mirror, by the hook's figure.
+        let p = HalfAliceParams::default();
+        let near = HalfAlice::from_opening(&p, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        let far = HalfAlice::from_opening(&p, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | d1").unwrap();
+        let d = evaluate(&near, 0) - evaluate(&far, 0);
+        assert!((d - MIRROR_PRESSURE[4]).abs() < 1e-9, "{d}");
+        assert!(evaluate(&near, 1) < evaluate(&far, 1));
+    }
+
+    #[test]
+    fn adrenaline_evaluation_counts_stacks() {
+        // Black is a pawn up, but white's e5 pawn with two checkers promotes next turn.
+        let p = AdrenalineParams::default();
+        let fen = "4k3/pp6/8/4P3/8/8/8/4K3 w - - 0 1";
+        let plain = Adrenaline::from_opening(&p, fen).unwrap();
+        let pumped = Adrenaline::from_opening(&p, &format!("{fen} | e5=2")).unwrap();
+        assert!(evaluate(&plain, 0) < 0.0);
+        assert!(evaluate(&pumped, 0) > 0.0, "{}", evaluate(&pumped, 0));
+    }
+
+    #[test]
+    fn alphabeta_uses_the_adrenaline_hook_to_place_checkers() {
+        // After 1.e4 d5 2.exd5 white must pump one black piece. Counting stacks, the
+        // checker does least for black under its king: alphabeta puts it there.
+        let g = replay(
+            Adrenaline::new(&AdrenalineParams::default()),
+            &["e2e4", "d7d5", "e4d5"],
+        )
+        .unwrap();
+        let mut ab = AlphaBeta::<Adrenaline>::new(AlphaBetaConfig {
+            depth: 1,
+            ..Default::default()
+        });
+        let a = ab.search(&g).expect("a placement");
+        assert_eq!(g.action_notation(a), "+e8");
+    }
 
     #[test]
     fn start_position_is_balanced_and_extra_queen_counts() {
