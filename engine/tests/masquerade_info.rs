@@ -167,9 +167,16 @@ fn consistent_sets_hold_the_truth_and_equal_a_brute_force_recount() {
         }
         attempts += p.seen.len();
         for (c, side) in [(Color::White, "white"), (Color::Black, "black")] {
+            let knows_at = p
+                .game
+                .tallies()
+                .into_iter()
+                .find(|(n, _)| *n == format!("{side}_knows_at_ply"))
+                .map_or(-1.0, |t| t.1);
+            assert_eq!(knows_at, p.knows_at[c.index()] as f64);
             assert_eq!(
-                tally(&p.game, &format!("{side}_knows_at_ply")),
-                p.knows_at[c.index()] as f64
+                tally(&p.game, &format!("{side}_knows")),
+                f64::from(p.knows_at[c.index()] >= 0)
             );
             let n = p.seen.iter().filter(|s| s.by == c).count();
             let failed = p.seen.iter().filter(|s| s.by == c && !s.hit).count();

@@ -1099,8 +1099,10 @@ impl Game for Masquerade {
 
     /// Per game: `white_assigned` / `black_assigned` (index 0..119 of the assignment that
     /// side gave the opponent's pieces, -1 if none), `{side}_attempts`,
-    /// `{side}_failed_attempts`, `{side}_knows_at_ply` (the play ply, counted from 1, after
-    /// which that side's consistent set first held one assignment; -1 if never),
+    /// `{side}_failed_attempts`, `{side}_knows` (1 if that side's consistent set came down
+    /// to one assignment, else 0), `{side}_knows_at_ply` (the play ply, counted from 1,
+    /// after which it first did; left out when it never did, so reports average it over
+    /// the games where it happened),
     /// `{side}_consistent` (final set size), `{side}_known_types` (piece types whose
     /// pattern the side has pinned down at the end).
     fn tallies(&self) -> Vec<(String, f64)> {
@@ -1137,7 +1139,10 @@ impl Game for Masquerade {
             out.push((format!("{side}_assigned"), assigned(c)));
             out.push((format!("{side}_attempts"), attempts[c] as f64));
             out.push((format!("{side}_failed_attempts"), failed[c] as f64));
-            out.push((format!("{side}_knows_at_ply"), knows_at[c]));
+            out.push((format!("{side}_knows"), f64::from(knows_at[c] >= 0.0)));
+            if knows_at[c] >= 0.0 {
+                out.push((format!("{side}_knows_at_ply"), knows_at[c]));
+            }
             out.push((format!("{side}_consistent"), set.count_ones() as f64));
             out.push((format!("{side}_known_types"), known as f64));
         }
@@ -1708,7 +1713,8 @@ mod tests {
         assert_eq!(get(&g, "white_attempts"), 1.0);
         assert_eq!(get(&g, "white_failed_attempts"), 1.0);
         assert_eq!(get(&g, "black_attempts"), 0.0);
-        assert_eq!(get(&g, "white_knows_at_ply"), -1.0);
+        assert_eq!(get(&g, "white_knows"), 0.0);
+        assert!(!g.tallies().iter().any(|(n, _)| n == "white_knows_at_ply"));
         assert_eq!(get(&g, "white_consistent"), 72.0);
         g.undo();
         g.undo();
@@ -1727,5 +1733,7 @@ mod tests {
         let t = g.tallies();
         let v = t.iter().find(|(n, _)| n == "white_knows_at_ply").unwrap().1;
         assert_eq!(v, 1.0);
+        let knows = t.iter().find(|(n, _)| n == "white_knows").unwrap().1;
+        assert_eq!(knows, 1.0);
     }
 }
