@@ -117,10 +117,10 @@ pub fn two_teams<G: Game>(game: &G) -> Option<[Seat; MAX_SEATS]> {
     }
     let mut side = [0; MAX_SEATS];
     let mut leaders = 0;
-    for s in 0..n {
+    for (s, lead) in side.iter_mut().enumerate().take(n) {
         let t = game.team(s);
-        side[s] = (0..s).find(|&o| game.team(o) == t).unwrap_or(s);
-        if side[s] == s {
+        *lead = (0..s).find(|&o| game.team(o) == t).unwrap_or(s);
+        if *lead == s {
             leaders += 1;
         }
     }
