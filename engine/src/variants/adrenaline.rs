@@ -8,7 +8,10 @@
 //!   over the captured piece's checkers and may spend them at once.
 //! - A piece with k checkers attacks every square it reaches by a regular move followed by
 //!   up to k king steps; check and checkmate use these attacks.
-//! - The mover's king must not be attacked after the regular move nor after any step.
+//! - The mover's king must not be attacked after the regular move nor after any step,
+//!   nor after the checker placement: a checker may not go under an enemy piece whose
+//!   new reach would attack the placer's king; with no such piece left, the capture
+//!   earns no checker (decision; tested).
 //! - No castling if king or rook carries checkers; the king may not start, cross or land
 //!   on an attacked square (adrenaline included). En passant only after a regular double
 //!   step and only as a regular move. A pawn promotes on arrival and may then step on.
@@ -158,7 +161,12 @@ impl Adrenaline {
         let regular = match role {
             Role::Pawn => {
                 let push = Bitboard::from_square(sq).forward(color) - occ;
-                attacks::pawn_attacks(color, sq) | push
+                let double = if Bitboard::relative_rank(color, 1).contains(sq) {
+                    push.forward(color) - occ
+                } else {
+                    Bitboard::EMPTY
+                };
+                attacks::pawn_attacks(color, sq) | push | double
             }
             r => attacks::attacks(r, color, sq, occ),
         };
@@ -321,11 +329,31 @@ impl Adrenaline {
     }
 
     fn turn_end_phase(&self) -> Phase {
-        if self.captured_this_turn && self.can_place() {
+        // Called once the capturer's piece has finished moving: the board's side to move
+        // is already the opponent, whose pieces receive the checker.
+        let placer = self.board.turn().other();
+        if self.captured_this_turn && self.can_place() && !self.safe_placements(placer).is_empty() {
             Phase::Place
         } else {
             Phase::Regular
         }
+    }
+
+    /// The opponent's pieces a checker may go under: those whose new reach would not
+    /// attack the placer's own king (a placement is part of the placer's turn, and no
+    /// part of a turn may leave the mover's king attacked).
+    fn safe_placements(&self, placer: Color) -> Vec<Square> {
+        let n = self.params.checkers_per_capture;
+        let mut probe = self.clone();
+        self.board
+            .by_color(placer.other())
+            .filter(|sq| {
+                probe.stacks[sq.index()] += n;
+                let safe = !probe.king_attacked(placer);
+                probe.stacks[sq.index()] -= n;
+                safe
+            })
+            .collect()
     }
 
     fn key_of(&self) -> u64 {
@@ -407,8 +435,8 @@ impl Game for Adrenaline {
                 out.extend(self.steps(at).into_iter().map(AdrenalineAction::Step));
             }
             Phase::Place => out.extend(
-                self.board
-                    .by_color(self.board.turn())
+                self.safe_placements(self.actor())
+                    .into_iter()
                     .map(AdrenalineAction::Place),
             ),
         }
@@ -805,12 +833,44 @@ mod tests {
     }
 
     #[test]
+    fn rule_placement_may_not_expose_the_placers_king() {
+        // With a checker the e4 knight would reach g6 (via f6 or g5), so Black may only
+        // place under the white king.
+        let g = pos("7r/8/6k1/8/4N3/8/7P/K7 b - - 0 1");
+        let g = replay(g, &["h8h2"]).unwrap();
+        assert_eq!(actions(&g), vec!["+a1".to_string()]);
+    }
+
+    #[test]
+    fn rule_no_safe_placement_means_no_checker() {
+        // The white king is the only white piece left, and with a checker it would
+        // reach c3 (a1-b2, then a step): the capture ends Black's turn without a checker.
+        let g = pos("7r/8/8/8/8/2k5/7P/K7 b - - 0 1");
+        let g = replay(g, &["h8h2"]).unwrap();
+        assert_eq!(g.turn(), Turn::Seat(0));
+        assert_eq!(g.stack(Square::parse("a1").unwrap()), 0);
+    }
+
+    #[test]
     fn rule_adrenaline_reach_gives_check() {
         // A black pawn with one checker on h5 reaches g4 by pushing and stepping, so a
         // white king may not stand on g3? It reaches h4 (push) then g3 (step): attacked.
         let g = pos("4k3/8/8/7p/8/8/8/4K3 w - - 0 1 | h5=1");
         assert!(g.attacked(Square::parse("g3").unwrap(), Color::Black));
         assert!(!g.attacked(Square::parse("e3").unwrap(), Color::Black));
+    }
+
+    #[test]
+    fn rule_adrenaline_reach_includes_the_double_step() {
+        // f2-f4 is a regular move, and one step from f4 reaches e5.
+        let g = pos("8/8/8/4k3/8/8/5P2/4K3 b - - 0 1 | f2=1");
+        assert!(g.attacked(Square::parse("e5").unwrap(), Color::White));
+        assert!(g.in_check());
+        let g = pos("8/8/8/4k3/8/5p2/5P2/4K3 b - - 0 1 | f2=1");
+        assert!(
+            !g.attacked(Square::parse("e5").unwrap(), Color::White),
+            "blocked"
+        );
     }
 
     #[test]
