@@ -27,6 +27,7 @@ use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Seat, Turn, MAX_SEATS};
 use engine::variants::chess::ChessAction;
+use rand::Rng;
 use rand_pcg::Pcg64;
 use std::any::Any;
 use std::hash::{Hash, Hasher};
@@ -65,6 +66,11 @@ pub struct AlphaBetaConfig {
     /// Worlds and per-world iterations for the hidden-information fallback.
     pub worlds: usize,
     pub fallback_iters: u64,
+    /// Evaluation noise in centipawns (0 = none): each static evaluation gets a
+    /// pseudo-random offset in [-noise, noise], fixed per position within one decision.
+    /// Self-play between deterministic searchers repeats one game forever; a little
+    /// noise gives balance runs distinct games at almost no cost in strength.
+    pub noise: i32,
 }
 
 impl Default for AlphaBetaConfig {
@@ -80,6 +86,7 @@ impl Default for AlphaBetaConfig {
             tt_bits: 18,
             worlds: 10,
             fallback_iters: 200,
+            noise: 0,
         }
     }
 }
@@ -106,6 +113,8 @@ pub struct AlphaBeta<G: Game> {
     /// The lowest seat of each seat's team: the seat a team is evaluated for. The
     /// identity for two-seat games.
     side: [Seat; MAX_SEATS],
+    /// Salt of the evaluation noise for the current decision.
+    noise_salt: u64,
     pub info: SearchInfo,
 }
 
@@ -141,8 +150,14 @@ impl<G: Game> AlphaBeta<G> {
             start: Instant::now(),
             stopped: false,
             side: std::array::from_fn(|s| s),
+            noise_salt: 0,
             info: SearchInfo::default(),
         }
+    }
+
+    /// Sets the salt of the evaluation noise (see [`AlphaBetaConfig::noise`]).
+    pub fn set_noise_salt(&mut self, salt: u64) {
+        self.noise_salt = salt;
     }
 
     pub fn clear(&mut self) {
@@ -248,7 +263,20 @@ impl<G: Game> AlphaBeta<G> {
     /// partners agree on it.
     #[inline]
     fn static_eval(&self, g: &G, me: Seat) -> i32 {
-        (evaluate(g, self.side[me]) * 100.0).round() as i32
+        let score = (evaluate(g, self.side[me]) * 100.0).round() as i32;
+        if self.config.noise == 0 {
+            return score;
+        }
+        // Keyed by position and salt, so transpositions agree within a decision; the
+        // sign follows the team so both sides see the same perturbed position.
+        let span = 2 * self.config.noise as u64 + 1;
+        let offset =
+            (splitmix64(g.state_key() ^ self.noise_salt) % span) as i32 - self.config.noise;
+        if self.side[me] == 0 {
+            score + offset
+        } else {
+            score - offset
+        }
     }
 
     /// Value of `g` for seat `me` (who moved into it or is to move).
@@ -555,6 +583,7 @@ impl<G: Game> AlphaBetaAgent<G> {
             "tt_bits",
             "worlds",
             "iters",
+            "noise",
         ])?;
         let depth: u32 = spec.get("depth", 4u32)?;
         if depth == 0 || depth > 64 {
@@ -582,6 +611,7 @@ impl<G: Game> AlphaBetaAgent<G> {
             tt_bits,
             worlds: spec.get("worlds", 10usize)?,
             fallback_iters: budget.iters.unwrap_or(200),
+            noise: spec.get("noise", 0u32)?.min(10_000) as i32,
         };
         Ok(Self::new_with(
             config,
@@ -637,6 +667,9 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
         }
         let config = self.config.clone();
         let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
+        if s.config.noise > 0 {
+            s.set_noise_salt(rng.gen());
+        }
         match s.search(game) {
             Some(a) => a,
             None => crate::baseline::random_action(game, seat, &mut rng),
@@ -648,6 +681,14 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
             s.clear();
         }
     }
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The orthodox move of an action (for tests and tools).

@@ -3,7 +3,7 @@
 //! | name | what | keys |
 //! | --- | --- | --- |
 //! | `random`, `greedy` | baselines | none |
-//! | `alphabeta` | negamax, ID, TT, quiescence | `depth nodes time_ms seed quiescence tt_bits worlds iters` |
+//! | `alphabeta` | negamax, ID, TT, quiescence | `depth nodes time_ms seed quiescence tt_bits worlds iters noise` |
 //! | `mcts` | UCT | `iters nodes time_ms c seed rollout cutoff` |
 //! | `cheat` | UCT on the true state | as `mcts` |
 //! | `smmcts` | simultaneous-move MCTS | as `mcts`, plus `select=duct\|rm gamma` |

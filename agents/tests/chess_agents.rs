@@ -218,3 +218,43 @@ fn time_budgets_are_kept() {
         assert!(ms < 1000, "{spec} took {ms} ms");
     }
 }
+
+/// The first `plies` moves of alphabeta self-play from the start, seeded by `seed`.
+fn self_play_opening(spec: &str, seed: u64, plies: usize) -> Vec<ChessAction> {
+    let mut agents = [build::<Chess>(spec).unwrap(), build::<Chess>(spec).unwrap()];
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut g = Chess::new(&ChessParams::default());
+    let mut record = Vec::new();
+    while let Turn::Seat(s) = g.turn() {
+        if record.len() == plies {
+            break;
+        }
+        let a = agents[s].act(&g, s, &mut rng);
+        record.push(a);
+        g.apply(a);
+    }
+    record
+}
+
+#[test]
+fn evaluation_noise_varies_self_play_and_no_noise_repeats_it() {
+    let quiet: Vec<_> = (0..4)
+        .map(|seed| self_play_opening("alphabeta:depth=2", seed, 12))
+        .collect();
+    assert!(
+        quiet.windows(2).all(|w| w[0] == w[1]),
+        "without noise the searcher is deterministic"
+    );
+    let noisy: Vec<_> = (0..4)
+        .map(|seed| self_play_opening("alphabeta:depth=2,noise=15", seed, 12))
+        .collect();
+    assert!(
+        noisy.windows(2).any(|w| w[0] != w[1]),
+        "noise gives different games for different seeds"
+    );
+    assert_eq!(
+        noisy[1],
+        self_play_opening("alphabeta:depth=2,noise=15", 1, 12),
+        "and the same game for the same seed"
+    );
+}

@@ -345,7 +345,9 @@ fn git_describe() -> Option<String> {
 /// What workers share.
 struct Shared {
     games_csv: std::fs::File,
-    timings_csv: std::fs::File,
+    /// Buffered: timings are a by-product, flushed at the end (games.csv is the record
+    /// and is flushed per game).
+    timings_csv: std::io::BufWriter<std::fs::File>,
     rows: BTreeMap<u64, Row>,
     /// SPRT: the next pair (in order) not yet counted, counts so far, and where it stopped.
     next_pair: u64,
@@ -532,7 +534,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         .collect();
     let mut shared = Shared {
         games_csv,
-        timings_csv,
+        timings_csv: std::io::BufWriter::new(timings_csv),
         rows: done,
         next_pair: 0,
         penta: [0; 5],
@@ -598,8 +600,9 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         })
         .with_context(|| format!("game {}", slot.index));
         let secs = t0.elapsed().as_secs_f64();
-        let mut sh = shared.lock().unwrap_or_else(|p| p.into_inner());
-        match outcome {
+        // The row and its CSV line are built before taking the lock: only the writes
+        // and the bookkeeping are serial, so threads scale on short games too.
+        let finished = match outcome {
             Ok(Some(p)) => {
                 let row = Row {
                     index: slot.index,
@@ -611,9 +614,9 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
                     players,
                     agents: agent_specs,
                     result: result_text(&p.returns),
-                    returns: p.returns.clone(),
-                    reason: p.reason.clone(),
-                    plies: p.plies(),
+                    returns: p.returns,
+                    reason: p.reason,
+                    plies: p.actions.len(),
                     actions: p.actions.join(" "),
                 };
                 let line = row.to_line();
@@ -624,6 +627,14 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
                     row.plies,
                     row.plies as f64 / secs.max(1e-9)
                 );
+                Ok(Some((row, line, timing)))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => Err(e),
+        };
+        let mut sh = shared.lock().unwrap_or_else(|p| p.into_inner());
+        match finished {
+            Ok(Some((row, line, timing))) => {
                 let w = sh
                     .games_csv
                     .write_all(&line)
