@@ -1,5 +1,6 @@
 //! Baseline agents: `random` (uniform over legal actions) and `greedy` (best one-ply
-//! material for the mover, a win counts above all material, random tie-break).
+//! material for the mover, a win counts above all material, random tie-break; on
+//! hidden-information games judged in one world sampled from the mover's information).
 
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
@@ -66,7 +67,14 @@ impl<G: Game> Agent<G> for GreedyAgent {
             // At a simultaneous node one seat's action cannot be applied alone.
             return actions[rng.gen_range(0..actions.len())];
         }
-        let mut g = game.clone();
+        // On hidden information, judge the moves in a world drawn from what this seat
+        // knows: trying them on the true state would leak the hidden part (in Masquerade,
+        // whether a capture attempt succeeds).
+        let mut g = if game.is_perfect_information() {
+            game.clone()
+        } else {
+            game.sample_world(seat, rng)
+        };
         let mut best = f64::NEG_INFINITY;
         let mut ties = 0u32;
         let mut choice = actions[0];

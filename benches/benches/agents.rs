@@ -1,6 +1,6 @@
 //! Agent speed: alpha-beta nodes/s on Kiwipete, MCTS simulations/s from the chess start
 //! (uniform playouts to the end of the game), ISMCTS simulations/s on the strategy-fusion
-//! test game. Prints the figures, then runs the criterion benchmarks.
+//! test game and on Masquerade Chess (from the first move, both assignments made). Prints the figures, then runs the criterion benchmarks.
 //!
 //! `cargo bench -p benches --bench agents`
 
@@ -12,6 +12,7 @@ use agents::testgames::{Fusion, FusionAction};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::game::Game;
 use engine::variants::chess::{Chess, ChessParams};
+use engine::variants::masquerade::{Masquerade, MasqueradeParams};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use std::hint::black_box;
@@ -46,6 +47,29 @@ fn fusion_root() -> Fusion {
     let mut g = Fusion::new(&());
     g.apply(FusionAction::Heads);
     g
+}
+
+/// Masquerade after both (fixed, secret) assignments: the seat to move knows nothing
+/// about its own pieces' captures yet.
+fn masquerade_root() -> Masquerade {
+    Masquerade::new(&MasqueradeParams {
+        white_assigns: Some("KQ,QN,RB,NR,BK".into()),
+        black_assigns: Some("KK,QQ,RR,BB,NN".into()),
+        ..Default::default()
+    })
+}
+
+fn ismcts_masquerade_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
+    let mut is = IsMcts::<Masquerade>::new(
+        mode,
+        MctsConfig {
+            budget: Budget::iterations(iters),
+            ..Default::default()
+        },
+    );
+    let mut rng = Pcg64::seed_from_u64(seed);
+    is.search(&masquerade_root(), 0, &mut rng);
+    is.iterations
 }
 
 fn ismcts_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
@@ -102,6 +126,13 @@ fn print_figures() {
             ismcts_sims(mode, 200_000, 1)
         });
     }
+    for mode in [IsMode::So, IsMode::Mo] {
+        figure(
+            &format!("ismcts {mode:?} on Masquerade, playouts to the end"),
+            "simulations",
+            || ismcts_masquerade_sims(mode, 2_000, 1),
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -123,6 +154,9 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("ismcts_mo_fusion_20000_sims", |b| {
         b.iter(|| ismcts_sims(IsMode::Mo, 20_000, 3))
+    });
+    g.bench_function("ismcts_so_masquerade_500_sims", |b| {
+        b.iter(|| ismcts_masquerade_sims(IsMode::So, 500, 3))
     });
     g.finish();
 }

@@ -73,6 +73,8 @@ pub struct Replayed {
     pub tallies: Vec<(String, f64)>,
     /// Display names of the seats, in seat order.
     pub seat_names: Vec<String>,
+    /// Readable names of coded tally values (`Game::tally_label`), by tally name.
+    pub tally_labels: Vec<(String, String)>,
 }
 
 /// The SAN record of a chess-like game, for PGN.
@@ -259,6 +261,11 @@ impl VariantVisitor for ReplayRow<'_> {
             reason: r.reason.to_string(),
             plies: actions.len(),
             pgn,
+            tally_labels: game
+                .tallies()
+                .iter()
+                .filter_map(|(n, v)| game.tally_label(n, *v).map(|l| (n.clone(), l)))
+                .collect(),
             tallies: game.tallies(),
             seat_names: (0..game.num_seats()).map(|s| game.seat_name(s)).collect(),
         })

@@ -45,9 +45,10 @@ pub struct ReportArgs {
 /// What to put in a report beyond the standard sections.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ReportOptions {
-    /// A seat's score grouped by the value of a tally, `NAME@SEAT` (repeatable). Several
-    /// splits are also pooled into one table: `--split white_assigned@0 --split
-    /// black_assigned@1` gives each assigner's score by the assignment it made.
+    /// A seat's score grouped by the value of a tally, `NAME@SEAT` (repeatable, one table
+    /// each). Parts joined by `+` pool into one table: `--split
+    /// white_assigned@0+black_assigned@1` gives each assigner's score by the assignment
+    /// it made.
     #[arg(long)]
     pub split: Vec<String>,
     /// Report title (default: the variant and the agents).
@@ -129,12 +130,10 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .zip(replayed)
         .map(|(row, r)| GameFigures::new(row, r))
         .collect();
-    for sp in &splits {
-        if sp.seat >= games[0].returns.len() {
+    for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
+        if *seat >= games[0].returns.len() {
             bail!(
-                "--split {}@{}: the variant has {} seats",
-                sp.tally,
-                sp.seat,
+                "--split {tally}@{seat}: the variant has {} seats",
                 games[0].returns.len()
             );
         }
@@ -157,28 +156,31 @@ fn sibling(path: &Path, name: &str) -> PathBuf {
     path.parent().unwrap_or(Path::new(".")).join(name)
 }
 
-/// `--split NAME@SEAT`.
+/// `--split NAME@SEAT[+NAME@SEAT...]`: one table of a seat's score grouped by a tally's
+/// value; several parts joined by `+` pool their games into that one table.
 #[derive(Clone, Debug, PartialEq)]
 struct Split {
-    tally: String,
-    seat: usize,
+    parts: Vec<(String, usize)>,
 }
 
 impl Split {
     fn parse(text: &str) -> Result<Split> {
-        let (name, seat) = text.split_once('@').ok_or_else(|| {
-            anyhow!("--split '{text}': expected NAME@SEAT, e.g. white_assigned@0")
-        })?;
-        let seat = seat
-            .parse::<usize>()
-            .map_err(|_| anyhow!("--split '{text}': seat '{seat}' is not a number"))?;
-        if name.is_empty() {
-            bail!("--split '{text}': no tally name");
-        }
-        Ok(Split {
-            tally: name.to_string(),
-            seat,
-        })
+        let parts = text
+            .split('+')
+            .map(|part| {
+                let (name, seat) = part.split_once('@').ok_or_else(|| {
+                    anyhow!("--split '{text}': expected NAME@SEAT, e.g. white_assigned@0")
+                })?;
+                let seat = seat
+                    .parse::<usize>()
+                    .map_err(|_| anyhow!("--split '{text}': seat '{seat}' is not a number"))?;
+                if name.is_empty() {
+                    bail!("--split '{text}': no tally name");
+                }
+                Ok((name.to_string(), seat))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Split { parts })
     }
 }
 
@@ -191,6 +193,7 @@ struct GameFigures {
     reason: String,
     plies: usize,
     tallies: Vec<(String, f64)>,
+    tally_labels: Vec<(String, String)>,
     seat_names: Vec<String>,
 }
 
@@ -204,6 +207,7 @@ impl GameFigures {
             reason: r.reason,
             plies: r.plies,
             tallies: r.tallies,
+            tally_labels: r.tally_labels,
             seat_names: r.seat_names,
         }
     }
@@ -215,6 +219,17 @@ impl GameFigures {
 
     fn tally(&self, name: &str) -> Option<f64> {
         self.tallies.iter().find(|(n, _)| n == name).map(|t| t.1)
+    }
+
+    /// The tally's value as a split groups it: its label where the variant gives one.
+    fn tally_group(&self, name: &str) -> Option<String> {
+        let v = self.tally(name)?;
+        Some(
+            self.tally_labels
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or_else(|| fmt_num(v), |(_, l)| l.clone()),
+        )
     }
 }
 
@@ -336,6 +351,7 @@ impl Report {
             md,
             "| agent | games | score (95% interval) |\n|---|---|---|"
         );
+        let duplicated = |spec: &String| specs.values().filter(|s| *s == spec).count() > 1;
         for (p, spec) in &specs {
             let xs: Vec<f64> = games
                 .iter()
@@ -349,7 +365,12 @@ impl Report {
                 })
                 .collect();
             let (am, ah) = mean_ci(&xs);
-            let _ = writeln!(md, "| `{spec}` | {} | {} |", xs.len(), fmt_score(am, ah));
+            let name = if duplicated(spec) {
+                format!("`{spec}` (agent {p})")
+            } else {
+                format!("`{spec}`")
+            };
+            let _ = writeln!(md, "| {name} | {} | {} |", xs.len(), fmt_score(am, ah));
         }
         let _ = writeln!(md);
 
@@ -436,31 +457,34 @@ impl Report {
         }
 
         // Splits.
-        let mut pooled: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for sp in splits {
             let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-            for g in games {
-                if let Some(v) = g.tally(&sp.tally) {
-                    groups.entry(fmt_num(v)).or_default().push(g.score(sp.seat));
+            for (tally, seat) in &sp.parts {
+                for g in games {
+                    if let Some(v) = g.tally_group(tally) {
+                        groups.entry(v).or_default().push(g.score(*seat));
+                    }
                 }
             }
-            let seat = seat_names
-                .get(sp.seat)
-                .cloned()
-                .unwrap_or_else(|| format!("seat {}", sp.seat));
-            let _ = writeln!(md, "## {seat}'s score by `{}`\n", sp.tally);
-            split_table(&mut md, &groups, &seat);
-            for (k, v) in groups {
-                pooled.entry(k).or_default().extend(v);
-            }
-        }
-        if splits.len() > 1 {
-            let names: Vec<String> = splits
-                .iter()
-                .map(|s| format!("`{}`@{}", s.tally, s.seat))
-                .collect();
-            let _ = writeln!(md, "## Pooled: score by value of {}\n", names.join(", "));
-            split_table(&mut md, &pooled, "the seat");
+            let seat_name = |seat: usize| {
+                seat_names
+                    .get(seat)
+                    .cloned()
+                    .unwrap_or_else(|| format!("seat {seat}"))
+            };
+            let who = if let [(tally, seat)] = sp.parts.as_slice() {
+                let _ = writeln!(md, "## {}'s score by `{tally}`\n", seat_name(*seat));
+                seat_name(*seat)
+            } else {
+                let names: Vec<String> = sp
+                    .parts
+                    .iter()
+                    .map(|(t, s)| format!("{}'s score by `{t}`", seat_name(*s)))
+                    .collect();
+                let _ = writeln!(md, "## Pooled: {}\n", names.join(", "));
+                "the seat".to_string()
+            };
+            split_table(&mut md, &groups, &who);
         }
 
         let summary = format!(
@@ -537,15 +561,17 @@ mod tests {
     #[test]
     fn split_syntax() {
         assert_eq!(
-            Split::parse("white_assigned@0").unwrap(),
-            Split {
-                tally: "white_assigned".into(),
-                seat: 0
-            }
+            Split::parse("white_assigned@0").unwrap().parts,
+            vec![("white_assigned".to_string(), 0)]
+        );
+        assert_eq!(
+            Split::parse("a@0+b@1").unwrap().parts,
+            vec![("a".to_string(), 0), ("b".to_string(), 1)]
         );
         assert!(Split::parse("white_assigned").is_err());
         assert!(Split::parse("x@one").is_err());
         assert!(Split::parse("@1").is_err());
+        assert!(Split::parse("a@0+").is_err());
     }
 
     #[test]

@@ -198,6 +198,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tallies(&self) -> Vec<(String, f64)> {
         Vec::new()
     }
+
+    /// A readable name for a tally's value where the number is a code (Masquerade's
+    /// assignment index prints as `KQ,QN,RB,BK,NR`); `None` prints the number.
+    fn tally_label(&self, name: &str, value: f64) -> Option<String> {
+        let _ = (name, value);
+        None
+    }
 }
 
 /// Returns for a two-seat game won by `winner` (or drawn).

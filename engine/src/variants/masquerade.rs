@@ -1098,7 +1098,9 @@ impl Game for Masquerade {
     }
 
     /// Per game: `white_assigned` / `black_assigned` (index 0..119 of the assignment that
-    /// side gave the opponent's pieces, -1 if none), `{side}_attempts`,
+    /// side gave the opponent's pieces, -1 if none; labelled in its text form),
+    /// `{side}_gave_king` / `{side}_gave_queen` (the pattern index, K Q R B N = 0..4, that
+    /// side gave the opponent's king and queen, once assigned), `{side}_attempts`,
     /// `{side}_failed_attempts`, `{side}_knows` (1 if that side's consistent set came down
     /// to one assignment, else 0), `{side}_knows_at_ply` (the play ply, counted from 1,
     /// after which it first did; left out when it never did, so reports average it over
@@ -1137,6 +1139,14 @@ impl Game for Masquerade {
                 .filter(|&t| possible_patterns(set, t).count_ones() == 1)
                 .count();
             out.push((format!("{side}_assigned"), assigned(c)));
+            // The two choices the seed's strategy notes weigh most: what the opponent's
+            // king and queen capture like.
+            if let Some(a) = self.given[1 - c] {
+                for (role, name) in [(Role::King, "king"), (Role::Queen, "queen")] {
+                    let pat = a.pattern(role).expect("not a pawn");
+                    out.push((format!("{side}_gave_{name}"), pat.index() as f64));
+                }
+            }
             out.push((format!("{side}_attempts"), attempts[c] as f64));
             out.push((format!("{side}_failed_attempts"), failed[c] as f64));
             out.push((format!("{side}_knows"), f64::from(knows_at[c] >= 0.0)));
@@ -1147,6 +1157,21 @@ impl Game for Masquerade {
             out.push((format!("{side}_known_types"), known as f64));
         }
         out
+    }
+
+    fn tally_label(&self, name: &str, value: f64) -> Option<String> {
+        if name.ends_with("_assigned") {
+            return Some(if value < 0.0 {
+                "none".into()
+            } else {
+                Assignment::from_index(value as usize)?.to_string()
+            });
+        }
+        if name.ends_with("_gave_king") || name.ends_with("_gave_queen") {
+            let p = Pattern::ALL.get(value as usize)?;
+            return Some(format!("captures like {}", p.letter()));
+        }
+        None
     }
 }
 
@@ -1167,6 +1192,20 @@ mod tests {
             ..Default::default()
         };
         Masquerade::from_opening(&params, fen).unwrap()
+    }
+
+    #[test]
+    fn tally_labels_name_assignments_and_patterns() {
+        let g = pos("4k3/8/8/n7/8/8/8/R3K3 w - - 0 1", "KQ,QN,RB,NR,BK", ORTHO);
+        let t: std::collections::HashMap<String, f64> = g.tallies().into_iter().collect();
+        let label = |n: &str| g.tally_label(n, t[n]).unwrap();
+        assert_eq!(label("white_assigned"), "KQ,QN,RB,BK,NR");
+        assert_eq!(label("black_assigned"), ORTHO);
+        assert_eq!(label("white_gave_king"), "captures like Q");
+        assert_eq!(label("white_gave_queen"), "captures like N");
+        assert_eq!(label("black_gave_queen"), "captures like Q");
+        assert_eq!(g.tally_label("white_assigned", -1.0).unwrap(), "none");
+        assert_eq!(g.tally_label("white_attempts", 3.0), None);
     }
 
     fn actions(g: &Masquerade) -> BTreeSet<String> {
