@@ -472,3 +472,83 @@ fn play_prints_a_numbered_record() {
     ]);
     assert!(c960.contains("start: "), "{c960}");
 }
+
+#[test]
+fn balance_writes_a_report_from_replayed_games_and_rejects_bad_input() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("bal");
+    let pf = params(d.path(), 80);
+    let stdout = ok(&[
+        "balance",
+        "--variant",
+        "cassandra",
+        "--agents",
+        "greedy,random",
+        "--games",
+        "8",
+        "--seed",
+        "4",
+        "--params",
+        s(&pf),
+        "--out",
+        s(&out),
+        "--split",
+        "white_made@0+black_made@1",
+    ]);
+    assert!(stdout.contains("white scores"), "{stdout}");
+    let md = read(&out.join("report.md"));
+    for section in [
+        "## First seat (white)",
+        "## Agents",
+        "## Game length",
+        "## How games end",
+        "`made_pawn`",
+        "## Pooled: white's score by `white_made`, black's score by `black_made`",
+    ] {
+        assert!(md.contains(section), "missing {section}:\n{md}");
+    }
+    let csv = read(&out.join("tallies.csv"));
+    assert_eq!(csv.lines().count(), 9, "header + 8 games");
+    assert!(csv.lines().next().unwrap().contains("made_pawn"));
+    // The report is a function of games.csv: running it again gives the same file.
+    ok(&[
+        "report",
+        "--games",
+        s(&out.join("games.csv")),
+        "--split",
+        "white_made@0+black_made@1",
+    ]);
+    assert_eq!(read(&out.join("report.md")), md);
+
+    // Bad splits are named.
+    let games = out.join("games.csv");
+    let err = fails(&["report", "--games", s(&games), "--split", "made_pawn"]);
+    assert!(err.contains("NAME@SEAT"), "{err}");
+    let err = fails(&["report", "--games", s(&games), "--split", "made_pawn@7"]);
+    assert!(err.contains("seats"), "{err}");
+
+    // A record whose ending was altered no longer replays to it: an error naming the
+    // game, and no report is written.
+    let text = read(&games);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(
+        fields.len(),
+        13,
+        "no quoted fields in this row: {}",
+        lines[1]
+    );
+    fields[10] = "resigned";
+    lines[1] = fields.join(",");
+    let tampered = d.path().join("tampered");
+    std::fs::create_dir_all(&tampered).unwrap();
+    std::fs::write(tampered.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    std::fs::copy(out.join("run.json"), tampered.join("run.json")).unwrap();
+    let err = fails(&["report", "--games", s(&tampered.join("games.csv"))]);
+    assert!(err.contains("game 0"), "{err}");
+    assert!(!tampered.join("report.md").exists());
+
+    // An empty or missing file is a clear error too.
+    let err = fails(&["report", "--games", s(&d.path().join("nope.csv"))]);
+    assert!(err.contains("nope.csv"), "{err}");
+}
