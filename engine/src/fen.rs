@@ -179,6 +179,25 @@ impl Board {
     }
 
     pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
+        Board::read_fen(fen, mode, true)
+    }
+
+    /// Reads a FEN in which the side not to move may be in check: for variants without
+    /// a check rule (royal capture), where a king may stand en prise. Kings that touch
+    /// are still refused.
+    ///
+    /// ```
+    /// use engine::board::Board;
+    /// // White to move with the black king on the rook's file.
+    /// let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+    /// assert!(Board::from_fen(fen).is_err());
+    /// assert!(Board::from_fen_king_en_prise(fen).is_ok());
+    /// ```
+    pub fn from_fen_king_en_prise(fen: &str) -> Result<Board, FenError> {
+        Board::read_fen(fen, CastlingMode::Standard, false)
+    }
+
+    fn read_fen(fen: &str, mode: CastlingMode, orthodox: bool) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 || fields.len() > 6 {
             return Err(FenError::FieldCount(fields.len()));
@@ -244,7 +263,11 @@ impl Board {
         board.set_chess960(mode == CastlingMode::Chess960);
         board.set_state(turn, castling, ep, halfmoves, fullmoves);
         let their_king = board.king(turn.other()).expect("checked above");
-        if board.is_attacked(their_king, turn) {
+        let our_king = board.king(turn).expect("checked above");
+        if crate::attacks::king_attacks(our_king).contains(their_king) {
+            return Err(FenError::Position("the kings touch".into()));
+        }
+        if orthodox && board.is_attacked(their_king, turn) {
             return Err(FenError::Position(format!(
                 "{} is not to move but is in check",
                 turn.other().name()

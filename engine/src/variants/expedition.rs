@@ -52,8 +52,8 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::square::{Color, Piece, Role, Square};
-use crate::variants::chess::Chess;
+use crate::square::{Color, Role, Square};
+use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, no_moves_result, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
@@ -222,115 +222,7 @@ fn along(attempt: Move, d: u8) -> Square {
 
 /// Reads a FEN that may leave the side not to move in check (see `from_opening`).
 fn read_fen(fen: &str) -> Result<Board, GameError> {
-    let err = |e: String| GameError::Opening(format!("{fen}: {e}"));
-    let first = match Board::from_fen(fen) {
-        Ok(b) => return Ok(b),
-        Err(e) => e.to_string(),
-    };
-    if !first.contains("in check") {
-        return Err(err(first));
-    }
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let turn = if fields[1] == "w" {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let ep = Square::parse(fields[3]);
-    let halfmoves = fields.get(4).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let fullmoves = fields.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
-    // The other side to move puts the check on the mover's king, which the reader
-    // accepts unless both kings are attacked.
-    let mut other = fields.clone();
-    other[1] = if turn == Color::White { "b" } else { "w" };
-    other[3] = "-";
-    let mut board = match Board::from_fen(&other.join(" ")) {
-        Ok(b) => b,
-        Err(_) => both_kings_attacked(&fields).ok_or_else(|| err(first.clone()))?,
-    };
-    let castling = board.castling_rights();
-    board.set_state(turn, castling, ep, halfmoves, fullmoves);
-    Ok(board)
-}
-
-/// Both kings in check: kings first (the reader takes them), then the other pieces;
-/// castling rights only as standard `KQkq` letters here.
-fn both_kings_attacked(fields: &[&str]) -> Option<Board> {
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 8 {
-        return None;
-    }
-    let mut pieces = Vec::new();
-    for (i, rank) in ranks.iter().enumerate() {
-        let mut file = 0u8;
-        for c in rank.chars() {
-            if let Some(d) = c.to_digit(10) {
-                file += d as u8;
-            } else {
-                pieces.push((
-                    Square::try_new((7 - i as u8) * 8 + file)?,
-                    Piece::from_char(c)?,
-                ));
-                file += 1;
-            }
-            if file > 8 {
-                return None;
-            }
-        }
-    }
-    let kings_only: String = (0..8u8)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut gap = 0;
-            for f in 0..8u8 {
-                let sq = Square::from_coords(f, r);
-                match pieces
-                    .iter()
-                    .find(|(s, p)| *s == sq && p.role == Role::King)
-                {
-                    Some((_, p)) => {
-                        if gap > 0 {
-                            row.push_str(&gap.to_string());
-                        }
-                        gap = 0;
-                        row.push(p.char());
-                    }
-                    None => gap += 1,
-                }
-            }
-            if gap > 0 {
-                row.push_str(&gap.to_string());
-            }
-            row
-        })
-        .collect::<Vec<_>>()
-        .join("/");
-    let mut board = Board::from_fen(&format!("{kings_only} w - - 0 1")).ok()?;
-    for &(sq, p) in &pieces {
-        if p.role != Role::King {
-            board.set_piece(sq, Some(p));
-        }
-    }
-    let mut castling = Bitboard::EMPTY;
-    for c in fields[2].chars() {
-        let (color, file) = match c {
-            'K' => (Color::White, 7),
-            'Q' => (Color::White, 0),
-            'k' => (Color::Black, 7),
-            'q' => (Color::Black, 0),
-            _ => continue,
-        };
-        let rook = Square::from_coords(file, if color == Color::White { 0 } else { 7 });
-        let king_home = Square::from_coords(4, rook.rank());
-        if board.piece_at(rook) == Some(Piece::new(color, Role::Rook))
-            && board.king(color) == Some(king_home)
-        {
-            castling.set(rook);
-        }
-    }
-    board.set_state(Color::White, castling, None, 0, 1);
-    Some(board)
+    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::Opening(format!("{fen}: {e}")))
 }
 
 const KEY_ROLL: u64 = 0x4558_5000_0000;
@@ -972,20 +864,7 @@ impl Game for Expedition {
     }
 
     fn material(&self, seat: Seat) -> f64 {
-        let us = Color::from_index(seat);
-        let mut score = 0.0;
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
-            let diff = self.board.pieces(us, role).count() as f64
-                - self.board.pieces(us.other(), role).count() as f64;
-            score += diff * Chess::VALUES[role.index()];
-        }
-        score
+        material_balance(&self.board, Color::from_index(seat))
     }
 
     fn board(&self) -> Option<&Board> {

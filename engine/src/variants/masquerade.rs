@@ -56,8 +56,8 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::square::{Color, Piece, Role, Square};
-use crate::variants::chess::Chess;
+use crate::square::{Color, Role, Square};
+use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, pseudo_moves};
 use crate::zobrist;
 use rand::{Rng, RngCore};
@@ -349,71 +349,9 @@ fn nth_member(mut set: u128, k: u32) -> Assignment {
 }
 
 /// Reads a FEN. The orthodox reader refuses a position whose side not to move is
-/// attacked; with no check rule such a king merely stands en prise, so those positions
-/// are read without the mover's attackers (all its pieces but king and rooks, which the
-/// castling field needs) and the pieces are put back afterwards. Kings that touch, or a
-/// rook of the mover attacking the other king, are still refused.
+/// attacked; with no check rule such a king merely stands en prise.
 pub fn board_from_fen(fen: &str) -> Result<Board, GameError> {
-    let err = |e: String| GameError::Opening(format!("{fen}: {e}"));
-    let first = match Board::from_fen(fen) {
-        Ok(b) => return Ok(b),
-        Err(e) => e.to_string(),
-    };
-    if !first.contains("in check") {
-        return Err(err(first));
-    }
-    // The reader got past every other check, so the fields are well formed.
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let turn = if fields[1] == "w" {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let mut kept = String::new();
-    let mut dropped = Vec::new();
-    for (r, rank) in fields[0].split('/').enumerate() {
-        if r > 0 {
-            kept.push('/');
-        }
-        let mut file = 0u8;
-        for c in rank.chars() {
-            if let Some(d) = c.to_digit(10) {
-                kept.push(c);
-                file += d as u8;
-                continue;
-            }
-            let piece = Piece::from_char(c).ok_or_else(|| err(first.clone()))?;
-            if piece.color == turn && !matches!(piece.role, Role::King | Role::Rook) {
-                dropped.push((Square::from_coords(file, 7 - r as u8), piece));
-                kept.push('1');
-            } else {
-                kept.push(c);
-            }
-            file += 1;
-        }
-    }
-    let mut reduced: Vec<&str> = fields.clone();
-    reduced[0] = &kept;
-    if reduced.len() > 3 {
-        reduced[3] = "-";
-    }
-    let mut board = Board::from_fen(&reduced.join(" ")).map_err(|_| err(first.clone()))?;
-    for (sq, piece) in dropped {
-        board.set_piece(sq, Some(piece));
-    }
-    let ep = fields.get(3).and_then(|s| Square::parse(s)).filter(|ep| {
-        let pawn = Square::from_coords(ep.file(), if turn == Color::White { 4 } else { 3 });
-        board.piece_at(pawn) == Some(Piece::new(turn.other(), Role::Pawn))
-            && board.piece_at(*ep).is_none()
-    });
-    board.set_state(
-        turn,
-        board.castling_rights(),
-        ep,
-        board.halfmoves(),
-        board.fullmoves(),
-    );
-    Ok(board)
+    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::Opening(format!("{fen}: {e}")))
 }
 
 // ----- parameters ----------------------------------------------------------------------
@@ -1077,20 +1015,7 @@ impl Game for Masquerade {
     /// Orthodox material: values are what the pieces move like, and the secret patterns
     /// are a permutation, so the side with more pieces still has more capture power.
     fn material(&self, seat: Seat) -> f64 {
-        let us = Color::from_index(seat.min(1));
-        let mut score = 0.0;
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
-            let diff = self.board.pieces(us, role).count() as f64
-                - self.board.pieces(us.other(), role).count() as f64;
-            score += diff * Chess::VALUES[role.index()];
-        }
-        score
+        material_balance(&self.board, Color::from_index(seat.min(1)))
     }
 
     fn board(&self) -> Option<&Board> {
