@@ -874,14 +874,20 @@ impl Game for Expedition {
     /// `attempts_n2..attempts_n7`: attempts by length; `full_n2..full_n7`: those the dice
     /// let through in full; `forced_one`: attempts cut to one square; `king_captures`;
     /// `gambles`: turns begun with a move that leaves the own king under a distant
-    /// slider's attack.
+    /// slider's attack; `turns`: moves made (certain moves and attempts, so game length
+    /// compares with orthodox chess's plies).
     fn tallies(&self) -> Vec<(String, f64)> {
         let mut attempts = [0u32; MAX_ATTEMPT as usize + 1];
         let mut full = [0u32; MAX_ATTEMPT as usize + 1];
         let (mut forced_one, mut kings, mut gambles) = (0u32, 0u32, 0u32);
+        let mut turns = 0u32;
         for r in &self.history {
             match (r.action, r.phase) {
-                (ExpeditionAction::Attempt(m), _) => attempts[length(m) as usize] += 1,
+                (ExpeditionAction::Move(_), _) => turns += 1,
+                (ExpeditionAction::Attempt(m), _) => {
+                    turns += 1;
+                    attempts[length(m) as usize] += 1
+                }
                 (ExpeditionAction::Roll(max), Phase::Roll { attempt }) => {
                     if max >= length(attempt) {
                         full[length(attempt) as usize] += 1;
@@ -904,6 +910,7 @@ impl Game for Expedition {
         out.push(("forced_one".into(), forced_one as f64));
         out.push(("king_captures".into(), kings as f64));
         out.push(("gambles".into(), gambles as f64));
+        out.push(("turns".into(), turns as f64));
         out
     }
 }
@@ -1427,10 +1434,12 @@ mod tests {
         let mut h = replay(g, &["a1a8"]).unwrap();
         assert_eq!(tally(&h, "attempts_n7"), 1.0);
         assert_eq!(tally(&h, "full_n7"), 0.0);
+        assert_eq!(tally(&h, "turns"), 1.0, "the attempt starts a turn");
         let before = h.tallies();
         let roll = act(&h, "roll:7");
         h.apply(roll);
         assert_eq!(tally(&h, "full_n7"), 1.0);
+        assert_eq!(tally(&h, "turns"), 1.0, "the roll does not");
         h.undo();
         assert_eq!(h.tallies(), before);
         let names: Vec<String> = h.tallies().into_iter().map(|t| t.0).collect();
