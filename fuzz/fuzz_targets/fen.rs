@@ -47,4 +47,12 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(b) = Board::from_fen_960(s) {
         check(&b);
     }
+    // The royal-capture reader (a king may stand en prise) accepts a superset.
+    if let Ok(b) = Board::from_fen_king_en_prise(s) {
+        assert!(b.is_consistent(), "inconsistent after parse");
+        let fen = b.fen();
+        let again = Board::from_fen_king_en_prise(&fen)
+            .unwrap_or_else(|e| panic!("fen() output {fen:?} rejected: {e}"));
+        assert!(again == b, "fen round trip changed the position: {fen}");
+    }
 });
