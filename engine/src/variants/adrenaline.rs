@@ -153,7 +153,7 @@ impl Adrenaline {
     /// Squares the piece of `color` on `sq` reaches: a regular move, then king steps
     /// while checkers last (never onto its own side's pieces). Landing on an enemy piece
     /// takes over its checkers, as the seed's example mate with the pumped-up bishop needs.
-    fn reach(&self, sq: Square, color: Color) -> Bitboard {
+    fn reach(&self, sq: Square, color: Color, stacks: &[u8; 64]) -> Bitboard {
         let b = &self.board;
         let occ = b.occupied();
         let own = b.by_color(color);
@@ -173,7 +173,7 @@ impl Adrenaline {
         // Enemy pieces with checkers: taking one hands its checkers over, once.
         let prizes: Vec<Square> = b
             .by_color(color.other())
-            .filter(|t| self.stacks[t.index()] > 0)
+            .filter(|t| stacks[t.index()] > 0)
             .take(8)
             .collect();
         let prize_bit = |t: Square| prizes.iter().position(|&p| p == t).map(|i| 1usize << i);
@@ -184,11 +184,11 @@ impl Adrenaline {
         let mut queue: Vec<(Square, usize)> = Vec::new();
         let arrive = |t: Square, mask: usize, left: i32| -> (usize, i32) {
             match prize_bit(t) {
-                Some(bit) if mask & bit == 0 => (mask | bit, left + self.stacks[t.index()] as i32),
+                Some(bit) if mask & bit == 0 => (mask | bit, left + stacks[t.index()] as i32),
                 _ => (mask, left),
             }
         };
-        let own_stack = self.stacks[sq.index()] as i32;
+        let own_stack = stacks[sq.index()] as i32;
         for d in regular - own {
             let (mask, left) = arrive(d, 0, own_stack);
             let slot = (mask << 6) | d.index();
@@ -221,6 +221,12 @@ impl Adrenaline {
 
     /// Whether `by` attacks `target` (adrenaline reach included).
     fn attacked(&self, target: Square, by: Color) -> bool {
+        self.attacked_with(target, by, &self.stacks)
+    }
+
+    /// `attacked` with the checkers of `stacks` instead of the position's own, so a
+    /// placement can be judged without copying the game.
+    fn attacked_with(&self, target: Square, by: Color, stacks: &[u8; 64]) -> bool {
         if self
             .board
             .attackers_to(target, by, self.board.occupied())
@@ -231,7 +237,7 @@ impl Adrenaline {
         let stacked: Bitboard = self
             .board
             .occupied()
-            .filter(|s| self.stacks[s.index()] > 0)
+            .filter(|s| stacks[s.index()] > 0)
             .collect();
         if stacked.is_empty() {
             return false;
@@ -242,7 +248,7 @@ impl Adrenaline {
             // further than its orthodox attacks.
             let role = self.board.piece_at(sq).expect("piece").role;
             let may_gain = (attacks::attacks(role, by, sq, occ) & stacked).any();
-            (stacked.contains(sq) || may_gain) && self.reach(sq, by).contains(target)
+            (stacked.contains(sq) || may_gain) && self.reach(sq, by, stacks).contains(target)
         })
     }
 
@@ -332,7 +338,10 @@ impl Adrenaline {
         // Called once the capturer's piece has finished moving: the board's side to move
         // is already the opponent, whose pieces receive the checker.
         let placer = self.board.turn().other();
-        if self.captured_this_turn && self.can_place() && !self.safe_placements(placer).is_empty() {
+        if self.captured_this_turn
+            && self.can_place()
+            && self.safe_placements(placer).next().is_some()
+        {
             Phase::Place
         } else {
             Phase::Regular
@@ -342,18 +351,14 @@ impl Adrenaline {
     /// The opponent's pieces a checker may go under: those whose new reach would not
     /// attack the placer's own king (a placement is part of the placer's turn, and no
     /// part of a turn may leave the mover's king attacked).
-    fn safe_placements(&self, placer: Color) -> Vec<Square> {
+    fn safe_placements(&self, placer: Color) -> impl Iterator<Item = Square> + '_ {
         let n = self.params.checkers_per_capture;
-        let mut probe = self.clone();
-        self.board
-            .by_color(placer.other())
-            .filter(|sq| {
-                probe.stacks[sq.index()] += n;
-                let safe = !probe.king_attacked(placer);
-                probe.stacks[sq.index()] -= n;
-                safe
-            })
-            .collect()
+        let king = self.board.king(placer);
+        self.board.by_color(placer.other()).filter(move |sq| {
+            let mut stacks = self.stacks;
+            stacks[sq.index()] += n;
+            !king.is_some_and(|k| self.attacked_with(k, placer.other(), &stacks))
+        })
     }
 
     fn key_of(&self) -> u64 {
@@ -436,7 +441,6 @@ impl Game for Adrenaline {
             }
             Phase::Place => out.extend(
                 self.safe_placements(self.actor())
-                    .into_iter()
                     .map(AdrenalineAction::Place),
             ),
         }
