@@ -6,7 +6,9 @@
 //! - [`BiasedRps`]: one simultaneous round of rock-paper-scissors with biased payoffs.
 //! - [`DiceRace`]: a race with dice (chance nodes), solved by full-width expectimax.
 
-use engine::game::{two_seat_returns, Game, GameError, GameResult, Returns, Seat, Turn};
+use engine::game::{
+    two_seat_returns, Dynamics, Game, GameError, GameFacts, GameResult, Returns, Seat, Turn,
+};
 use rand::{Rng, RngCore};
 use std::hash::{Hash, Hasher};
 
@@ -48,6 +50,9 @@ pub type NimMove = (u8, u8);
 impl Game for Nim {
     type Action = NimMove;
     type Params = ();
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC
+    }
     fn new(_: &()) -> Nim {
         Nim::with_piles([3, 4, 5])
     }
@@ -156,6 +161,11 @@ impl Fusion {
 impl Game for Fusion {
     type Action = FusionAction;
     type Params = ();
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_chance(true)
+            .with_hidden_information(true)
+    }
     fn new(_: &()) -> Fusion {
         Fusion::default()
     }
@@ -219,9 +229,6 @@ impl Game for Fusion {
     fn state_key(&self) -> u64 {
         hash_of(&self.history)
     }
-    fn is_perfect_information(&self) -> bool {
-        false
-    }
     fn information_key(&self, _seat: Seat) -> u64 {
         // Nobody sees the coin: only whether it was tossed and seat 0's moves.
         let seen: Vec<Option<FusionAction>> = self
@@ -282,6 +289,12 @@ pub const RPS_EQUILIBRIUM: [f64; 3] = [0.25, 0.5, 0.25];
 impl Game for BiasedRps {
     type Action = u8;
     type Params = ();
+    fn facts(&self) -> GameFacts {
+        GameFacts {
+            dynamics: Dynamics::Simultaneous,
+            ..GameFacts::TWO_SEAT_CLASSIC
+        }
+    }
     fn new(_: &()) -> BiasedRps {
         BiasedRps::default()
     }
@@ -371,6 +384,9 @@ pub enum DiceAction {
 impl Game for DiceRace {
     type Action = DiceAction;
     type Params = ();
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_chance(true)
+    }
     fn new(_: &()) -> DiceRace {
         DiceRace::default()
     }

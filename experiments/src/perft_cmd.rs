@@ -3,8 +3,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use engine::game::registry::{self, VariantVisitor};
 use engine::game::Game;
+use engine::registry::{self, VariantVisitor};
 use engine::{chess960, perft, Board};
 use std::time::Instant;
 

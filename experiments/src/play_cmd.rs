@@ -5,8 +5,8 @@ use crate::replay_cmd::{movetext, replay_with_san};
 use crate::util::{result_text, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use engine::game::registry::{self, VariantVisitor};
 use engine::game::Game;
+use engine::registry::{self, VariantVisitor};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

@@ -4,8 +4,8 @@ use crate::record::{self, Row};
 use crate::util::{digest_hex, params_canonical, result_text, returns_text};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use engine::game::registry::{self, VariantVisitor};
 use engine::game::{Game, Turn};
+use engine::registry::{self, VariantVisitor};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

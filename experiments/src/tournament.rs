@@ -32,8 +32,8 @@ use crate::stats::{self, Pentanomial, Sprt, SprtModel, SprtState};
 use crate::util::{digest_hex, mix, params_canonical, result_text, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
-use engine::game::registry::{self, VariantVisitor};
 use engine::game::Game;
+use engine::registry::{self, VariantVisitor};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -58,7 +58,7 @@ pub enum SprtModelArg {
 
 #[derive(Args, Debug, Clone)]
 pub struct TournamentArgs {
-    /// Variant name (see `engine::game::registry::VARIANTS`).
+    /// Variant name (see `engine::registry::VARIANTS`).
     #[arg(long)]
     pub variant: String,
     /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).

@@ -7,7 +7,7 @@
 //! conformance::check(&Chess::new(&ChessParams::default()), 3, 7);
 //! ```
 
-use super::{joint_notation, replay, Game, Turn};
+use super::{joint_notation, replay, ChanceMode, Dynamics, Game, GameFacts, Turn, Utility};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -19,13 +19,26 @@ use rand_pcg::Pcg64;
 /// - terminal states have no legal actions and returns of the right length;
 /// - for perfect-information games, `sample_world` is the state itself and information
 ///   keys equal the state key; for hidden-information games, `sample_world(seat)` has
-///   the same information key for that seat as the true state.
+///   the same information key for that seat as the true state;
+/// - the declared [`GameFacts`](super::GameFacts) hold: they never change during a game,
+///   `seats` equals `num_seats`, a chance node appears only in a game that declares
+///   chance and a simultaneous node only in one that declares simultaneous moves, and
+///   terminal returns fit the declared utility (zero-sum: they sum to zero; teams:
+///   partners equal and the sum is zero; identical: all equal).
 ///
 /// Panics with a message naming the broken rule.
 pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut actions = Vec::new();
     let mut chance = Vec::new();
+    let facts = start.facts();
+    assert_eq!(
+        facts.seats,
+        start.num_seats(),
+        "facts declare {} seats, the game has {}",
+        facts.seats,
+        start.num_seats()
+    );
     for game_index in 0..games {
         let mut g = start.clone();
         let mut record: Vec<String> = Vec::new();
@@ -56,10 +69,12 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                     );
                 }
             }
+            assert_eq!(g.facts(), facts, "the game's facts changed during play");
             let turn = g.turn();
             match turn {
                 Turn::Terminal => {
                     assert!(g.result().is_some(), "terminal state without a result");
+                    check_utility(&g, &facts);
                     for seat in 0..n {
                         g.legal_actions(seat, &mut actions);
                         assert!(actions.is_empty(), "terminal state has legal actions");
@@ -67,6 +82,11 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                     break;
                 }
                 Turn::Chance => {
+                    assert_eq!(
+                        facts.chance,
+                        ChanceMode::Explicit,
+                        "a chance node in a game whose facts declare no chance"
+                    );
                     g.chance_outcomes(&mut chance);
                     assert!(!chance.is_empty(), "chance node without outcomes");
                     let total: f64 = chance.iter().map(|c| c.1).sum();
@@ -110,6 +130,11 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                     apply_and_check_undo(&mut g, |g| g.apply(a));
                 }
                 Turn::Simultaneous => {
+                    assert_eq!(
+                        facts.dynamics,
+                        Dynamics::Simultaneous,
+                        "a simultaneous node in a game whose facts declare sequential moves"
+                    );
                     let seats = g.simultaneous_seats();
                     let mut joint = Vec::new();
                     for &s in &seats {
@@ -140,6 +165,30 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
             g.undo();
             assert_eq!(g.state_key(), *k, "undo chain does not retrace the game");
         }
+    }
+}
+
+fn check_utility<G: Game>(g: &G, facts: &GameFacts) {
+    let n = g.num_seats();
+    let r = g.returns();
+    let sum: f64 = r[..n].iter().sum();
+    match facts.utility {
+        Utility::ZeroSum => assert!(sum.abs() < 1e-9, "zero-sum returns sum to {sum}"),
+        Utility::Team => {
+            assert!(sum.abs() < 1e-9, "team returns sum to {sum}");
+            for a in 0..n {
+                for b in 0..n {
+                    if g.team(a) == g.team(b) {
+                        assert_eq!(r[a], r[b], "partners {a} and {b} got different returns");
+                    }
+                }
+            }
+        }
+        Utility::Identical => assert!(
+            r[..n].iter().all(|&x| x == r[0]),
+            "identical utility, different returns {:?}",
+            &r[..n]
+        ),
     }
 }
 

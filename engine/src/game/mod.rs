@@ -21,10 +21,15 @@
 //! - [`Game::action_notation`] and [`Game::parse_action`] round-trip, so a record of
 //!   (variant, parameters, seed, action list) replays the game exactly.
 //!
-//! Variants are reached by name through [`registry`], the one place that lists them.
+//! - [`Game::facts`] declares what kind of game it is ([`GameFacts`]: chance, dynamics,
+//!   information, utility, seats), checked by the conformance test.
+//!
+//! Variants are reached by name through [`crate::registry`], the one table that lists them.
 
 pub mod conformance;
-pub mod registry;
+pub mod facts;
+
+pub use facts::{ChanceMode, Dynamics, GameFacts, Information, Utility};
 
 use rand::RngCore;
 use std::fmt::Debug;
@@ -57,19 +62,114 @@ pub struct GameResult {
     pub reason: &'static str,
 }
 
-/// Errors from building games and reading actions or parameters.
+/// Errors from building games and reading actions or parameters. Causes are kept as
+/// sources (print the chain, e.g. anyhow's `{:#}`, to see them).
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum GameError {
     #[error("unknown variant '{0}' (known: {1})")]
     UnknownVariant(String, String),
-    #[error("bad parameters for {variant}: {message}")]
-    Params { variant: String, message: String },
+    #[error("bad parameters for {variant}")]
+    Params {
+        /// The variant's registry name.
+        variant: String,
+        #[source]
+        source: ParamsError,
+    },
     #[error("bad action '{action}': {message}")]
     Action { action: String, message: String },
-    #[error("bad opening position: {0}")]
-    Opening(String),
+    #[error("bad opening position '{opening}'")]
+    Opening {
+        opening: String,
+        #[source]
+        source: OpeningError,
+    },
     #[error("{0} does not support {1}")]
     Unsupported(String, String),
+}
+
+impl GameError {
+    /// An opening the variant cannot start from, for a reason of its own.
+    pub fn opening(opening: &str, reason: impl Into<String>) -> GameError {
+        GameError::Opening {
+            opening: opening.into(),
+            source: OpeningError::Invalid(reason.into()),
+        }
+    }
+
+    /// An opening whose FEN does not parse.
+    pub fn opening_fen(opening: &str, source: crate::FenError) -> GameError {
+        GameError::Opening {
+            opening: opening.into(),
+            source: OpeningError::Fen(source),
+        }
+    }
+}
+
+/// Why a parameter set was refused.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ParamsError {
+    /// The TOML text does not parse or does not fit the variant's parameters (unknown
+    /// key, wrong type).
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    /// A value out of its range (`validate`).
+    #[error(transparent)]
+    Invalid(#[from] InvalidParams),
+}
+
+/// A parameter value out of range: the field (a dotted path for tables) and the rule it
+/// breaks.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("{field}: {reason}")]
+pub struct InvalidParams {
+    pub field: String,
+    pub reason: String,
+}
+
+impl InvalidParams {
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> InvalidParams {
+        InvalidParams {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Why an opening position was refused.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum OpeningError {
+    #[error(transparent)]
+    Fen(#[from] crate::FenError),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A variant's parameter set: every tunable number, serde with the seed's values as
+/// defaults, and a range check the registry runs at every entry point (play,
+/// tournament, replay, report), so no command starts from nonsense.
+pub trait VariantParams:
+    Clone + Debug + Default + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
+{
+    /// Checks every value's range and the values' consistency.
+    fn validate(&self) -> Result<(), InvalidParams>;
+}
+
+/// Games without parameters (test games).
+impl VariantParams for () {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        Ok(())
+    }
+}
+
+/// The ply cap's range check, shared by every variant's `validate`.
+pub fn validate_ply_cap(ply_cap: u32) -> Result<(), InvalidParams> {
+    if ply_cap == 0 {
+        return Err(InvalidParams::new(
+            "ply_cap",
+            "must be at least 1 (a cap of 0 ends every game before it starts)",
+        ));
+    }
+    Ok(())
 }
 
 /// One variant's rules. See the module documentation for the contract.
@@ -77,13 +177,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// An action of a seat or an outcome of chance.
     type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// Every tunable number of the variant (serde; defaults are the seed's values).
-    type Params: Clone
-        + Debug
-        + Default
-        + Send
-        + Sync
-        + serde::Serialize
-        + serde::de::DeserializeOwned;
+    type Params: VariantParams;
+
+    /// The game's static facts (see [`facts`]); constant over a game.
+    fn facts(&self) -> GameFacts;
 
     /// The start state for `params`.
     fn new(params: &Self::Params) -> Self;
@@ -99,7 +196,6 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     fn num_seats(&self) -> usize;
 
-    /// A display name for a seat (`white`, `black`, `north`...).
     /// The team of `seat`: partners share a team number, and teams share returns.
     /// Searches for two-sided games (alphabeta) play any game whose seats form exactly
     /// two teams as a two-sided game. Default: every seat is its own team.
@@ -107,6 +203,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         seat
     }
 
+    /// A display name for a seat (`white`, `black`, `north`...).
     fn seat_name(&self, seat: Seat) -> String {
         match seat {
             0 => "white".into(),
@@ -152,8 +249,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A hash of the full state (for transposition tables and tests).
     fn state_key(&self) -> u64;
 
+    /// Derived from [`Game::facts`].
     fn is_perfect_information(&self) -> bool {
-        true
+        self.facts().information == Information::Perfect
     }
 
     /// Equal for states `seat` cannot distinguish.

@@ -1,4 +1,4 @@
-//! Adrenaline Chess (chess-kit seed "Adrenaline Chess"; RULES.md "Adrenaline Chess").
+//! Adrenaline Chess (chess-kit seed "Adrenaline Chess"; docs/RULES.md "Adrenaline Chess").
 //!
 //! - After a turn with one or more captures the capturer places one checker (parameter:
 //!   `checkers_per_capture`) under one of the opponent's remaining pieces; stacks allowed,
@@ -27,7 +27,10 @@
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
@@ -53,6 +56,25 @@ impl Default for AdrenalineParams {
             checkers_per_capture: 1,
             checkers_total: 24,
         }
+    }
+}
+
+impl VariantParams for AdrenalineParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
+        if self.checkers_per_capture == 0 {
+            return Err(InvalidParams::new(
+                "checkers_per_capture",
+                "must be at least 1 (the seed places one checker per capturing turn)",
+            ));
+        }
+        if self.checkers_total == 0 {
+            return Err(InvalidParams::new(
+                "checkers_total",
+                "must be at least 1 (the seed's box holds 24)",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -385,6 +407,10 @@ impl Game for Adrenaline {
     type Action = AdrenalineAction;
     type Params = AdrenalineParams;
 
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC
+    }
+
     fn new(params: &AdrenalineParams) -> Adrenaline {
         Adrenaline::from_board(Board::startpos(), params.clone())
     }
@@ -393,14 +419,14 @@ impl Game for Adrenaline {
     /// (`... w - - 0 1 | c1=3 h5=1`).
     fn from_opening(params: &AdrenalineParams, opening: &str) -> Result<Adrenaline, GameError> {
         let (fen, stacks) = opening.split_once('|').unwrap_or((opening, ""));
-        let board =
-            Board::from_fen(fen.trim()).map_err(|e| GameError::Opening(format!("{fen}: {e}")))?;
+        let board = Board::from_fen(fen.trim()).map_err(|e| GameError::opening_fen(opening, e))?;
         let mut g = Adrenaline::from_board(board, params.clone());
         for item in stacks.split_whitespace() {
             let bad = || {
-                GameError::Opening(format!(
-                    "stack '{item}': expected square=count on an occupied square"
-                ))
+                GameError::opening(
+                    opening,
+                    format!("stack '{item}': expected square=count on an occupied square"),
+                )
             };
             let (s, n) = item.split_once('=').ok_or_else(bad)?;
             let sq = Square::parse(s).ok_or_else(bad)?;

@@ -1,4 +1,4 @@
-//! Cassandra Chess (Cassandra seed; RULES.md "Cassandra Chess"): orthodox chess plus
+//! Cassandra Chess (Cassandra seed; docs/RULES.md "Cassandra Chess"): orthodox chess plus
 //! prophecies of doom.
 //!
 //! - After a move the mover may announce one prophecy: a square; the piece type is the
@@ -22,7 +22,10 @@
 //! cancels en passant; repetition is judged on the board as in orthodox chess.
 
 use crate::board::Board;
-use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
 use crate::moves::Move;
 use crate::square::{Color, Piece, Role, Square};
 use crate::variants::chess::material_balance;
@@ -49,6 +52,19 @@ impl Default for CassandraParams {
             horizon: 2,
             secret: false,
         }
+    }
+}
+
+impl VariantParams for CassandraParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
+        if self.horizon == 0 {
+            return Err(InvalidParams::new(
+                "horizon",
+                "must be at least 1 (a prophecy resolves on a later own turn)",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -281,13 +297,16 @@ impl Game for Cassandra {
     type Action = CassandraAction;
     type Params = CassandraParams;
 
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(self.params.secret)
+    }
+
     fn new(params: &CassandraParams) -> Cassandra {
         Cassandra::from_board(Board::startpos(), params.clone())
     }
 
     fn from_opening(params: &CassandraParams, opening: &str) -> Result<Cassandra, GameError> {
-        let board =
-            Board::from_fen(opening).map_err(|e| GameError::Opening(format!("{opening}: {e}")))?;
+        let board = Board::from_fen(opening).map_err(|e| GameError::opening_fen(opening, e))?;
         let mut g = Cassandra::from_board(board, params.clone());
         // A position set up mid-game: both players have moved, so White may prophesy.
         g.moves_made = [1, 1];
@@ -405,10 +424,6 @@ impl Game for Cassandra {
 
     fn state_key(&self) -> u64 {
         self.key_for(None)
-    }
-
-    fn is_perfect_information(&self) -> bool {
-        !self.params.secret
     }
 
     fn information_key(&self, seat: Seat) -> u64 {

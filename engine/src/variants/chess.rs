@@ -1,13 +1,16 @@
 //! Orthodox chess and Chess960 as a [`Game`]: the engine's `Board` with the common rules
 //! of RULES.md (FIDE draws, a ply cap recorded as `cap`).
 //!
-//! Chess960 (RULES.md "Chess960"): with `chess960 = true` and no fixed `position`, the
+//! Chess960 (docs/RULES.md "Chess960"): with `chess960 = true` and no fixed `position`, the
 //! game starts at a chance node over the 960 Scharnagl positions (uniform); a fixed
 //! `position` (0..959) skips it. Castling follows the Chess960 rules in `movegen`.
 
 use crate::board::{Board, Outcome, Termination};
 use crate::chess960;
-use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
 use crate::moves::{Move, MoveList};
 use crate::square::{Color, Role};
 use crate::variants::outcome_result;
@@ -59,6 +62,8 @@ pub struct Chess {
     ply_cap: u32,
     /// Waiting for the chance node that picks the start position.
     awaiting_start: bool,
+    /// The game began with that chance node (a fact of the game, kept after it).
+    random_start: bool,
     /// Actions applied (chance included), for undo and history length.
     applied: u32,
     status: Status,
@@ -104,6 +109,7 @@ impl Chess {
             board,
             ply_cap,
             awaiting_start: false,
+            random_start: false,
             applied: 0,
             status: Status::stale(),
         }
@@ -160,14 +166,17 @@ impl Chess {
     fn cap_reached(&self) -> bool {
         self.board.ply() as u32 >= self.ply_cap
     }
+}
 
-    fn validate(params: &ChessParams) -> Result<(), GameError> {
-        if let Some(p) = params.position {
+impl VariantParams for ChessParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
+        if let Some(p) = self.position {
             if p >= 960 {
-                return Err(GameError::Params {
-                    variant: "chess960".into(),
-                    message: format!("position {p} is not a Scharnagl number 0..959"),
-                });
+                return Err(InvalidParams::new(
+                    "position",
+                    format!("{p} is not a Scharnagl number 0..959"),
+                ));
             }
         }
         Ok(())
@@ -186,18 +195,22 @@ impl Game for Chess {
         };
         let mut g = Chess::from_board(board, params.ply_cap);
         g.awaiting_start = awaiting;
+        g.random_start = awaiting;
         g
     }
 
     fn from_opening(params: &ChessParams, opening: &str) -> Result<Chess, GameError> {
-        Chess::validate(params)?;
         let board = if params.chess960 {
             Board::from_fen_960(opening)
         } else {
             Board::from_fen(opening)
         }
-        .map_err(|e| GameError::Opening(format!("{opening}: {e}")))?;
+        .map_err(|e| GameError::opening_fen(opening, e))?;
         Ok(Chess::from_board(board, params.ply_cap))
+    }
+
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_chance(self.random_start)
     }
 
     fn num_seats(&self) -> usize {

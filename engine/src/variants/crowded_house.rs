@@ -1,4 +1,4 @@
-//! Crowded House (chess-kit seed "Crowded House"; RULES.md "Crowded House"): four seats
+//! Crowded House (chess-kit seed "Crowded House"; docs/RULES.md "Crowded House"): four seats
 //! in two teams on one orthodox board.
 //!
 //! - Seats, in play order: 0 white king-side, 1 black king-side, 2 white queen-side,
@@ -23,7 +23,10 @@
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::game::{Game, GameError, GameResult, Returns, Seat, Turn, MAX_SEATS};
+use crate::game::{
+    validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams, Returns, Seat, Turn,
+    Utility, VariantParams, MAX_SEATS,
+};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Square};
 use crate::variants::chess::material_balance;
@@ -41,6 +44,13 @@ pub struct CrowdedHouseParams {
 impl Default for CrowdedHouseParams {
     fn default() -> Self {
         CrowdedHouseParams { ply_cap: 400 }
+    }
+}
+
+impl VariantParams for CrowdedHouseParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
+        Ok(())
     }
 }
 
@@ -218,6 +228,14 @@ impl Game for CrowdedHouse {
     type Action = CrowdedAction;
     type Params = CrowdedHouseParams;
 
+    fn facts(&self) -> GameFacts {
+        GameFacts {
+            utility: Utility::Team,
+            seats: SEATS,
+            ..GameFacts::TWO_SEAT_CLASSIC
+        }
+    }
+
     fn new(params: &CrowdedHouseParams) -> CrowdedHouse {
         CrowdedHouse::from_board(Board::startpos(), 0, params.clone())
     }
@@ -226,8 +244,7 @@ impl Game for CrowdedHouse {
     /// default is the king-side seat of the side to move).
     fn from_opening(params: &CrowdedHouseParams, opening: &str) -> Result<CrowdedHouse, GameError> {
         let (fen, seat_text) = opening.split_once('|').unwrap_or((opening, ""));
-        let board =
-            Board::from_fen(fen.trim()).map_err(|e| GameError::Opening(format!("{fen}: {e}")))?;
+        let board = Board::from_fen(fen.trim()).map_err(|e| GameError::opening_fen(opening, e))?;
         let seat = match seat_text.trim() {
             "" => board.turn().index(),
             t => t
@@ -235,7 +252,10 @@ impl Game for CrowdedHouse {
                 .ok()
                 .filter(|&s| s < SEATS && color_of(s) == board.turn())
                 .ok_or_else(|| {
-                    GameError::Opening(format!("seat '{t}' is not a seat of the side to move"))
+                    GameError::opening(
+                        opening,
+                        format!("seat '{t}' is not a seat of the side to move"),
+                    )
                 })?,
         };
         Ok(CrowdedHouse::from_board(board, seat, params.clone()))

@@ -1,4 +1,4 @@
-//! Expedition Chess (Expedition seed; RULES.md "Expedition Chess"): long slider moves
+//! Expedition Chess (Expedition seed; docs/RULES.md "Expedition Chess"): long slider moves
 //! are expeditions that the dice may cut short.
 //!
 //! - Pawns, knights, kings, castling and one-square moves of bishops, rooks and queens
@@ -44,13 +44,16 @@
 //! - Repetition and the 50-move rule count turns (board plies); the states inside an
 //!   expedition (awaiting the dice or the distance) never repeat a turn's start.
 //! - `new` trusts its parameters: an invalid table (wrong shape, entries outside 1..=n)
-//!   is clamped cell by cell (missing cells take the seed's value); the registry,
-//!   [`Expedition::try_new`] and `from_opening` reject it with `GameError::Params`.
+//!   is clamped cell by cell (missing cells take the seed's value); the registry
+//!   rejects it with `GameError::Params` ([`ExpeditionParams`]'s `validate`).
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
@@ -98,18 +101,18 @@ impl Default for ExpeditionParams {
     }
 }
 
-impl ExpeditionParams {
-    /// Checks the parameters (the table's shape and range).
-    pub fn validate(&self) -> Result<(), GameError> {
+impl VariantParams for ExpeditionParams {
+    /// Checks the ply cap and the table's shape and range.
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
         self.dice_table().map(|_| ())
     }
+}
 
-    /// The table as a fixed array, or a `GameError::Params` naming what is wrong.
-    pub fn dice_table(&self) -> Result<[[u8; DICE_SUMS]; 6], GameError> {
-        let err = |message: String| GameError::Params {
-            variant: "expedition".into(),
-            message,
-        };
+impl ExpeditionParams {
+    /// The table as a fixed array, or an error naming what is wrong.
+    pub fn dice_table(&self) -> Result<[[u8; DICE_SUMS]; 6], InvalidParams> {
+        let err = |message: String| InvalidParams::new("table", message);
         if self.table.len() != 6 {
             return Err(err(format!(
                 "table needs 6 rows (attempts of 2..7 squares), found {}",
@@ -222,7 +225,7 @@ fn along(attempt: Move, d: u8) -> Square {
 
 /// Reads a FEN that may leave the side not to move in check (see `from_opening`).
 fn read_fen(fen: &str) -> Result<Board, GameError> {
-    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::Opening(format!("{fen}: {e}")))
+    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::opening_fen(fen, e))
 }
 
 const KEY_ROLL: u64 = 0x4558_5000_0000;
@@ -242,12 +245,6 @@ impl Expedition {
             phase: Phase::Start,
             history: Vec::new(),
         }
-    }
-
-    /// The start position, rejecting invalid parameters.
-    pub fn try_new(params: &ExpeditionParams) -> Result<Expedition, GameError> {
-        params.validate()?;
-        Ok(Expedition::from_board(Board::startpos(), params.clone()))
     }
 
     pub fn board_ref(&self) -> &Board {
@@ -658,6 +655,10 @@ impl Game for Expedition {
     type Action = ExpeditionAction;
     type Params = ExpeditionParams;
 
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_chance(true)
+    }
+
     fn new(params: &ExpeditionParams) -> Expedition {
         Expedition::from_board(Board::startpos(), params.clone())
     }
@@ -665,7 +666,6 @@ impl Game for Expedition {
     /// A FEN with both kings on the board. Either king may stand in check (a distant
     /// check is a gamble the position may have kept), which the orthodox reader refuses.
     fn from_opening(params: &ExpeditionParams, opening: &str) -> Result<Expedition, GameError> {
-        params.validate()?;
         Ok(Expedition::from_board(read_fen(opening)?, params.clone()))
     }
 
@@ -1358,12 +1358,9 @@ mod tests {
             .map(|n| format!("[{}]", vec![n.to_string(); 11].join(", ")))
             .collect();
         let text = format!("ply_cap = 50\ntable = [{}]", rows.join(", "));
-        let p: ExpeditionParams = crate::game::registry::parse_params(
-            "expedition",
-            Some(&text),
-            ExpeditionParams::default(),
-        )
-        .unwrap();
+        let p: ExpeditionParams =
+            crate::registry::parse_params("expedition", Some(&text), ExpeditionParams::default())
+                .unwrap();
         p.validate().unwrap();
         assert_eq!(p.ply_cap, 50);
         let g = Expedition::from_opening(&p, "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1").unwrap();
@@ -1381,7 +1378,7 @@ mod tests {
         let mut p = ExpeditionParams::default();
         p.table[1][4] = 4;
         let e = p.validate().unwrap_err();
-        assert!(matches!(e, GameError::Params { .. }));
+        assert_eq!(e.field, "table");
         assert!(e.to_string().contains("3 squares"), "{e}");
         let mut p = ExpeditionParams::default();
         p.table[0][0] = 0;
@@ -1392,13 +1389,12 @@ mod tests {
         let mut p = ExpeditionParams::default();
         p.table[5].push(1);
         assert!(p.validate().unwrap_err().to_string().contains("11 entries"));
-        assert!(Expedition::try_new(&p).is_err());
-        assert!(Expedition::from_opening(&p, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+        // Entry points refuse it through the registry (rule_registry_reads_and_validates_...);
         // `new` clamps rather than panicking.
         let g = Expedition::new(&p);
         assert!((g.roll_odds(7).iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(
-            crate::game::registry::parse_params::<ExpeditionParams>(
+            crate::registry::parse_params::<ExpeditionParams>(
                 "expedition",
                 Some("dice = 3"),
                 ExpeditionParams::default()
@@ -1410,7 +1406,7 @@ mod tests {
 
     #[test]
     fn rule_registry_reads_and_validates_expedition_params() {
-        use crate::game::registry::{visit, VariantVisitor};
+        use crate::registry::{visit, VariantVisitor};
         struct Cap;
         impl VariantVisitor for Cap {
             type Output = String;
@@ -1454,7 +1450,7 @@ mod tests {
     fn rule_from_opening_needs_a_fen_with_both_kings() {
         assert!(matches!(
             Expedition::from_opening(&ExpeditionParams::default(), "8/8/8/8/8/8/8/4K3 w - - 0 1"),
-            Err(GameError::Opening(_))
+            Err(GameError::Opening { .. })
         ));
         assert!(Expedition::from_opening(&ExpeditionParams::default(), "nonsense").is_err());
         // Either king may stand in a distant check, both at once too.
@@ -1468,7 +1464,7 @@ mod tests {
         assert_eq!(g.board.pieces(Color::Black, Role::Rook).count(), 1);
         assert!(matches!(
             Expedition::from_opening(&ExpeditionParams::default(), "8/8/8/8/8/8/8/3kK3 w - - 0 1"),
-            Err(GameError::Opening(_))
+            Err(GameError::Opening { .. })
         ));
     }
 

@@ -3,7 +3,7 @@
 //! *borrowing* the movement of its same-colour neighbours ("the pieces caddy each other").
 //!
 //! This module is the rule set; the optimal solver lives in `agents::golf`. It implements
-//! the seed rules as closed by `RULES.md`, section "Chess Golf":
+//! the seed rules as closed by `docs/RULES.md`, section "Chess Golf":
 //!
 //! * **Set-up** ([`GolfPosition::setup`]): the 16 non-pawn pieces, shuffled, are laid out
 //!   along the ranks leaving the Appendix A gap before each (N 1, B 2, R 3, Q 5, K 6;

@@ -1,4 +1,4 @@
-//! Half Alice Chess (chess-kit seed "Half Alice Chess"; RULES.md "Half Alice Chess").
+//! Half Alice Chess (chess-kit seed "Half Alice Chess"; docs/RULES.md "Half Alice Chess").
 //!
 //! Two sides of the mirror on one board: pieces standing on a checker are on the mirror
 //! side (`mirror` holds their squares). A square holds at most one piece.
@@ -28,7 +28,10 @@
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
@@ -51,6 +54,22 @@ impl Default for HalfAliceParams {
             ply_cap: 400,
             checkers_per_side: 16,
         }
+    }
+}
+
+impl VariantParams for HalfAliceParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
+        if !matches!(self.checkers_per_side, 12 | 16) {
+            return Err(InvalidParams::new(
+                "checkers_per_side",
+                format!(
+                    "{} is not an option: 16 (every piece has a checker) or 12 (a standard set)",
+                    self.checkers_per_side
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -246,6 +265,10 @@ impl Game for HalfAlice {
     type Action = Move;
     type Params = HalfAliceParams;
 
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC
+    }
+
     fn new(params: &HalfAliceParams) -> HalfAlice {
         HalfAlice::from_parts(Board::startpos(), Bitboard::EMPTY, params.clone())
     }
@@ -254,15 +277,17 @@ impl Game for HalfAlice {
     /// (`... w KQkq - 0 1 | e4 d5`).
     fn from_opening(params: &HalfAliceParams, opening: &str) -> Result<HalfAlice, GameError> {
         let (fen, mirror_text) = opening.split_once('|').unwrap_or((opening, ""));
-        let board =
-            Board::from_fen(fen.trim()).map_err(|e| GameError::Opening(format!("{fen}: {e}")))?;
+        let board = Board::from_fen(fen.trim()).map_err(|e| GameError::opening_fen(opening, e))?;
         let mut mirror = Bitboard::EMPTY;
         for s in mirror_text.split_whitespace() {
             let sq = Square::parse(s).ok_or_else(|| {
-                GameError::Opening(format!("mirror square '{s}' is not a square"))
+                GameError::opening(opening, format!("mirror square '{s}' is not a square"))
             })?;
             if board.piece_at(sq).is_none() {
-                return Err(GameError::Opening(format!("mirror square {s} is empty")));
+                return Err(GameError::opening(
+                    opening,
+                    format!("mirror square {s} is empty"),
+                ));
             }
             mirror.set(sq);
         }

@@ -1,4 +1,4 @@
-//! Masquerade Chess (chess-kit seed "Masquerade Chess"; RULES.md "Masquerade Chess"):
+//! Masquerade Chess (chess-kit seed "Masquerade Chess"; docs/RULES.md "Masquerade Chess"):
 //! orthodox moves, but every piece above a pawn captures with a secret pattern chosen by
 //! the opponent.
 //!
@@ -54,7 +54,10 @@
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::game::{two_seat_returns, Game, GameError, GameResult, Seat, Turn};
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
@@ -351,7 +354,7 @@ fn nth_member(mut set: u128, k: u32) -> Assignment {
 /// Reads a FEN. The orthodox reader refuses a position whose side not to move is
 /// attacked; with no check rule such a king merely stands en prise.
 pub fn board_from_fen(fen: &str) -> Result<Board, GameError> {
-    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::Opening(format!("{fen}: {e}")))
+    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::opening_fen(fen, e))
 }
 
 // ----- parameters ----------------------------------------------------------------------
@@ -393,19 +396,18 @@ pub enum Source {
     Fixed(Assignment),
 }
 
-impl MasqueradeParams {
-    /// Checks the parameters; the registry calls this before building a game.
-    pub fn validate(&self) -> Result<(), GameError> {
+impl VariantParams for MasqueradeParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)?;
         self.sources().map(|_| ())
     }
+}
 
+impl MasqueradeParams {
     /// The source of each side's assignment, indexed by the colour whose pieces it
     /// governs (`[white's pieces, black's pieces]`).
-    pub fn sources(&self) -> Result<[Source; 2], GameError> {
-        let err = |message: String| GameError::Params {
-            variant: "masquerade".into(),
-            message,
-        };
+    pub fn sources(&self) -> Result<[Source; 2], InvalidParams> {
+        let err = |message: String| InvalidParams::new("assignment", message);
         let default = match self.assignment.as_str() {
             "choose" => Source::Choose,
             "random" => Source::Random,
@@ -416,12 +418,12 @@ impl MasqueradeParams {
                 )))
             }
         };
-        let fixed = |text: &Option<String>, name: &str| -> Result<Source, GameError> {
+        let fixed = |text: &Option<String>, name: &str| -> Result<Source, InvalidParams> {
             match text {
                 None => Ok(default),
                 Some(t) => Assignment::parse(t)
                     .map(Source::Fixed)
-                    .map_err(|e| err(format!("{name}: {e}"))),
+                    .map_err(|e| InvalidParams::new(name, e.to_string())),
             }
         };
         // Black assigns White's pieces; White assigns Black's.
@@ -734,6 +736,12 @@ impl Game for Masquerade {
     type Action = MasqueradeAction;
     type Params = MasqueradeParams;
 
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_hidden_information(true)
+            .with_chance(self.sources.contains(&Source::Random))
+    }
+
     /// Parameters should have passed [`MasqueradeParams::validate`] (the registry checks);
     /// invalid ones fall back to the defaults rather than panic.
     fn new(params: &MasqueradeParams) -> Masquerade {
@@ -742,7 +750,7 @@ impl Game for Masquerade {
     }
 
     fn from_opening(params: &MasqueradeParams, opening: &str) -> Result<Masquerade, GameError> {
-        let sources = params.sources()?;
+        let sources = params.sources().unwrap_or([Source::Choose; 2]);
         let board = board_from_fen(opening)?;
         Ok(Masquerade::from_board(board, sources, params.ply_cap))
     }
@@ -888,10 +896,6 @@ impl Game for Masquerade {
 
     fn state_key(&self) -> u64 {
         self.key_with(None)
-    }
-
-    fn is_perfect_information(&self) -> bool {
-        false
     }
 
     fn information_key(&self, seat: Seat) -> u64 {
@@ -1103,7 +1107,8 @@ impl Game for Masquerade {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{conformance, registry, replay};
+    use crate::game::{conformance, replay};
+    use crate::registry;
     use std::collections::BTreeSet;
 
     const ORTHO: &str = "KK,QQ,RR,BB,NN";
@@ -1229,12 +1234,12 @@ mod tests {
             white_assigns: Some("KQ,QQ,RR,BB,NN".into()),
             ..Default::default()
         };
-        assert!(matches!(bad.validate(), Err(GameError::Params { .. })));
+        assert!(bad.validate().is_err());
         let bad = MasqueradeParams {
             assignment: "sometimes".into(),
             ..Default::default()
         };
-        assert!(matches!(bad.validate(), Err(GameError::Params { .. })));
+        assert!(bad.validate().is_err());
         assert!(MasqueradeParams::default().validate().is_ok());
         struct Build;
         impl registry::VariantVisitor for Build {
@@ -1565,7 +1570,7 @@ mod tests {
         ] {
             assert!(matches!(
                 Masquerade::from_opening(&params, bad),
-                Err(GameError::Opening(_))
+                Err(GameError::Opening { .. })
             ));
         }
     }

@@ -1,5 +1,9 @@
 //! One module per variant, each a rule set on top of the engine's primitives, plus the
 //! small pieces of move arithmetic several variants share.
+//!
+//! The rules come from the seed texts (copied in `docs/seeds/`) as closed by the lab's
+//! decisions in `docs/RULES.md`; each variant's doc comment names its sections there, and
+//! each rule has a `rule_*` test. Variants are listed in one table, `crate::registry`.
 
 pub mod adrenaline;
 pub mod cassandra;

@@ -1,0 +1,124 @@
+//! Static facts about a game, after OpenSpiel's `GameType`: what kinds of nodes it has,
+//! what seats can see and how returns relate. Each variant declares them beside its rules
+//! ([`super::Game::facts`]); agents read them to pick a search on purpose (see
+//! `agents::fallback`), help texts print them, and the conformance check verifies them
+//! against play: a game that meets a chance node must declare chance, and so on.
+//!
+//! Facts may depend on the parameters (Cassandra's `secret` option makes it an
+//! imperfect-information game; Chess960 with a random start has a chance node) but never
+//! change during a game.
+
+use std::fmt;
+
+/// Whether the game has chance nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChanceMode {
+    /// No chance node is ever reached.
+    Deterministic,
+    /// Chance nodes with explicit outcome probabilities ([`super::Game::chance_outcomes`]).
+    Explicit,
+}
+
+/// Whether seats ever choose at the same time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dynamics {
+    /// One seat (or chance) acts at every node.
+    Sequential,
+    /// Some nodes are simultaneous ([`super::Turn::Simultaneous`]).
+    Simultaneous,
+}
+
+/// Whether every seat sees the whole state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Information {
+    /// Information keys equal the state key; `sample_world` is the state itself.
+    Perfect,
+    /// Some seat cannot see part of the state; `sample_world` draws what it cannot see.
+    Imperfect,
+}
+
+/// How the seats' returns relate at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Utility {
+    /// Every seat for itself; returns sum to zero.
+    ZeroSum,
+    /// Two teams (`Game::team`); partners receive the same return, the teams' returns
+    /// sum to zero.
+    Team,
+    /// Every seat receives the same return (a cooperative game or a puzzle).
+    Identical,
+}
+
+/// The facts of one game (for given parameters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameFacts {
+    pub chance: ChanceMode,
+    pub dynamics: Dynamics,
+    pub information: Information,
+    pub utility: Utility,
+    /// Number of seats (equals `Game::num_seats`).
+    pub seats: usize,
+}
+
+impl GameFacts {
+    /// A two-seat, zero-sum, sequential, deterministic, perfect-information game
+    /// (orthodox chess); variants adjust the fields that differ.
+    pub const TWO_SEAT_CLASSIC: GameFacts = GameFacts {
+        chance: ChanceMode::Deterministic,
+        dynamics: Dynamics::Sequential,
+        information: Information::Perfect,
+        utility: Utility::ZeroSum,
+        seats: 2,
+    };
+
+    pub fn with_chance(self, explicit: bool) -> GameFacts {
+        GameFacts {
+            chance: if explicit {
+                ChanceMode::Explicit
+            } else {
+                ChanceMode::Deterministic
+            },
+            ..self
+        }
+    }
+
+    pub fn with_hidden_information(self, hidden: bool) -> GameFacts {
+        GameFacts {
+            information: if hidden {
+                Information::Imperfect
+            } else {
+                Information::Perfect
+            },
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for GameFacts {
+    /// One line for help texts: `2 seats, zero-sum, sequential, chance, imperfect`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let utility = match self.utility {
+            Utility::ZeroSum => "zero-sum",
+            Utility::Team => "two teams",
+            Utility::Identical => "cooperative",
+        };
+        let dynamics = match self.dynamics {
+            Dynamics::Sequential => "sequential",
+            Dynamics::Simultaneous => "simultaneous",
+        };
+        let chance = match self.chance {
+            ChanceMode::Deterministic => "no chance",
+            ChanceMode::Explicit => "chance",
+        };
+        let info = match self.information {
+            Information::Perfect => "perfect information",
+            Information::Imperfect => "hidden information",
+        };
+        let s = if self.seats == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} seat{s}, {utility}, {dynamics}, {chance}, {info}",
+            self.seats
+        )
+    }
+}

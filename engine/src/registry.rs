@@ -1,0 +1,276 @@
+//! The variant table: the one place that lists the games users can name.
+//!
+//! Each line of [`variant_table!`]'s invocation below declares a variant: the name users
+//! type, its `Game` type, its default parameters and a one-line summary. From that table
+//! come the name list ([`VARIANTS`]), the dispatch ([`visit`]), the help text
+//! ([`help_table`]) and a test that runs the game-API conformance check on every entry.
+//! Adding a variant is one module under `variants/` plus one line here.
+//!
+//! Code that must work for any variant implements [`VariantVisitor`] once and calls
+//! [`visit`]; the visitor is compiled for each game type, so hot loops stay statically
+//! dispatched and no other module matches over variant names.
+//!
+//! Every entry point goes through [`visit`]: the TOML text is read over the
+//! entry's defaults (unknown keys are errors), the entry's pinned fields are set, and
+//! the variant's [`VariantParams::validate`] runs, with errors naming the registry name.
+
+use crate::game::{Game, GameError, GameFacts, ParamsError, VariantParams};
+use crate::variants::adrenaline::Adrenaline;
+use crate::variants::cassandra::Cassandra;
+use crate::variants::chess::{Chess, ChessParams};
+use crate::variants::crowded_house::CrowdedHouse;
+use crate::variants::expedition::Expedition;
+use crate::variants::half_alice::HalfAlice;
+use crate::variants::masquerade::Masquerade;
+
+/// Something to do with a variant, whatever its type.
+pub trait VariantVisitor {
+    type Output;
+    /// Called with the variant's name and its parameters (defaults overridden by the
+    /// parameter file, if any, and validated).
+    fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Self::Output;
+}
+
+/// One line of the table, as data (for help texts and tools).
+#[derive(Clone, Copy, Debug)]
+pub struct VariantInfo {
+    pub name: &'static str,
+    pub about: &'static str,
+}
+
+/// Declares the table. Each line:
+/// `"name" => GameType { defaults: expr, pin: |p| ..., about: "..." }`, where `defaults`
+/// are the parameters a file is read over and `pin` (optional) sets fields the entry
+/// fixes whatever the file says (Chess960 is chess with `chess960 = true`).
+macro_rules! variant_table {
+    ($(
+        $name:literal => $game:ty {
+            defaults: $defaults:expr,
+            $(pin: $pin:expr,)?
+            about: $about:literal $(,)?
+        }
+    ),* $(,)?) => {
+        /// Every variant the lab knows, in the order help texts list them.
+        pub const VARIANTS: &[&str] = &[$($name),*];
+
+        /// Every variant with its summary.
+        pub const VARIANT_INFO: &[VariantInfo] = &[$(VariantInfo { name: $name, about: $about }),*];
+
+        /// Calls `visitor` with the variant called `name`, its parameters read from
+        /// `params_toml` (TOML text) over the entry's defaults and validated.
+        pub fn visit<V: VariantVisitor>(
+            name: &str,
+            params_toml: Option<&str>,
+            visitor: V,
+        ) -> Result<V::Output, GameError> {
+            match name {
+                $($name => {
+                    #[allow(unused_mut)]
+                    let mut p: <$game as Game>::Params = parse_params($name, params_toml, $defaults)?;
+                    $(($pin)(&mut p);)?
+                    validated($name, p).map(|p| visitor.visit::<$game>($name, p))
+                })*
+                _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
+            }
+        }
+    };
+}
+
+variant_table! {
+    "chess" => Chess {
+        defaults: ChessParams::default(),
+        about: "orthodox chess (FIDE)",
+    },
+    "chess960" => Chess {
+        defaults: ChessParams::chess960(),
+        pin: |p: &mut ChessParams| p.chess960 = true,
+        about: "Chess960: a chance node draws one of the 960 starts (or `position = N`)",
+    },
+    "half-alice" => HalfAlice {
+        defaults: Default::default(),
+        about: "Half Alice: two sides of the mirror on one board",
+    },
+    "crowded-house" => CrowdedHouse {
+        defaults: Default::default(),
+        about: "Crowded House: four seats in two teams, each on its half of the board",
+    },
+    "cassandra" => Cassandra {
+        defaults: Default::default(),
+        about: "Cassandra: prophecies of doom two own moves ahead, up a target ladder",
+    },
+    "adrenaline" => Adrenaline {
+        defaults: Default::default(),
+        about: "Adrenaline: checkers under pieces buy extra king steps",
+    },
+    "expedition" => Expedition {
+        defaults: Default::default(),
+        about: "Expedition: long bishop, rook and queen moves are dice attempts",
+    },
+    "masquerade" => Masquerade {
+        defaults: Default::default(),
+        about: "Masquerade: each side secretly assigns the enemy's capture patterns",
+    },
+}
+
+/// Reads parameters from TOML text over `default` (unknown keys are errors; missing
+/// keys keep the default's values), without validating them.
+pub fn parse_params<P: VariantParams>(
+    variant: &str,
+    toml_text: Option<&str>,
+    default: P,
+) -> Result<P, GameError> {
+    let Some(text) = toml_text else {
+        return Ok(default);
+    };
+    let err = |e: toml::de::Error| GameError::Params {
+        variant: variant.into(),
+        source: ParamsError::Toml(e),
+    };
+    let user: toml::Table = toml::from_str(text).map_err(err)?;
+    let mut merged = toml::Table::try_from(&default).expect("parameters serialize to a table");
+    merge(&mut merged, user);
+    merged.try_into().map_err(err)
+}
+
+/// `base` with every key of `over` written over it; tables merge key by key.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// `params` if they pass the variant's range checks, else an error naming the variant.
+pub fn validated<P: VariantParams>(variant: &str, params: P) -> Result<P, GameError> {
+    params.validate().map_err(|e| GameError::Params {
+        variant: variant.into(),
+        source: ParamsError::Invalid(e),
+    })?;
+    Ok(params)
+}
+
+/// The facts of a variant with its default parameters.
+pub fn facts(name: &str) -> Result<GameFacts, GameError> {
+    struct Facts;
+    impl VariantVisitor for Facts {
+        type Output = GameFacts;
+        fn visit<G: Game>(self, _: &'static str, params: G::Params) -> GameFacts {
+            G::new(&params).facts()
+        }
+    }
+    visit(name, None, Facts)
+}
+
+/// The variants as a help text: name, summary and facts, one per line.
+pub fn help_table() -> String {
+    let width = VARIANTS.iter().map(|v| v.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for v in VARIANT_INFO {
+        let facts = facts(v.name).map(|f| f.to_string()).unwrap_or_default();
+        out.push_str(&format!(
+            "  {:width$}  {}\n  {:width$}  ({facts})\n",
+            v.name, v.about, ""
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::conformance;
+
+    struct Seats;
+    impl VariantVisitor for Seats {
+        type Output = usize;
+        fn visit<G: Game>(self, _name: &'static str, params: G::Params) -> usize {
+            G::new(&params).num_seats()
+        }
+    }
+
+    #[test]
+    fn every_listed_variant_is_reachable() {
+        for v in VARIANTS {
+            assert!(visit(v, None, Seats).unwrap() >= 1, "{v}");
+        }
+        assert_eq!(VARIANTS.len(), VARIANT_INFO.len());
+        let help = help_table();
+        for v in VARIANTS {
+            assert!(help.contains(v), "{v} missing from the help table");
+        }
+    }
+
+    /// The table runs the conformance check on every entry, so a variant cannot be
+    /// listed without passing it.
+    #[test]
+    fn every_variant_passes_conformance() {
+        struct Conformance;
+        impl VariantVisitor for Conformance {
+            type Output = ();
+            fn visit<G: Game>(self, _: &'static str, params: G::Params) {
+                conformance::check(&G::new(&params), 4, 11);
+            }
+        }
+        for v in VARIANTS {
+            visit(v, None, Conformance).unwrap();
+        }
+    }
+
+    #[test]
+    fn unknown_variant_and_bad_params_are_errors() {
+        assert!(matches!(
+            visit("nope", None, Seats),
+            Err(GameError::UnknownVariant(..))
+        ));
+        assert!(matches!(
+            visit("chess", Some("ply_cap = \"x\""), Seats),
+            Err(GameError::Params { .. })
+        ));
+        assert!(matches!(
+            visit("chess", Some("no_such_key = 1"), Seats),
+            Err(GameError::Params { .. })
+        ));
+    }
+
+    /// Every variant refuses a ply cap of 0, and the error names the registry entry.
+    #[test]
+    fn every_variant_validates_its_parameters() {
+        for v in VARIANTS {
+            match visit(v, Some("ply_cap = 0"), Seats) {
+                Err(GameError::Params { variant, source }) => {
+                    assert_eq!(variant, *v);
+                    assert!(source.to_string().contains("ply_cap"), "{v}: {source}");
+                }
+                other => panic!("{v}: ply_cap = 0 accepted: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn files_are_read_over_the_entry_defaults() {
+        struct Params;
+        impl VariantVisitor for Params {
+            type Output = String;
+            fn visit<G: Game>(self, _: &'static str, params: G::Params) -> String {
+                format!("{params:?}")
+            }
+        }
+        let p = visit("chess960", Some("ply_cap = 50"), Params).unwrap();
+        assert!(
+            p.contains("chess960: true") && p.contains("ply_cap: 50"),
+            "{p}"
+        );
+        let p = visit("chess960", Some("chess960 = false"), Params).unwrap();
+        assert!(p.contains("chess960: true"), "the entry pins chess960: {p}");
+        let e = visit("chess960", Some("position = 5000"), Params).unwrap_err();
+        let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
+        assert!(
+            chain.contains("chess960") && chain.contains("position"),
+            "{chain}"
+        );
+    }
+}
