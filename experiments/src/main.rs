@@ -18,7 +18,8 @@ mod util;
 #[command(
     name = "chesslab",
     version,
-    about = "A laboratory where bots play chess variants"
+    about = "A laboratory where bots play chess variants",
+    after_help = help_tail()
 )]
 struct Cli {
     #[command(subcommand)]
@@ -45,6 +46,16 @@ enum Command {
     Report(report_cmd::ReportArgs),
     /// A tournament followed by its balance report, in one folder.
     Balance(report_cmd::BalanceArgs),
+}
+
+/// The variant and agent lists under `chesslab --help`, generated from the variant table
+/// (`engine::registry`) and the agent registry, so they never drift from the code.
+fn help_tail() -> String {
+    format!(
+        "Variants (--variant; rules in docs/RULES.md):\n{}\nAgents (--agents NAME:key=value,...): {}",
+        engine::registry::help_table(),
+        agents::registry::AGENTS.join(", ")
+    )
 }
 
 fn main() {

@@ -1,4 +1,7 @@
-//! Perft: counting leaf nodes of the legal move tree, the standard move-generator test.
+//! Perft: counting leaf nodes of the legal move tree, the standard move-generator test,
+//! and ([`suite`]) one harness that checks perft data files for any variant.
+
+pub mod suite;
 
 use crate::board::Board;
 
