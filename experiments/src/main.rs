@@ -1,18 +1,7 @@
-//! The `chesslab` command: a thin layer over the experiment drivers.
+//! The `chesslab` command: argument parsing and dispatch over the `experiments` library.
 
 use clap::{Parser, Subcommand};
-
-mod gameplay;
-mod golf_cmd;
-mod perft_cmd;
-mod play_cmd;
-mod record;
-mod replay_cmd;
-mod report_cmd;
-mod standings;
-mod stats;
-mod tournament;
-mod util;
+use experiments::{golf_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament};
 
 #[derive(Parser, Debug)]
 #[command(

@@ -14,10 +14,11 @@
 //! is what makes the estimate fair, and treating games as independent is the usual
 //! (slightly conservative) reading.
 
+use crate::matches::INTERRUPTED;
 use crate::record::{self, Row};
 use crate::replay_cmd::{params_for, replay_row, Replayed};
 use crate::stats::elo_from_score;
-use crate::tournament::{self, TournamentArgs, INTERRUPTED};
+use crate::tournament::{self, TournamentArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;

@@ -1,0 +1,18 @@
+//! The experiments library behind the `chesslab` command: game play ([`gameplay`]),
+//! match scheduling and parallel play ([`matches`]), records ([`record`]), statistics
+//! ([`stats`], [`standings`]), and one module per command (`*_cmd`, [`tournament`]),
+//! each a thin driver over those pieces. Tournaments, balance runs and the tuner all play
+//! their games through [`matches::run`].
+
+pub mod gameplay;
+pub mod golf_cmd;
+pub mod matches;
+pub mod perft_cmd;
+pub mod play_cmd;
+pub mod record;
+pub mod replay_cmd;
+pub mod report_cmd;
+pub mod standings;
+pub mod stats;
+pub mod tournament;
+pub mod util;
