@@ -50,7 +50,7 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SprtModelArg {
-    /// Bounds in logistic Elo (fishtest LLR_logistic, GSPRT).
+    /// Bounds in logistic Elo (fishtest LLR_logistic, exact generalised LLR).
     Logistic,
     /// Bounds in normalised Elo (fishtest LLR_normalized).
     Normalized,
