@@ -55,6 +55,7 @@
 //! the order they were called to demonstrate; with `par`, a successful demonstration
 //! below par is an error in the sheet.
 
+use crate::util::{out, outln};
 use agents::golf::{solve, Outcome, SolveLimits, SolveReport};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
@@ -257,13 +258,13 @@ fn deal(a: &DealArgs) -> Result<()> {
     }
     let mut rng = Pcg64::seed_from_u64(a.seed);
     let pos = random_problem(&mut rng, &params, cards);
-    println!(
+    outln!(
         "# Chess Golf deal: seed {}, {cards} cards, {}",
         a.seed,
         describe(&params)
     );
-    println!("# one-line: {}", pos.to_fen());
-    println!("{}", pos.to_text());
+    outln!("# one-line: {}", pos.to_fen());
+    outln!("{}", pos.to_text());
     Ok(())
 }
 
@@ -316,22 +317,22 @@ fn solve_cmd(a: &SolveArgs) -> Result<()> {
         ..SolveLimits::default()
     };
     let r = solve(&pos, &params, &limits);
-    println!("{}", r.outcome);
+    outln!("{}", r.outcome);
     if let Outcome::Par(_) = r.outcome {
-        println!("solution: {}", moves_text(&r.moves));
+        outln!("solution: {}", moves_text(&r.moves));
         // The solution is replayed by the rules before it is shown.
         pos.verify_solution(&r.moves, &params)
             .map_err(|e| anyhow!("internal error: the solution does not replay: {e}"))?;
     }
     if a.count {
         match r.optimal_solutions {
-            Some(c) => println!("optimal solutions: {c}"),
-            None => println!("optimal solutions: not counted (limit reached)"),
+            Some(c) => outln!("optimal solutions: {c}"),
+            None => outln!("optimal solutions: not counted (limit reached)"),
         }
     }
-    println!("rules: {}", describe(&params));
-    println!("states searched: {}", r.states);
-    println!("time: {}", fmt_duration(r.elapsed));
+    outln!("rules: {}", describe(&params));
+    outln!("states searched: {}", r.states);
+    outln!("time: {}", fmt_duration(r.elapsed));
     Ok(())
 }
 
@@ -931,35 +932,35 @@ fn score(a: &ScoreArgs) -> Result<()> {
     }
     // Print the card.
     let width = players.iter().map(|p| p.len()).max().unwrap_or(4).max(5);
-    print!("{:<6}", "hole");
+    out!("{:<6}", "hole");
     for p in players {
-        print!(" {p:>width$}");
+        out!(" {p:>width$}");
     }
-    println!();
+    outln!();
     for (h, row) in table.iter().enumerate() {
-        print!("{:<6}", h + 1);
+        out!("{:<6}", h + 1);
         for s in row {
-            print!(" {s:>width$}");
+            out!(" {s:>width$}");
         }
-        println!();
+        outln!();
     }
     let totals: Vec<u32> = (0..players.len())
         .map(|i| table.iter().map(|r| r[i]).sum())
         .collect();
-    print!("{:<6}", "total");
+    out!("{:<6}", "total");
     for t in &totals {
-        print!(" {t:>width$}");
+        out!(" {t:>width$}");
     }
-    println!();
+    outln!();
     if let Some(&best) = totals.iter().min() {
         let winners: Vec<&str> = (0..players.len())
             .filter(|&i| totals[i] == best)
             .map(|i| players[i].as_str())
             .collect();
         if winners.len() == 1 {
-            println!("winner: {} ({best})", winners[0]);
+            outln!("winner: {} ({best})", winners[0]);
         } else {
-            println!(
+            outln!(
                 "tie at {best}: {} (the seed: a tie goes to the best dressed player)",
                 winners.join(", ")
             );
@@ -1034,11 +1035,11 @@ fn read_book(path: &Path) -> Result<Vec<(String, GolfPosition, Option<u32>)>> {
 
 fn bench(a: &BenchArgs) -> Result<()> {
     let params = a.rules.params()?;
-    println!("rules: {}", describe(&params));
+    outln!("rules: {}", describe(&params));
     if let Some(book) = &a.book {
         for (name, pos, optimal) in read_book(book)? {
             let r = solve(&pos, &params, &SolveLimits::default());
-            println!(
+            outln!(
                 "{name}: {} (published {}), {} states, {}, {:.1} M states/s, table {} states",
                 r.outcome,
                 optimal.map_or("-".to_string(), |o| o.to_string()),
@@ -1085,7 +1086,7 @@ fn bench(a: &BenchArgs) -> Result<()> {
             }
         }
         times.sort();
-        println!(
+        outln!(
             "{deals} deals, {cards} cards: median {}, p99 {}, max {}, mean {}; {states} states, {:.2} M states/s",
             fmt_duration(percentile(&times, 0.5)),
             fmt_duration(percentile(&times, 0.99)),
@@ -1094,11 +1095,11 @@ fn bench(a: &BenchArgs) -> Result<()> {
             states as f64 / total.as_secs_f64().max(1e-9) / 1e6
         );
         let hist: Vec<String> = pars.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-        println!("  par histogram {}", hist.join(" "));
-        println!("  slowest: {} ({})", worst.1, fmt_duration(worst.0));
+        outln!("  par histogram {}", hist.join(" "));
+        outln!("  slowest: {} ({})", worst.1, fmt_duration(worst.0));
     }
     if let Some(mb) = peak_rss_mb() {
-        println!("peak memory: {mb:.0} MB");
+        outln!("peak memory: {mb:.0} MB");
     }
     Ok(())
 }

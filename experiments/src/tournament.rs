@@ -29,6 +29,7 @@ use crate::gameplay::{catch, play_game};
 use crate::record::{self, Row};
 use crate::standings::{self, Standings};
 use crate::stats::{self, Pentanomial, Sprt, SprtModel, SprtState};
+use crate::util::outln;
 use crate::util::{digest_hex, mix, params_canonical, result_text, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -700,8 +701,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     record::write_atomic(&out.join("standings.csv"), st.csv().as_bytes())?;
     record::write_atomic(&out.join("pairings.csv"), st.pairings_csv().as_bytes())?;
     let played_now = rows.len() - (mine.len() - pending.len()).min(rows.len());
-    println!("{md}");
-    println!(
+    outln!("{md}");
+    outln!(
         "{} games this session in {:.2}s ({:.1} games/s); files in {}",
         played_now,
         elapsed,
@@ -723,7 +724,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         );
     }
     if let Some(last) = sh.stop_after {
-        println!(
+        outln!(
             "SPRT decided after game {} ({} games); the remaining games were not played.",
             last,
             last + 1
