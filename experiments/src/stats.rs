@@ -464,8 +464,8 @@ fn mle_with_mean(pdf: &[(f64, f64); 5], s: f64) -> Option<[f64; 5]> {
 
 /// The distribution on the observed points that maximises the likelihood of `pdf` among
 /// those with t-value (μ - `reference`) / σ = `t` (fishtest `MLE_t_value`). The
-/// stationarity condition has the secular form with a_i = x_i - reference
-/// - t σ (1 + ((μ - x_i) / σ)²) / 2, where μ and σ are those of the solution itself; so
+/// stationarity condition has the secular form with
+/// a_i = x_i - reference - t σ (1 + ((μ - x_i) / σ)²) / 2, where μ and σ are those of the solution itself; so
 /// the equation is solved for μ, σ of the current estimate, starting from the uniform
 /// distribution, until the estimate stops moving. `None` if it does not settle on a
 /// distribution with the asked t-value.
