@@ -6,20 +6,32 @@
 //!   (or `impossible`, or `par > N` when a limit stopped the search), one optimal
 //!   solution, the number of optimal solutions with `--count`, states searched and time.
 //!   FILE holds either the board format or the one-line format (`-` reads stdin).
-//! * `generate --holes 9 --cards 2 [--min-par 3 --max-par 8] [--unique] --seed S --out DIR`:
-//!   a course played the seed's way. The set-up is laid out once; each hole deals cards
-//!   from one 16-card deck (the discard pile is shuffled back in when it runs short) and
-//!   starts from the previous hole's final position, reached by the solver's optimal
-//!   solution, with the captured pieces put back on empty squares chosen uniformly at
-//!   random (the seed: "any empty squares"; the designer's program does the same). A deal
-//!   whose par is outside `[min-par, max-par]`, not unique when `--unique` is given, or not
-//!   proven within the node limit is discarded and the next cards are dealt; after 200
-//!   discarded deals in a row the previous hole's captured pieces are put back on other
-//!   random empty squares (hole 1: a new set-up is laid out). Each hole is
-//!   graded (par, number of optimal solutions, legal moves at the start) and written to
-//!   `DIR/course.txt`, `DIR/holes/hole-NN.txt`, `DIR/course.json`, `DIR/course.html`
-//!   (printable, SVG diagrams, chosen pieces circled as in the book) and
-//!   `DIR/solutions.html`.
+//! * `generate --holes 9 --cards 2 [--min-par 3 --max-par 8] [--unique] [--as-dealt] --seed S
+//!   --out DIR`: a course of holes. The set-up is laid out once; each hole deals cards from
+//!   one 16-card deck (the discard pile is shuffled back in when it runs short, as the seed
+//!   says) and starts from the previous hole's final position, reached by the solver's
+//!   optimal solution, with the captured pieces put back on empty squares chosen uniformly
+//!   at random (the seed: "any empty squares"; the designer's program does the same).
+//!   - By default the course is *selected*, not played the seed's way: a deal whose par is
+//!     outside `[min-par, max-par]` (impossible deals included), not unique when
+//!     `--unique` is given, or not proven within the node limit is discarded and the next
+//!     cards are dealt; after 200 discarded deals in a row the previous hole's captured
+//!     pieces are put back on other random empty squares (hole 1: a new set-up is laid
+//!     out). So a default course has no trivial and no impossible holes.
+//!   - `--as-dealt` plays the seed's way: every deal is a hole, whatever its par. An
+//!     impossible hole is kept and marked impossible (JSON `"impossible": true`, `par`
+//!     null; the solutions page and course.txt say so, the player's page does not); as
+//!     in the seed when nobody demonstrates, the pieces stay where they were and the next
+//!     hole starts from the same position. A deal not proven within `--max-nodes` is an
+//!     error (raise the limit) rather than a discarded deal. Total par counts an
+//!     impossible hole as 0, the score of a correct "impossible" claim.
+//!
+//!   Each hole is graded (par, number of optimal solutions, legal moves at the start) and
+//!   written to `DIR/course.txt`, `DIR/holes/hole-NN.txt`, `DIR/course.json`,
+//!   `DIR/course.html` (the player's page: printable, SVG diagrams with the pieces drawn
+//!   as shapes, chosen pieces circled as in the book, no pars, a score card) and
+//!   `DIR/solutions.html` (pars, one optimal solution per hole, the total par). Printed,
+//!   a 9-hole course takes two A4 or Letter pages (checked in headless Chromium).
 //! * `score FILE`: scores a round from the players' revealed counts (TOML, below).
 //! * `bench [--deals N --cards K]`: median and 99th-percentile time to proven par and
 //!   states/s over seeded random deals (by default 1000 deals with 2 cards and 200 with 3),
@@ -55,6 +67,7 @@
 //! the order they were called to demonstrate; with `par`, a successful demonstration
 //! below par is an error in the sheet.
 
+use crate::util::{out, outln};
 use agents::golf::{solve, Outcome, SolveLimits, SolveReport};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
@@ -76,7 +89,8 @@ pub enum GolfCommand {
     Deal(DealArgs),
     /// Prove par for a problem file (board or one-line format).
     Solve(SolveArgs),
-    /// Generate a graded course of holes (text, JSON, printable HTML).
+    /// Generate a graded course of holes (text, JSON, printable HTML). By default deals
+    /// with par outside --min-par..--max-par are discarded; --as-dealt keeps every deal.
     Generate(GenerateArgs),
     /// Score a round from the players' revealed counts (TOML score sheet).
     ///
@@ -171,15 +185,20 @@ pub struct GenerateArgs {
     /// Cards dealt per hole.
     #[arg(long, default_value_t = 2)]
     pub cards: usize,
-    /// Smallest acceptable par.
+    /// Smallest acceptable par (deals with a smaller par are discarded and dealt again).
     #[arg(long, default_value_t = 3)]
     pub min_par: u32,
-    /// Largest acceptable par.
+    /// Largest acceptable par (deals with a larger par, or impossible, are discarded).
     #[arg(long, default_value_t = 8)]
     pub max_par: u32,
     /// Accept only holes with exactly one optimal solution.
     #[arg(long)]
     pub unique: bool,
+    /// Play every deal as the seed does: no deal is discarded, whatever its par; an
+    /// impossible hole is kept (marked on the solutions page) and the next hole starts
+    /// from the same position.
+    #[arg(long, conflicts_with_all = ["min_par", "max_par", "unique"])]
+    pub as_dealt: bool,
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -257,13 +276,13 @@ fn deal(a: &DealArgs) -> Result<()> {
     }
     let mut rng = Pcg64::seed_from_u64(a.seed);
     let pos = random_problem(&mut rng, &params, cards);
-    println!(
+    outln!(
         "# Chess Golf deal: seed {}, {cards} cards, {}",
         a.seed,
         describe(&params)
     );
-    println!("# one-line: {}", pos.to_fen());
-    println!("{}", pos.to_text());
+    outln!("# one-line: {}", pos.to_fen());
+    outln!("{}", pos.to_text());
     Ok(())
 }
 
@@ -316,22 +335,22 @@ fn solve_cmd(a: &SolveArgs) -> Result<()> {
         ..SolveLimits::default()
     };
     let r = solve(&pos, &params, &limits);
-    println!("{}", r.outcome);
+    outln!("{}", r.outcome);
     if let Outcome::Par(_) = r.outcome {
-        println!("solution: {}", moves_text(&r.moves));
+        outln!("solution: {}", moves_text(&r.moves));
         // The solution is replayed by the rules before it is shown.
         pos.verify_solution(&r.moves, &params)
             .map_err(|e| anyhow!("internal error: the solution does not replay: {e}"))?;
     }
     if a.count {
         match r.optimal_solutions {
-            Some(c) => println!("optimal solutions: {c}"),
-            None => println!("optimal solutions: not counted (limit reached)"),
+            Some(c) => outln!("optimal solutions: {c}"),
+            None => outln!("optimal solutions: not counted (limit reached)"),
         }
     }
-    println!("rules: {}", describe(&params));
-    println!("states searched: {}", r.states);
-    println!("time: {}", fmt_duration(r.elapsed));
+    outln!("rules: {}", describe(&params));
+    outln!("states searched: {}", r.states);
+    outln!("time: {}", fmt_duration(r.elapsed));
     Ok(())
 }
 
@@ -347,7 +366,10 @@ struct HoleRecord {
     /// The problem, board format.
     board: String,
     chosen: String,
-    par: u32,
+    /// The proven par; `None` when the hole is impossible (only with `--as-dealt`).
+    par: Option<u32>,
+    /// No sequence of moves solves the hole (only with `--as-dealt`).
+    impossible: bool,
     optimal_solutions: u64,
     /// Legal moves in the start position.
     branching: usize,
@@ -369,9 +391,14 @@ struct CourseRecord {
     min_par: u32,
     max_par: u32,
     unique: bool,
+    /// Every deal kept as dealt (`--as-dealt`); otherwise deals outside the par range were
+    /// discarded.
+    as_dealt: bool,
     king_step: String,
     fill_order: String,
     return_rule: String,
+    /// Sum of the proven pars (an impossible hole counts 0, the score of a correct
+    /// "impossible" claim).
     total_par: u32,
     holes: Vec<HoleRecord>,
 }
@@ -403,6 +430,18 @@ fn generate(a: &GenerateArgs) -> Result<()> {
     let mut holes = Vec::new();
     let mut prev_end: Option<GolfPosition> = None;
     for hole in 1..=a.holes {
+        if a.as_dealt {
+            let chosen = KindCounts::from_pieces(&deck.deal(a.cards, &mut rng));
+            let problem = pos.with_chosen(chosen);
+            let (record, end) = as_dealt_hole(hole, &problem, &params, &limits)?;
+            holes.push(record);
+            pos = match end {
+                Some(end) => end.next_hole(&mut rng),
+                // Nobody can demonstrate: the pieces are reset and stay where they were.
+                None => problem.board_only(),
+            };
+            continue;
+        }
         let mut discarded = 0;
         let mut reseats = 0;
         let mut tried: std::collections::HashSet<KindCounts> = Default::default();
@@ -458,20 +497,15 @@ fn generate(a: &GenerateArgs) -> Result<()> {
             fmt_duration(r.elapsed),
             discarded
         );
-        holes.push(HoleRecord {
+        holes.push(hole_record(
             hole,
-            problem: problem.to_fen(),
-            board: problem.to_text(),
-            chosen: problem.chosen().to_string(),
-            par,
-            optimal_solutions: r.optimal_solutions.unwrap_or(0),
-            branching: r.root_moves,
-            states_searched: r.states,
-            discarded_deals: discarded,
+            &problem,
+            &r,
+            Some(par),
+            discarded,
             reseats,
-            solution: r.moves.iter().map(|m| m.to_string()).collect(),
-            final_position: end.to_fen(),
-        });
+            &end,
+        ));
         pos = end.next_hole(&mut rng);
         prev_end = Some(end);
     }
@@ -481,16 +515,109 @@ fn generate(a: &GenerateArgs) -> Result<()> {
         min_par: a.min_par,
         max_par: a.max_par,
         unique: a.unique,
+        as_dealt: a.as_dealt,
         king_step: params.king_step.name().to_string(),
         fill_order: match params.fill_order {
             FillOrder::FromA1 => "from-a1".to_string(),
             FillOrder::FromA8 => "from-a8".to_string(),
         },
         return_rule: RETURN_RULE.to_string(),
-        total_par: holes.iter().map(|h| h.par).sum(),
+        total_par: holes.iter().filter_map(|h| h.par).sum(),
         holes,
     };
     write_course(&a.out, &course, &params)
+}
+
+/// One hole of an `--as-dealt` course: `problem` is kept whatever its par. Returns the
+/// record and the final position after the solver's solution (`None`: impossible).
+fn as_dealt_hole(
+    hole: usize,
+    problem: &GolfPosition,
+    params: &GolfParams,
+    limits: &SolveLimits,
+) -> Result<(HoleRecord, Option<GolfPosition>)> {
+    let r = solve(problem, params, limits);
+    let (par, end) = match r.outcome {
+        Outcome::Par(par) => {
+            let end = problem.verify_solution(&r.moves, params).map_err(|e| {
+                anyhow!("hole {hole}: internal error: the solution does not replay: {e}")
+            })?;
+            (Some(par), Some(end))
+        }
+        Outcome::Impossible => (None, None),
+        Outcome::ParAbove(n) => bail!(
+            "hole {hole} (chosen {}): par not proven within {n} states; raise --max-nodes",
+            problem.chosen()
+        ),
+    };
+    eprintln!(
+        "hole {hole}: chosen {} {}, {} states, {}",
+        problem.chosen(),
+        par.map_or("impossible".to_string(), |p| format!(
+            "par {p}, {} optimal solution(s)",
+            r.optimal_solutions.unwrap_or(0)
+        )),
+        r.states,
+        fmt_duration(r.elapsed)
+    );
+    let record = hole_record(
+        hole,
+        problem,
+        &r,
+        par,
+        0,
+        0,
+        end.as_ref().unwrap_or(problem),
+    );
+    Ok((record, end))
+}
+
+fn hole_record(
+    hole: usize,
+    problem: &GolfPosition,
+    r: &SolveReport,
+    par: Option<u32>,
+    discarded_deals: usize,
+    reseats: usize,
+    end: &GolfPosition,
+) -> HoleRecord {
+    HoleRecord {
+        hole,
+        problem: problem.to_fen(),
+        board: problem.to_text(),
+        chosen: problem.chosen().to_string(),
+        par,
+        impossible: par.is_none(),
+        optimal_solutions: if par.is_some() {
+            r.optimal_solutions.unwrap_or(0)
+        } else {
+            0
+        },
+        branching: r.root_moves,
+        states_searched: r.states,
+        discarded_deals,
+        reseats,
+        solution: r.moves.iter().map(|m| m.to_string()).collect(),
+        final_position: end.to_fen(),
+    }
+}
+
+/// How the holes were chosen, in words.
+fn selection(course: &CourseRecord) -> String {
+    if course.as_dealt {
+        "every deal kept as dealt (impossible holes included)".to_string()
+    } else {
+        format!(
+            "deals re-dealt until par is in [{}, {}]{}",
+            course.min_par,
+            course.max_par,
+            if course.unique {
+                " with a unique optimal solution"
+            } else {
+                ""
+            }
+        )
+    }
 }
 
 fn write_file(path: &Path, contents: &str) -> Result<()> {
@@ -502,30 +629,33 @@ fn write_course(dir: &Path, course: &CourseRecord, params: &GolfParams) -> Resul
     std::fs::create_dir_all(&holes_dir)
         .with_context(|| format!("creating output directory {}", holes_dir.display()))?;
     let header = format!(
-        "# Chess Golf course: {} holes, {} cards, seed {}, {}\n# par range [{}, {}]{}; total par {}\n# {}\n",
+        "# Chess Golf course: {} holes, {} cards, seed {}, {}\n# {}; total par {}\n# {}\n",
         course.holes.len(),
         course.cards,
         course.seed,
         describe(params),
-        course.min_par,
-        course.max_par,
-        if course.unique { ", unique solutions only" } else { "" },
+        selection(course),
         course.total_par,
         RETURN_RULE
     );
     let mut txt = header.clone();
     for h in &course.holes {
-        let block = format!(
-            "# hole {}: par {}, {} optimal solution{}, {} legal moves at the start\n# one-line: {}\n# solution: {}\n{}\n",
-            h.hole,
-            h.par,
-            h.optimal_solutions,
-            if h.optimal_solutions == 1 { "" } else { "s" },
-            h.branching,
-            h.problem,
-            h.solution.join(" "),
-            h.board
-        );
+        let block = match h.par {
+            Some(par) => format!(
+                "# hole {}: par {par}, {} optimal solution{}, {} legal moves at the start\n# one-line: {}\n# solution: {}\n{}\n",
+                h.hole,
+                h.optimal_solutions,
+                if h.optimal_solutions == 1 { "" } else { "s" },
+                h.branching,
+                h.problem,
+                h.solution.join(" "),
+                h.board
+            ),
+            None => format!(
+                "# hole {}: impossible, {} legal moves at the start\n# one-line: {}\n{}\n",
+                h.hole, h.branching, h.problem, h.board
+            ),
+        };
         write_file(&holes_dir.join(format!("hole-{:02}.txt", h.hole)), &block)?;
         txt.push('\n');
         txt.push_str(&block);
@@ -552,16 +682,100 @@ fn write_course(dir: &Path, course: &CourseRecord, params: &GolfParams) -> Resul
 // HTML / SVG
 // ---------------------------------------------------------------------------------------
 
-fn glyph(p: Piece) -> char {
-    // Filled glyphs for both colours, coloured by fill (they render more evenly).
-    match p.role {
-        Role::King => '\u{265A}',
-        Role::Queen => '\u{265B}',
-        Role::Rook => '\u{265C}',
-        Role::Bishop => '\u{265D}',
-        Role::Knight => '\u{265E}',
-        Role::Pawn => '\u{265F}',
+/// The outline of a piece in a 100 × 100 box: filled shapes (drawn in the piece's colour
+/// with a black outline) and detail strokes (drawn in the contrasting colour). Simple
+/// silhouettes drawn for this page, so the diagrams need no chess font: a page printed
+/// or shown where no font has the chess symbols still shows every piece, and black pieces
+/// are black whatever the renderer does with glyph outlines.
+fn piece_shapes(role: Role) -> (&'static [&'static str], &'static [&'static str]) {
+    const BASE: &str = r#"<rect x="24" y="78" width="52" height="10" rx="2"/>"#;
+    match role {
+        Role::King => (
+            &[
+                r#"<path d="M46,6 H54 V14 H62 V22 H54 V32 H46 V22 H38 V14 H46 Z"/>"#,
+                r#"<path d="M28,78 C18,58 26,36 50,36 C74,36 82,58 72,78 Z"/>"#,
+                BASE,
+            ],
+            &[r#"<path d="M34,64 H66"/>"#],
+        ),
+        Role::Queen => (
+            &[
+                r#"<path d="M26,78 L16,32 L30,54 L33,24 L43,50 L50,20 L57,50 L67,24 L70,54 L84,32 L74,78 Z"/>"#,
+                r#"<circle cx="16" cy="30" r="5"/>"#,
+                r#"<circle cx="33" cy="22" r="5"/>"#,
+                r#"<circle cx="50" cy="17" r="5"/>"#,
+                r#"<circle cx="67" cy="22" r="5"/>"#,
+                r#"<circle cx="84" cy="30" r="5"/>"#,
+                BASE,
+            ],
+            &[r#"<path d="M32,68 H68"/>"#],
+        ),
+        Role::Rook => (
+            &[
+                r#"<path d="M30,78 L34,40 H66 L70,78 Z"/>"#,
+                r#"<path d="M28,40 V16 H38 V24 H46 V16 H54 V24 H62 V16 H72 V40 Z"/>"#,
+                BASE,
+            ],
+            &[r#"<path d="M36,48 H64"/>"#],
+        ),
+        Role::Bishop => (
+            &[
+                r#"<circle cx="50" cy="13" r="6"/>"#,
+                r#"<path d="M50,20 C66,32 68,50 60,64 H40 C32,50 34,32 50,20 Z"/>"#,
+                r#"<rect x="36" y="64" width="28" height="9"/>"#,
+                BASE,
+            ],
+            &[r#"<path d="M44,46 L56,34"/>"#],
+        ),
+        Role::Knight => (
+            &[
+                r#"<path d="M28,88 L76,88 C76,64 72,40 62,24 L58,8 L50,18 C40,20 28,34 18,48 L21,57 C26,61 32,59 36,56 L47,50 C45,62 32,72 28,88 Z"/>"#,
+            ],
+            &[r#"<circle cx="45" cy="31" r="2.5"/>"#],
+        ),
+        Role::Pawn => (
+            &[
+                r#"<circle cx="50" cy="30" r="13"/>"#,
+                r#"<path d="M36,78 C38,60 44,50 44,43 H56 C56,50 62,60 64,78 Z"/>"#,
+                BASE,
+            ],
+            &[],
+        ),
     }
+}
+
+/// Fill of a piece's body and of its detail strokes.
+fn piece_colours(color: Color) -> (&'static str, &'static str) {
+    match color {
+        Color::White => ("#ffffff", "#000000"),
+        Color::Black => ("#000000", "#ffffff"),
+    }
+}
+
+/// One piece drawn as SVG shapes in the `size`-pixel square at (`x`, `y`).
+fn piece_svg(p: Piece, x: u32, y: u32, size: u32) -> String {
+    let (fill, detail) = piece_colours(p.color);
+    let (shapes, details) = piece_shapes(p.role);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<g class="piece {}" transform="translate({x} {y}) scale({})"><title>{}</title><g fill="{fill}" stroke="#000000" stroke-width="3.5" stroke-linejoin="round">"##,
+        piece_name(p),
+        size as f64 / 100.0,
+        piece_name(p)
+    );
+    for shape in shapes {
+        s.push_str(shape);
+    }
+    let _ = write!(
+        s,
+        r#"</g><g fill="{detail}" stroke="{detail}" stroke-width="3.5" stroke-linecap="round">"#
+    );
+    for d in details {
+        s.push_str(d);
+    }
+    s.push_str("</g></g>");
+    s
 }
 
 fn piece_name(p: Piece) -> String {
@@ -638,18 +852,10 @@ fn board_svg(pos: &GolfPosition, circle_chosen: bool, marks: &[Square]) -> Strin
     }
     let chosen = pos.chosen();
     for (sq, p) in pos.pieces() {
-        let cx = M + sq.file() as u32 * S + S / 2;
-        let cy = (7 - sq.rank() as u32) * S + S / 2;
-        let (fill, stroke) = match p.color {
-            Color::White => ("#ffffff", "#000000"),
-            Color::Black => ("#000000", "#ffffff"),
-        };
-        let _ = write!(
-            s,
-            r#"<text x="{cx}" y="{}" font-size="32" text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="0.8" font-family="'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols2',serif">{}</text>"#,
-            cy + 11,
-            glyph(p)
-        );
+        let x = M + sq.file() as u32 * S;
+        let y = (7 - sq.rank() as u32) * S;
+        let (cx, cy) = (x + S / 2, y + S / 2);
+        s.push_str(&piece_svg(p, x + 1, y + 1, S - 2));
         if circle_chosen && chosen.get(p) > 0 {
             let _ = write!(
                 s,
@@ -692,6 +898,13 @@ fn html_escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The player's page (`solutions = false`) or the solutions page of a course.
+///
+/// The player's page shows no par and does not say which holes are impossible (that is
+/// what the players are to find out); it ends with a score card whose rows take the
+/// players' names. The solutions page gives each hole's par (or "impossible"), one optimal
+/// solution, the total par and a par row. Printing: a stylesheet for print lays the holes
+/// out three to a row, so a 9-hole course takes two A4 or Letter pages.
 fn course_html(course: &CourseRecord, params: &GolfParams, solutions: bool) -> Result<String> {
     let title = if solutions {
         format!("Chess Golf course (seed {}): solutions", course.seed)
@@ -704,34 +917,60 @@ fn course_html(course: &CourseRecord, params: &GolfParams, solutions: bool) -> R
         r#"<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>
-body {{ font-family: sans-serif; margin: 1.5em; }}
-.hole {{ display: inline-block; vertical-align: top; margin: 0 1.5em 1.5em 0; page-break-inside: avoid; break-inside: avoid; }}
-.hole h2 {{ font-size: 1.1em; margin: 0 0 0.3em 0; }}
-.hole p {{ margin: 0.3em 0; max-width: 340px; }}
-table.card {{ border-collapse: collapse; margin-top: 1em; }}
-table.card td, table.card th {{ border: 1px solid #888; padding: 0.2em 0.6em; text-align: center; }}
-@media print {{ body {{ margin: 0.5cm; }} .noprint {{ display: none; }} }}
+body {{ font-family: sans-serif; margin: 1.5em; color: #000; background: #fff; }}
+h1 {{ font-size: 1.5em; margin: 0 0 0.3em 0; }}
+p.intro {{ max-width: 60em; margin: 0.3em 0; }}
+.holes {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 340px)); gap: 1em 1.5em; margin-top: 1em; }}
+.hole {{ break-inside: avoid; page-break-inside: avoid; }}
+.hole h2 {{ font-size: 1.05em; margin: 0 0 0.2em 0; }}
+.hole svg {{ display: block; width: 100%; height: auto; }}
+.hole p {{ margin: 0.2em 0; font-size: 0.9em; }}
+table.card {{ border-collapse: collapse; margin-top: 1.5em; break-inside: avoid; page-break-inside: avoid; }}
+table.card td, table.card th {{ border: 1px solid #444; padding: 0.25em 0.6em; text-align: center; min-width: 1.6em; }}
+table.card .name {{ min-width: 10em; text-align: left; }}
+table.card td {{ height: 1.8em; }}
+table.card caption {{ text-align: left; font-weight: bold; margin-bottom: 0.3em; }}
+@page {{ margin: 12mm; }}
+@media print {{
+  body {{ margin: 0; font-size: 9.5pt; }}
+  h1 {{ font-size: 15pt; }}
+  .noprint {{ display: none; }}
+  .holes {{ grid-template-columns: repeat(3, 1fr); gap: 3mm 6mm; margin-top: 3mm; }}
+  table.card {{ margin-top: 5mm; }}
+}}
 </style></head><body>
 <h1>{title}</h1>
-<p>{} holes, {} cards a hole, {}. Total par {}.</p>
-"#,
+"#
+    );
+    let rules = match params.king_step {
+        KingStep::NoAdjacentPair => "a colour with no two adjacent pieces may make king steps",
+        KingStep::NoBorrowedMove => "a colour with no borrowed move may make king steps",
+    };
+    let _ = writeln!(
+        h,
+        "<p class=\"intro\">{} holes, {} cards a hole, {}.{}</p>",
         course.holes.len(),
         course.cards,
         html_escape(&describe(params)),
-        course.total_par
+        if solutions {
+            format!(" Total par {}.", course.total_par)
+        } else {
+            String::new()
+        }
     );
     if solutions {
-        h.push_str("<p>Each solution is one optimal line found by the solver; outlined squares are the start squares of the pieces that move.</p>\n");
+        let _ = writeln!(
+            h,
+            "<p class=\"intro\">Holes: {}. Each solution is one optimal line found by the solver; outlined squares are the start squares of the pieces that move.</p>",
+            html_escape(&selection(course))
+        );
     } else {
         let _ = writeln!(
             h,
-            "<p>Make one circled piece capture the others in as few moves as possible. A piece moves only by borrowing the move of a same-colour neighbour; {}. Each hole starts where the previous one ended, captured pieces returned to the board. <span class=\"noprint\">Solutions: <a href=\"solutions.html\">solutions.html</a>.</span></p>",
-            match params.king_step {
-                KingStep::NoAdjacentPair => "a colour with no two adjacent pieces may make king steps",
-                KingStep::NoBorrowedMove => "a colour with no borrowed move may make king steps",
-            }
+            "<p class=\"intro\">Make one circled piece capture the others in as few moves as possible. A piece moves only by borrowing the move of a same-colour neighbour; {rules}. Each hole starts where the previous one ended, captured pieces returned to the board. <span class=\"noprint\">Solutions: <a href=\"solutions.html\">solutions.html</a>.</span></p>"
         );
     }
+    h.push_str("<div class=\"holes\">\n");
     for hole in &course.holes {
         let pos = GolfPosition::parse_fen(&hole.problem)
             .with_context(|| format!("re-reading hole {}", hole.hole))?;
@@ -740,43 +979,65 @@ table.card td, table.card th {{ border: 1px solid #888; padding: 0.2em 0.6em; te
         } else {
             Vec::new()
         };
+        let heading = match (solutions, hole.par) {
+            (false, _) => format!("Hole {}", hole.hole),
+            (true, Some(par)) => format!("Hole {} &mdash; par {par}", hole.hole),
+            (true, None) => format!("Hole {} &mdash; impossible", hole.hole),
+        };
         let _ = write!(
             h,
-            "<div class=\"hole\"><h2>Hole {} &mdash; par {}</h2>\n{}\n<p>Chosen: {} (<code>{}</code>).</p>\n",
-            hole.hole,
-            hole.par,
+            "<div class=\"hole\"><h2>{heading}</h2>\n{}\n<p>Chosen: {} (<code>{}</code>).</p>\n",
             board_svg(&pos, true, &marks),
             html_escape(&chosen_words(&pos.chosen())),
             html_escape(&hole.chosen)
         );
         if solutions {
-            let _ = writeln!(
-                h,
-                "<p>Solution ({} moves): <code>{}</code></p><p>{} optimal solution{}; {} legal moves at the start.</p>",
-                hole.solution.len(),
-                html_escape(&hole.solution.join(" ")),
-                hole.optimal_solutions,
-                if hole.optimal_solutions == 1 { "" } else { "s" },
-                hole.branching
-            );
+            if hole.par.is_some() {
+                let _ = writeln!(
+                    h,
+                    "<p>Solution ({} moves): <code>{}</code></p><p>{} optimal solution{}; {} legal moves at the start.</p>",
+                    hole.solution.len(),
+                    html_escape(&hole.solution.join(" ")),
+                    hole.optimal_solutions,
+                    if hole.optimal_solutions == 1 { "" } else { "s" },
+                    hole.branching
+                );
+            } else {
+                let _ = writeln!(
+                    h,
+                    "<p>No sequence of moves makes the capture; the next hole starts from this position.</p>"
+                );
+            }
         }
         h.push_str("</div>\n");
     }
-    if !solutions {
-        // A score card to fill in.
-        h.push_str("<table class=\"card\"><tr><th>Hole</th>");
+    h.push_str("</div>\n");
+    let numbers = |h: &mut String| {
         for hole in &course.holes {
             let _ = write!(h, "<th>{}</th>", hole.hole);
         }
-        h.push_str("<th>Total</th></tr><tr><th>Par</th>");
+    };
+    if solutions {
+        h.push_str("<table class=\"card\"><tr><th class=\"name\">Hole</th>");
+        numbers(&mut h);
+        h.push_str("<th>Total</th></tr><tr><th class=\"name\">Par</th>");
         for hole in &course.holes {
-            let _ = write!(h, "<td>{}</td>", hole.par);
+            match hole.par {
+                Some(p) => {
+                    let _ = write!(h, "<td>{p}</td>");
+                }
+                None => h.push_str("<td>&ndash;</td>"),
+            }
         }
-        let _ = write!(h, "<td>{}</td></tr>", course.total_par);
-        for _ in 0..4 {
-            h.push_str("<tr><th>&nbsp;</th>");
+        let _ = writeln!(h, "<td>{}</td></tr></table>", course.total_par);
+    } else {
+        h.push_str("<table class=\"card\"><caption>Score card</caption><tr><th class=\"name\">Player (name)</th>");
+        numbers(&mut h);
+        h.push_str("<th>Total</th></tr>");
+        for _ in 0..SCORE_CARD_ROWS {
+            h.push_str("<tr><td class=\"name\"></td>");
             for _ in 0..=course.holes.len() {
-                h.push_str("<td>&nbsp;</td>");
+                h.push_str("<td></td>");
             }
             h.push_str("</tr>");
         }
@@ -785,6 +1046,9 @@ table.card td, table.card th {{ border: 1px solid #888; padding: 0.2em 0.6em; te
     h.push_str("</body></html>\n");
     Ok(h)
 }
+
+/// Player rows on the printed score card.
+const SCORE_CARD_ROWS: usize = 5;
 
 // ---------------------------------------------------------------------------------------
 // score
@@ -931,35 +1195,35 @@ fn score(a: &ScoreArgs) -> Result<()> {
     }
     // Print the card.
     let width = players.iter().map(|p| p.len()).max().unwrap_or(4).max(5);
-    print!("{:<6}", "hole");
+    out!("{:<6}", "hole");
     for p in players {
-        print!(" {p:>width$}");
+        out!(" {p:>width$}");
     }
-    println!();
+    outln!();
     for (h, row) in table.iter().enumerate() {
-        print!("{:<6}", h + 1);
+        out!("{:<6}", h + 1);
         for s in row {
-            print!(" {s:>width$}");
+            out!(" {s:>width$}");
         }
-        println!();
+        outln!();
     }
     let totals: Vec<u32> = (0..players.len())
         .map(|i| table.iter().map(|r| r[i]).sum())
         .collect();
-    print!("{:<6}", "total");
+    out!("{:<6}", "total");
     for t in &totals {
-        print!(" {t:>width$}");
+        out!(" {t:>width$}");
     }
-    println!();
+    outln!();
     if let Some(&best) = totals.iter().min() {
         let winners: Vec<&str> = (0..players.len())
             .filter(|&i| totals[i] == best)
             .map(|i| players[i].as_str())
             .collect();
         if winners.len() == 1 {
-            println!("winner: {} ({best})", winners[0]);
+            outln!("winner: {} ({best})", winners[0]);
         } else {
-            println!(
+            outln!(
                 "tie at {best}: {} (the seed: a tie goes to the best dressed player)",
                 winners.join(", ")
             );
@@ -1034,11 +1298,11 @@ fn read_book(path: &Path) -> Result<Vec<(String, GolfPosition, Option<u32>)>> {
 
 fn bench(a: &BenchArgs) -> Result<()> {
     let params = a.rules.params()?;
-    println!("rules: {}", describe(&params));
+    outln!("rules: {}", describe(&params));
     if let Some(book) = &a.book {
         for (name, pos, optimal) in read_book(book)? {
             let r = solve(&pos, &params, &SolveLimits::default());
-            println!(
+            outln!(
                 "{name}: {} (published {}), {} states, {}, {:.1} M states/s, table {} states",
                 r.outcome,
                 optimal.map_or("-".to_string(), |o| o.to_string()),
@@ -1085,7 +1349,7 @@ fn bench(a: &BenchArgs) -> Result<()> {
             }
         }
         times.sort();
-        println!(
+        outln!(
             "{deals} deals, {cards} cards: median {}, p99 {}, max {}, mean {}; {states} states, {:.2} M states/s",
             fmt_duration(percentile(&times, 0.5)),
             fmt_duration(percentile(&times, 0.99)),
@@ -1094,11 +1358,11 @@ fn bench(a: &BenchArgs) -> Result<()> {
             states as f64 / total.as_secs_f64().max(1e-9) / 1e6
         );
         let hist: Vec<String> = pars.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-        println!("  par histogram {}", hist.join(" "));
-        println!("  slowest: {} ({})", worst.1, fmt_duration(worst.0));
+        outln!("  par histogram {}", hist.join(" "));
+        outln!("  slowest: {} ({})", worst.1, fmt_duration(worst.0));
     }
     if let Some(mb) = peak_rss_mb() {
-        println!("peak memory: {mb:.0} MB");
+        outln!("peak memory: {mb:.0} MB");
     }
     Ok(())
 }
@@ -1145,8 +1409,173 @@ mod tests {
 
     #[test]
     fn svg_circles_chosen_pieces() {
-        let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/BQ6 chosen=B").unwrap();
+        let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/BR6 chosen=B").unwrap();
         let svg = board_svg(&pos, true, &[]);
-        assert_eq!(svg.matches("<circle").count(), 1);
+        // The marker circles are the only ones with the red stroke.
+        assert_eq!(svg.matches("stroke=\"#d00000\"").count(), 1);
+        let svg = board_svg(&pos, false, &[]);
+        assert_eq!(svg.matches("stroke=\"#d00000\"").count(), 0);
+    }
+
+    /// The body fill of every `<g class="piece ...">` group, with its class.
+    fn piece_fills(svg: &str) -> Vec<(String, String)> {
+        svg.split("<g class=\"piece ")
+            .skip(1)
+            .map(|rest| {
+                let class = rest[..rest.find('"').unwrap()].to_string();
+                let body = &rest[rest.find("<g fill=\"").unwrap() + 9..];
+                (class, body[..body.find('"').unwrap()].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn both_colours_are_drawn_as_shapes_with_distinct_fills() {
+        // Every kind in both colours (pawns never appear in Golf but are drawable).
+        let pos = GolfPosition::parse_fen("8/8/8/8/8/8/kqrbn3/KQRBN3 chosen=Kk").unwrap();
+        let svg = board_svg(&pos, true, &[]);
+        let fills = piece_fills(&svg);
+        assert_eq!(fills.len(), 10, "{fills:?}");
+        for (class, fill) in &fills {
+            let want = if class.starts_with("white ") {
+                "#ffffff"
+            } else {
+                assert!(class.starts_with("black "), "{class}");
+                "#000000"
+            };
+            assert_eq!(fill, want, "{class}");
+        }
+        // No glyph, so no font is needed: no text but the coordinates, and no chess
+        // symbol characters anywhere.
+        assert!(!svg.chars().any(|c| ('\u{2654}'..='\u{265F}').contains(&c)));
+        assert_eq!(svg.matches("<text").count(), 16);
+        // Each kind has its own outline.
+        let mut shapes: Vec<_> = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ]
+        .iter()
+        .map(|&r| piece_shapes(r).0.join(""))
+        .collect();
+        shapes.sort();
+        shapes.dedup();
+        assert_eq!(shapes.len(), 5);
+    }
+
+    #[test]
+    fn an_impossible_hole_is_kept_and_marked_when_dealt_as_is() {
+        // No black king on the board: Kk cannot be solved.
+        let problem = GolfPosition::parse_fen("8/8/8/8/8/8/8/K1B5 chosen=Kk").unwrap();
+        let limits = SolveLimits {
+            max_nodes: Some(1_000_000),
+            count_solutions: true,
+            ..SolveLimits::default()
+        };
+        let params = GolfParams::default();
+        let (rec, end) = as_dealt_hole(4, &problem, &params, &limits).unwrap();
+        assert!(end.is_none());
+        assert!(rec.impossible);
+        assert_eq!(rec.par, None);
+        assert!(rec.solution.is_empty());
+        assert_eq!(rec.final_position, problem.to_fen());
+        // A solvable one keeps its par, even one outside the default range [3, 8].
+        let easy = GolfPosition::parse_fen("8/8/8/8/8/8/8/NN5k chosen=Nk").unwrap();
+        let (rec, end) = as_dealt_hole(1, &easy, &params, &limits).unwrap();
+        assert_eq!(rec.par, Some(5));
+        assert!(!rec.impossible);
+        assert_eq!(rec.final_position, end.unwrap().to_fen());
+        // The node limit is an error, never a silently discarded deal.
+        let tight = SolveLimits {
+            max_nodes: Some(1),
+            ..limits
+        };
+        assert!(as_dealt_hole(1, &easy, &params, &tight).is_err());
+    }
+
+    fn sample_course(as_dealt: bool) -> CourseRecord {
+        let hole = |n: usize, fen: &str, par: Option<u32>| HoleRecord {
+            hole: n,
+            problem: fen.to_string(),
+            board: String::new(),
+            chosen: fen.split("chosen=").nth(1).unwrap().to_string(),
+            par,
+            impossible: par.is_none(),
+            optimal_solutions: if par.is_some() { 3 } else { 0 },
+            branching: 7,
+            states_searched: 100,
+            discarded_deals: 0,
+            reseats: 0,
+            solution: if par.is_some() {
+                vec!["a1b2".into()]
+            } else {
+                vec![]
+            },
+            final_position: fen.to_string(),
+        };
+        CourseRecord {
+            seed: 5,
+            cards: 2,
+            min_par: 3,
+            max_par: 8,
+            unique: false,
+            as_dealt,
+            king_step: "no-adjacent-pair".into(),
+            fill_order: "from-a1".into(),
+            return_rule: RETURN_RULE.into(),
+            total_par: 11,
+            holes: vec![
+                hole(1, "8/8/8/8/8/8/kq6/KQ6 chosen=Kq", Some(4)),
+                hole(2, "8/8/8/8/8/8/kr6/KR6 chosen=Rr", Some(7)),
+                hole(3, "8/8/8/8/8/8/kb6/KB6 chosen=Bb", None),
+            ],
+        }
+    }
+
+    /// Whether `html` has the word "par" (any case) outside tags.
+    fn says_par(html: &str) -> bool {
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => {
+                    in_tag = false;
+                    text.push(' ');
+                }
+                _ if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        text.split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("par"))
+    }
+
+    #[test]
+    fn the_players_page_keeps_pars_and_impossibility_to_the_solutions_page() {
+        let course = sample_course(true);
+        let params = GolfParams::default();
+        let player = course_html(&course, &params, false).unwrap();
+        let sol = course_html(&course, &params, true).unwrap();
+        assert!(!says_par(&player), "{player}");
+        assert!(!player.to_lowercase().contains("impossible"));
+        assert!(!player.contains("Total par") && !player.contains(">11<"));
+        assert!(sol.contains("Hole 1 &mdash; par 4"));
+        assert!(sol.contains("Hole 2 &mdash; par 7"));
+        assert!(sol.contains("Hole 3 &mdash; impossible"));
+        assert!(sol.contains("Total par 11"));
+        // The score card: labelled rows for the players' names, no par row.
+        assert!(player.contains("Player (name)"));
+        assert_eq!(
+            player.matches("<td class=\"name\"></td>").count(),
+            SCORE_CARD_ROWS
+        );
+        // Both pages have a print layout: three boards to a row.
+        for page in [&player, &sol] {
+            assert!(page.contains("@media print"));
+            assert!(page.contains("grid-template-columns: repeat(3, 1fr)"));
+        }
     }
 }

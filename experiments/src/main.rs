@@ -49,7 +49,10 @@ fn help_tail() -> String {
 
 fn main() {
     let cli = Cli::parse();
-    if let Err(e) = run(cli) {
+    let outcome = run(cli);
+    // Output still buffered meets the closed-pipe rule too (util::write_stdout).
+    experiments::util::flush_stdout();
+    if let Err(e) = outcome {
         // One line with the whole context chain; no backtrace for user errors.
         eprintln!("error: {e:#}");
         std::process::exit(1);

@@ -1,6 +1,7 @@
 //! `chesslab perft`: node counts for the engine's move generator, with `--divide` per
 //! root move so counts can be compared move by move with other engines.
 
+use crate::util::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::game::Game;
@@ -53,9 +54,9 @@ impl VariantVisitor for VariantPerft<'_> {
 }
 
 fn report(nodes: u64, secs: f64) {
-    println!("nodes {nodes}");
-    println!("seconds {secs:.3}");
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    outln!("nodes {nodes}");
+    outln!("seconds {secs:.3}");
+    outln!("nps {:.0}", nodes as f64 / secs.max(1e-9));
 }
 
 pub fn run(args: &PerftArgs) -> Result<()> {
@@ -92,9 +93,9 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     let nodes = if args.divide {
         let rows = perft::divide(&mut board, args.depth);
         for (mv, n) in &rows {
-            println!("{mv}: {n}");
+            outln!("{mv}: {n}");
         }
-        println!();
+        outln!();
         rows.iter().map(|r| r.1).sum()
     } else if args.full {
         perft::perft_full(&mut board, args.depth)

@@ -2,6 +2,7 @@
 
 use crate::gameplay::{catch, play_game};
 use crate::replay_cmd::{movetext, replay_with_san};
+use crate::util::outln;
 use crate::util::{result_text, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -53,9 +54,9 @@ impl VariantVisitor for Play<'_> {
             play_game(&start, &mut agents, args.seed, args.seed, None)
         })?
         .ok_or_else(|| anyhow!("the game was interrupted"))?;
-        println!("variant {name}, seed {}", args.seed);
+        outln!("variant {name}, seed {}", args.seed);
         for (s, spec) in specs.iter().enumerate() {
-            println!("{}: {spec}", start.seat_name(s));
+            outln!("{}: {spec}", start.seat_name(s));
         }
         let actions: Vec<&str> = played.actions.iter().map(String::as_str).collect();
         let san = replay_with_san(start.clone(), &actions)
@@ -64,18 +65,18 @@ impl VariantVisitor for Play<'_> {
         match san {
             Some(rec) => {
                 if rec.chess960 || rec.start_fen != engine::Board::startpos().fen() {
-                    println!("start: {}", rec.start_fen);
+                    outln!("start: {}", rec.start_fen);
                 }
-                println!("{}", movetext(&rec));
+                outln!("{}", movetext(&rec));
             }
             None => {
                 for (i, a) in played.actions.iter().enumerate() {
-                    println!("{:>4}. {a}", i + 1);
+                    outln!("{:>4}. {a}", i + 1);
                 }
             }
         }
-        println!("actions: {}", played.actions.join(" "));
-        println!(
+        outln!("actions: {}", played.actions.join(" "));
+        outln!(
             "result {} ({}) after {} plies",
             result_text(&played.returns),
             played.reason,

@@ -1,7 +1,9 @@
-//! `chesslab replay` (re-play a recorded game and verify it) and `chesslab export --pgn`.
+//! `chesslab replay` (re-play a recorded game and verify it) and `chesslab export --pgn`
+//! (every game verified the same way before any PGN is written).
 
 use crate::record::{self, Row};
 use crate::util::{digest_hex, params_canonical, result_text, returns_text};
+use crate::util::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use engine::game::{Game, Turn};
@@ -307,47 +309,77 @@ pub fn run_replay(args: &ReplayArgs) -> Result<()> {
     let params = params_for(&args.games, args.params.as_ref())?;
     let r = replay_row(row, params.as_deref(), true)
         .with_context(|| format!("replaying game {}", row.index))?;
-    println!("game {} ({}), seed {}", row.index, row.variant, row.seed);
-    println!("agents: {}", row.agents.join(" vs "));
+    outln!("game {} ({}), seed {}", row.index, row.variant, row.seed);
+    outln!("agents: {}", row.agents.join(" vs "));
     if let Some(Ok(pgn)) = &r.pgn {
-        println!();
-        print!("{pgn}");
+        outln!();
+        out!("{pgn}");
     }
-    println!("final position: {}", r.final_position);
-    println!("result {} ({}), {} plies", r.result, r.reason, r.plies);
-    if r.returns != row.returns || r.reason != row.reason || r.result != row.result {
-        bail!(
-            "replay does not match the record: recorded {} ({}) returns {}, replayed {} ({}) returns {}",
+    outln!("final position: {}", r.final_position);
+    outln!("result {} ({}), {} plies", r.result, r.reason, r.plies);
+    if let Some(why) = contradiction(row, &r) {
+        bail!("replay does not match the record: {why}");
+    }
+    outln!("verified: the replay matches the record");
+    Ok(())
+}
+
+/// How the replay contradicts the recorded result, if it does.
+fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
+    (r.returns != row.returns || r.reason != row.reason || r.result != row.result).then(|| {
+        format!(
+            "recorded {} ({}) returns {}, replayed {} ({}) returns {}",
             row.result,
             row.reason,
             returns_text(&row.returns),
             r.result,
             r.reason,
             returns_text(&r.returns)
-        );
-    }
-    println!("verified: the replay matches the record");
-    Ok(())
+        )
+    })
 }
 
+/// Exports every game as PGN after verifying it as `replay` does: each row is played
+/// again and its result, returns and reason must match the record.
+///
+/// Decision: if any row fails (does not replay, contradicts its record, or has no PGN
+/// form) nothing is written, and the error names every failing row (its row number, as
+/// `replay --row` takes it, and its index) with the reason; a PGN file that silently
+/// leaves games out, or states a result the moves contradict, would mislead.
 pub fn run_export(args: &ExportArgs) -> Result<()> {
     let loaded = record::load(&args.games)?;
     let params = params_for(&args.games, args.params.as_ref())?;
     let mut out = String::new();
-    for row in &loaded.rows {
-        let r = replay_row(row, params.as_deref(), true)
-            .with_context(|| format!("game {}", row.index))?;
-        let pgn = r
-            .pgn
-            .expect("asked for PGN")
-            .with_context(|| format!("game {}: no PGN", row.index))?;
-        out.push_str(&pgn);
+    let mut failures: Vec<String> = Vec::new();
+    for (k, row) in loaded.rows.iter().enumerate() {
+        let what = format!("row {} (index {})", k + 1, row.index);
+        let pgn = replay_row(row, params.as_deref(), true).and_then(|r| {
+            if let Some(why) = contradiction(row, &r) {
+                bail!("the replay contradicts the record: {why}");
+            }
+            r.pgn
+                .unwrap_or_else(|| Err(anyhow!("no PGN was produced")))
+                .context("no PGN")
+        });
+        match pgn {
+            Ok(text) => out.push_str(&text),
+            Err(e) => failures.push(format!("{what}: {e:#}")),
+        }
+    }
+    if !failures.is_empty() {
+        bail!(
+            "{} of {} games in {} failed verification, nothing written:\n  {}",
+            failures.len(),
+            loaded.rows.len(),
+            args.games.display(),
+            failures.join("\n  ")
+        );
     }
     match &args.out {
         Some(p) => {
             std::fs::write(p, out).with_context(|| format!("cannot write {}", p.display()))?
         }
-        None => print!("{out}"),
+        None => out!("{out}"),
     }
     Ok(())
 }

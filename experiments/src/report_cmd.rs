@@ -19,6 +19,7 @@ use crate::record::{self, Row};
 use crate::replay_cmd::{params_for, replay_row, Replayed};
 use crate::stats::elo_from_score;
 use crate::tournament::{self, TournamentArgs};
+use crate::util::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;
@@ -147,9 +148,9 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
     let csv_path = md_path.with_file_name("tallies.csv");
     record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)?;
     record::write_atomic(&md_path, report.markdown.as_bytes())?;
-    print!("{}", report.summary);
-    println!("report: {}", md_path.display());
-    println!("per-game figures: {}", csv_path.display());
+    out!("{}", report.summary);
+    outln!("report: {}", md_path.display());
+    outln!("per-game figures: {}", csv_path.display());
     Ok(())
 }
 

@@ -1,6 +1,9 @@
 //! Rating statistics: Bradley-Terry Elo with a Fisher-information interval, the
 //! pentanomial model of colour-swapped pairs, likelihood of superiority and fishtest's
-//! pentanomial SPRT.
+//! pentanomial SPRT with the exact generalised log-likelihood ratio (the constrained
+//! maximum-likelihood estimates of fishtest's `LLR_logistic` and `LLR_normalized`, not the
+//! `_alt` approximations). The figures its tests check were computed independently by
+//! `experiments/tests/data/sprt_reference.py` (a general-purpose constrained optimiser).
 
 /// Natural-log strength units to Elo: Elo = θ · 400 / ln 10.
 pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -295,9 +298,9 @@ pub fn los(wins: f64, losses: f64) -> f64 {
 /// Which Elo the SPRT bounds are in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum SprtModel {
-    /// Logistic Elo, GSPRT (fishtest `LLR_logistic` with `LLR_alt2`).
+    /// Logistic Elo: the expected score (fishtest `LLR_logistic`, exact).
     Logistic,
-    /// Normalised Elo (fishtest `LLR_normalized`).
+    /// Normalised Elo: the t-value of the score (fishtest `LLR_normalized`, exact).
     Normalized,
 }
 
@@ -402,29 +405,152 @@ impl Sprt {
     }
 }
 
-/// fishtest `LLR_logistic`: s_k = L(elo_k); r_k = Σ p_i (x_i - s_k)²;
-/// LLR = N · ½ ln(r0 / r1) (the GSPRT approximation `LLR_alt2`).
-pub fn llr_logistic(elo0: f64, elo1: f64, penta: &Pentanomial) -> f64 {
-    let (n, pdf) = results_to_pdf(penta);
-    let s0 = expected_score(elo0);
-    let s1 = expected_score(elo1);
-    let r = |s: f64| pdf.iter().map(|&(x, p)| p * (x - s).powi(2)).sum::<f64>();
-    n * 0.5 * (r(s0) / r(s1)).ln()
+/// The root of the secular equation Σ w_i a_i / (1 + x a_i) = 0 on the interval where every
+/// 1 + x a_i is positive, (-1/max a, -1/min a). The left side falls strictly from +∞ to
+/// -∞ there, so the root is unique and bisection finds it to the last bit (the pdfs have
+/// five points, so the cost is nothing). `None` unless some a_i is negative and some
+/// positive (then no distribution of this form exists).
+fn secular_root(points: &[(f64, f64)]) -> Option<f64> {
+    let lo_a = points.iter().map(|&(a, _)| a).fold(f64::INFINITY, f64::min);
+    let hi_a = points
+        .iter()
+        .map(|&(a, _)| a)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !(lo_a < 0.0 && hi_a > 0.0) {
+        return None;
+    }
+    let f = |x: f64| {
+        points
+            .iter()
+            .map(|&(a, w)| w * a / (1.0 + x * a))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (-1.0 / hi_a, -1.0 / lo_a);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
 }
 
-/// fishtest `LLR_normalized`: μ, σ² of the pdf; σ_pg = sqrt(2 σ²); games = 2N;
-/// nt = (μ - ½) / σ_pg; nt_k = nelo_k / (800 / ln 10);
-/// LLR = games/2 · ln((1 + (nt - nt0)²) / (1 + (nt - nt1)²)).
-pub fn llr_normalized(nelo0: f64, nelo1: f64, penta: &Pentanomial) -> f64 {
-    let (n, pdf) = results_to_pdf(penta);
+/// Mean and variance of a pdf of (value, probability) pairs.
+fn pdf_moments(pdf: &[(f64, f64)]) -> (f64, f64) {
     let mu: f64 = pdf.iter().map(|&(x, p)| p * x).sum();
     let var: f64 = pdf.iter().map(|&(x, p)| p * (x - mu).powi(2)).sum();
-    let sigma_pg = (2.0 * var).sqrt();
-    let games = 2.0 * n;
+    (mu, var)
+}
+
+/// The distribution on the observed points that maximises the likelihood of the observed
+/// frequencies `pdf` among those with expectation `s`. Maximising Σ p̂_i ln q_i under
+/// Σ q_i = 1 and Σ q_i (x_i - s) = 0 with a Lagrange multiplier gives
+/// q_i = p̂_i / (1 + λ (x_i - s)), λ being the root of the secular equation
+/// Σ p̂_i (x_i - s) / (1 + λ (x_i - s)) = 0 (fishtest `MLE_expected`).
+fn mle_with_mean(pdf: &[(f64, f64); 5], s: f64) -> Option<[f64; 5]> {
+    let shifted: Vec<(f64, f64)> = pdf.iter().map(|&(x, p)| (x - s, p)).collect();
+    let lambda = secular_root(&shifted)?;
+    let mut q = [0.0; 5];
+    for (i, &(a, p)) in shifted.iter().enumerate() {
+        q[i] = p / (1.0 + lambda * a);
+    }
+    Some(q)
+}
+
+/// The distribution on the observed points that maximises the likelihood of `pdf` among
+/// those with t-value (μ - `reference`) / σ = `t` (fishtest `MLE_t_value`). The
+/// stationarity condition has the secular form with
+/// a_i = x_i - reference - t σ (1 + ((μ - x_i) / σ)²) / 2, where μ and σ are those of the solution itself; so
+/// the equation is solved for μ, σ of the current estimate, starting from the uniform
+/// distribution, until the estimate stops moving. `None` if it does not settle on a
+/// distribution with the asked t-value.
+fn mle_with_t_value(pdf: &[(f64, f64); 5], reference: f64, t: f64) -> Option<[f64; 5]> {
+    let mut q = [0.2; 5];
+    for _ in 0..100 {
+        let cur: Vec<(f64, f64)> = pdf.iter().zip(q).map(|(&(x, _), qi)| (x, qi)).collect();
+        let (mu, var) = pdf_moments(&cur);
+        let sigma = var.sqrt();
+        let a: Vec<(f64, f64)> = pdf
+            .iter()
+            .map(|&(x, p)| {
+                let z = (mu - x) / sigma;
+                (x - reference - t * sigma * (1.0 + z * z) / 2.0, p)
+            })
+            .collect();
+        let lambda = secular_root(&a)?;
+        let mut next = [0.0; 5];
+        for (i, &(ai, p)) in a.iter().enumerate() {
+            next[i] = p / (1.0 + lambda * ai);
+        }
+        let moved = (0..5).map(|i| (next[i] - q[i]).abs()).fold(0.0, f64::max);
+        q = next;
+        if moved < 1e-12 {
+            break;
+        }
+    }
+    let fin: Vec<(f64, f64)> = pdf.iter().zip(q).map(|(&(x, _), qi)| (x, qi)).collect();
+    let (mu, var) = pdf_moments(&fin);
+    (((mu - reference) / var.sqrt() - t).abs() < 1e-7).then_some(q)
+}
+
+/// N · Σ p̂_i ln(q1_i / q0_i): the generalised log-likelihood ratio of the two constrained
+/// maximum-likelihood distributions.
+fn glr(n: f64, pdf: &[(f64, f64); 5], q0: &[f64; 5], q1: &[f64; 5]) -> f64 {
+    n * (0..5)
+        .map(|i| pdf[i].1 * (q1[i].ln() - q0[i].ln()))
+        .sum::<f64>()
+}
+
+/// fishtest `LLR_logistic`, exact: the generalised LLR of H1 "the expected pair score
+/// fraction is L(elo1)" against H0 "it is L(elo0)", each hypothesis at the distribution
+/// of largest likelihood that satisfies it ([`mle_with_mean`]).
+///
+/// Earlier versions used the GSPRT approximation N/2 · ln(r0 / r1), r_k = Σ p̂ (x - s_k)²
+/// (fishtest `LLR_alt`), which overstates the evidence when the score is far from the
+/// bounds: on [0, 1, 10, 32, 47] with bounds 0, 10 it gives 2.964 against the exact 2.553.
+pub fn llr_logistic(elo0: f64, elo1: f64, penta: &Pentanomial) -> f64 {
+    let (n, pdf) = results_to_pdf(penta);
+    match (
+        mle_with_mean(&pdf, expected_score(elo0)),
+        mle_with_mean(&pdf, expected_score(elo1)),
+    ) {
+        (Some(q0), Some(q1)) => glr(n, &pdf, &q0, &q1),
+        // Unreachable: after regularisation every point has positive weight, and L(elo)
+        // lies strictly between 0 and 1.
+        _ => 0.0,
+    }
+}
+
+/// fishtest `LLR_normalized`, exact: the generalised LLR of H1 "the normalised Elo is
+/// nelo1" against H0 "it is nelo0", each at its constrained maximum-likelihood
+/// distribution ([`mle_with_t_value`]). Normalised Elo nelo means a per-game t-value
+/// nelo / (800 / ln 10); a pair of games has √2 times the per-game t-value, so the
+/// pentanomial constraint is (μ - ½) / σ = √2 · nelo / (800 / ln 10).
+///
+/// Decision (never met with realistic bounds): should the fixed-point iteration not
+/// settle, the approximation of fishtest's `LLR_normalized_alt` is used instead,
+/// N · ln((1 + (nt - nt0)²) / (1 + (nt - nt1)²)), nt = (μ - ½) / √(2 σ²).
+pub fn llr_normalized(nelo0: f64, nelo1: f64, penta: &Pentanomial) -> f64 {
+    let (n, pdf) = results_to_pdf(penta);
     let per = 800.0 / std::f64::consts::LN_10;
     let (nt0, nt1) = (nelo0 / per, nelo1 / per);
-    let nt = (mu - 0.5) / sigma_pg;
-    games / 2.0 * ((1.0 + (nt - nt0).powi(2)) / (1.0 + (nt - nt1).powi(2))).ln()
+    let sqrt2 = std::f64::consts::SQRT_2;
+    match (
+        mle_with_t_value(&pdf, 0.5, nt0 * sqrt2),
+        mle_with_t_value(&pdf, 0.5, nt1 * sqrt2),
+    ) {
+        (Some(q0), Some(q1)) => glr(n, &pdf, &q0, &q1),
+        _ => {
+            let (mu, var) = pdf_moments(&pdf);
+            let nt = (mu - 0.5) / (2.0 * var).sqrt();
+            n * ((1.0 + (nt - nt0).powi(2)) / (1.0 + (nt - nt1).powi(2))).ln()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -540,59 +666,102 @@ mod tests {
         assert!(close(los(30.0, 20.0), 0.921_350, 1e-5));
     }
 
+    /// (counts, elo0, elo1, logistic LLR, normalised LLR), computed independently by
+    /// `experiments/tests/data/sprt_reference.py` (SLSQP constrained maximum likelihood).
+    /// The first row is the issue's example: fishtest's `LLR_logistic` gives 2.553 there;
+    /// the `_alt` approximations gave 2.964 (logistic) and 2.484 (normalised).
+    const REFERENCE: [(Pentanomial, f64, f64, f64, f64); 6] = [
+        ([0, 1, 10, 32, 47], 0.0, 10.0, 2.553_083_841, 2.981_274_524),
+        ([1, 2, 4, 2, 1], 0.0, 10.0, -0.013_789_922, -0.008_282_499),
+        ([0, 0, 10, 20, 10], 0.0, 100.0, 9.877_571_679, 8.559_917_843),
+        (
+            [30, 120, 400, 150, 40],
+            0.0,
+            5.0,
+            1.524_107_124,
+            1.026_098_290,
+        ),
+        (
+            [5, 60, 200, 80, 10],
+            -3.0,
+            1.0,
+            1.309_749_619,
+            0.674_896_078,
+        ),
+        ([12, 40, 90, 35, 20], 0.0, 2.0, 0.111_020_343, 0.082_021_154),
+    ];
+
     #[test]
-    fn sprt_logistic_llr_by_hand() {
-        // Pentanomial [1, 2, 4, 2, 1]: N = 10, pdf (0,.1) (.25,.2) (.5,.4) (.75,.2) (1,.1).
-        // H0: elo 0 -> s0 = 0.5. H1: elo 10 -> s1 = 1/(1+10^(-10/400)) = 1/(1+0.9440609) = 0.514387184.
-        // r0 = Σ p (x - .5)² = .1·.25 + .2·.0625 + 0 + .2·.0625 + .1·.25 = 0.075
-        // r1 = Σ p (x - s1)² = r0 + (s1 - .5)² (mean .5) = 0.075 + 0.000206991 = 0.075206991
-        // LLR = 10 · ½ · ln(0.075 / 0.075206991) = 5 · ln(0.99724771) = 5 · (-0.00275608)
-        //     = -0.0137804
+    fn sprt_llr_matches_independent_reference_figures() {
+        for (penta, e0, e1, logistic, normalized) in REFERENCE {
+            let l = llr_logistic(e0, e1, &penta);
+            assert!(
+                close(l, logistic, 1e-6),
+                "{penta:?} logistic {l} vs {logistic}"
+            );
+            let n = llr_normalized(e0, e1, &penta);
+            assert!(
+                close(n, normalized, 1e-6),
+                "{penta:?} normalized {n} vs {normalized}"
+            );
+        }
+    }
+
+    #[test]
+    fn sprt_issue_example_is_not_accepted_at_180_games() {
+        // 90 pairs [0,1,10,32,47], bounds 0/10, α = β = 0.05: the exact LLR 2.553 is below
+        // the upper bound 2.944, so the test continues (the approximation, 2.964, stopped).
         let s = Sprt::parse("0,10,0.05,0.05", SprtModel::Logistic).unwrap();
-        let s1 = 1.0 / (1.0 + 10f64.powf(-10.0 / 400.0));
-        assert!(close(s1, 0.514_387_184, 1e-8));
-        let r1 = 0.075 + (s1 - 0.5f64).powi(2);
-        let by_hand = 10.0 * 0.5 * (0.075f64 / r1).ln();
-        assert!(close(by_hand, -0.013_780_4, 1e-6), "{by_hand}");
-        assert!(close(s.llr(&[1, 2, 4, 2, 1]), by_hand, 1e-12));
+        let penta = [0, 1, 10, 32, 47];
+        assert!(close(s.llr(&penta), 2.553, 5e-4));
+        assert_eq!(s.state(&penta), SprtState::Continue);
         // Bounds: ln(.05/.95) = -2.944439, ln(.95/.05) = 2.944439.
         assert!(close(s.lower(), -2.944_439, 1e-6));
         assert!(close(s.upper(), 2.944_439, 1e-6));
-        assert_eq!(s.state(&[1, 2, 4, 2, 1]), SprtState::Continue);
+        let wide = Sprt::parse("0,100,0.05,0.05", SprtModel::Logistic).unwrap();
+        assert_eq!(wide.state(&[0, 0, 10, 20, 10]), SprtState::AcceptH1);
+        assert_eq!(s.state(&[0, 0, 0, 0, 0]), SprtState::Continue);
+        // A loser's record: the mirror image is not yet decisive (LLR -2.628 by the
+        // reference script), a longer one is (-3.416).
+        assert_eq!(s.state(&[47, 32, 10, 1, 0]), SprtState::Continue);
+        assert_eq!(s.state(&[60, 40, 15, 2, 0]), SprtState::AcceptH0);
     }
 
     #[test]
-    fn sprt_logistic_llr_strong_result_with_regularised_zero() {
-        // Pentanomial [0, 0, 10, 20, 10]: the zero counts become 1e-3 (fishtest regularize).
-        // N = 40.002; p = (2.49988e-5, 2.49988e-5, .2499875, .499975, .2499875).
-        // μ = .25·2.49988e-5 + .5·.2499875 + .75·.499975 + 1·.2499875 = 0.7499
-        // H0 elo 0 (s0 = .5), H1 elo 100 (s1 = 1/(1+10^-0.25) = 0.640065).
-        let s = Sprt::parse("0,100,0.05,0.05", SprtModel::Logistic).unwrap();
-        let n = 40.002;
-        let p = [1e-3 / n, 1e-3 / n, 10.0 / n, 20.0 / n, 10.0 / n];
-        let x = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let s1 = 1.0 / (1.0 + 10f64.powf(-0.25));
-        assert!(close(s1, 0.640_065, 1e-6));
-        let r = |s: f64| (0..5).map(|i| p[i] * (x[i] - s) * (x[i] - s)).sum::<f64>();
-        // r0 ≈ .0937344 - ... ; r1 smaller, so the LLR is positive.
-        let by_hand = n * 0.5 * (r(0.5) / r(s1)).ln();
-        assert!(by_hand > s.upper(), "{by_hand}");
-        assert!(close(s.llr(&[0, 0, 10, 20, 10]), by_hand, 1e-9));
-        assert_eq!(s.state(&[0, 0, 10, 20, 10]), SprtState::AcceptH1);
-    }
-
-    #[test]
-    fn sprt_normalized_llr_by_hand() {
-        // Pentanomial [1, 2, 4, 2, 1] (no zeros): μ = .5, σ² = .075, σ_pg = sqrt(.15)
-        // = 0.387298; nt = 0; games = 20. nelo bounds 0 and 5: nt0 = 0,
-        // nt1 = 5 / (800/ln10) = 5 / 347.4356 = 0.014391.
-        // LLR = 10 · ln(1 / (1 + 0.014391²)) = 10 · (-0.00020708) = -0.0020708
-        let s = Sprt::parse("0,5,0.05,0.05", SprtModel::Normalized).unwrap();
-        let nt1 = 5.0 / (800.0 / std::f64::consts::LN_10);
-        assert!(close(nt1, 0.014_391, 1e-6));
-        let by_hand = 10.0 * (1.0 / (1.0 + nt1 * nt1)).ln();
-        assert!(close(by_hand, -0.002_070_8, 1e-6), "{by_hand}");
-        assert!(close(s.llr(&[1, 2, 4, 2, 1]), by_hand, 1e-12));
+    fn constrained_mle_meets_its_constraint_and_is_the_data_when_it_already_does() {
+        let (_, pdf) = results_to_pdf(&[3, 9, 20, 11, 5]);
+        let (mu, _) = pdf_moments(&pdf);
+        // The observed distribution satisfies "mean = μ" and is the unconstrained maximum.
+        let q = mle_with_mean(&pdf, mu).unwrap();
+        for i in 0..5 {
+            assert!(close(q[i], pdf[i].1, 1e-12), "{q:?}");
+        }
+        for s in [0.3, 0.5, 0.62] {
+            let q = mle_with_mean(&pdf, s).unwrap();
+            let qp: Vec<(f64, f64)> = (0..5).map(|i| (pdf[i].0, q[i])).collect();
+            assert!(close(q.iter().sum::<f64>(), 1.0, 1e-12));
+            assert!(close(pdf_moments(&qp).0, s, 1e-12));
+        }
+        for t in [-0.2, 0.0, 0.15] {
+            let q = mle_with_t_value(&pdf, 0.5, t).unwrap();
+            let qp: Vec<(f64, f64)> = (0..5).map(|i| (pdf[i].0, q[i])).collect();
+            let (m, v) = pdf_moments(&qp);
+            assert!(close((m - 0.5) / v.sqrt(), t, 1e-9));
+            assert!(close(q.iter().sum::<f64>(), 1.0, 1e-9));
+        }
+        // H0 at the observed score: q0 is the data, so LLR = N Σ p̂ ln(q1 / p̂) < 0.
+        let e = elo_from_score(mu);
+        let q1 = mle_with_mean(&pdf, expected_score(e + 5.0)).unwrap();
+        let by_def: f64 = 48.0
+            * (0..5)
+                .map(|i| pdf[i].1 * (q1[i] / pdf[i].1).ln())
+                .sum::<f64>();
+        assert!(by_def < 0.0);
+        assert!(close(
+            llr_logistic(e, e + 5.0, &[3, 9, 20, 11, 5]),
+            by_def,
+            1e-9
+        ));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::matches::{self, parse_shard, Slot, Starts, INTERRUPTED};
 use crate::record::{self, Row};
 use crate::standings::{self, Standings};
 use crate::stats::{Sprt, SprtModel};
+use crate::util::outln;
 use crate::util::{digest_hex, params_canonical, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -22,7 +23,7 @@ use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SprtModelArg {
-    /// Bounds in logistic Elo (fishtest LLR_logistic, GSPRT).
+    /// Bounds in logistic Elo (fishtest LLR_logistic, exact generalised LLR).
     Logistic,
     /// Bounds in normalised Elo (fishtest LLR_normalized).
     Normalized,
@@ -482,8 +483,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     record::write_atomic(&out.join("standings.csv"), st.csv().as_bytes())?;
     record::write_atomic(&out.join("pairings.csv"), st.pairings_csv().as_bytes())?;
     let played_now = rows.len() - (mine.len() - pending.len()).min(rows.len());
-    println!("{md}");
-    println!(
+    outln!("{md}");
+    outln!(
         "{} games this session in {:.2}s ({:.1} games/s); files in {}",
         played_now,
         elapsed,
@@ -505,7 +506,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         );
     }
     if let Some(last) = sh.stop_after {
-        println!(
+        outln!(
             "SPRT decided after game {} ({} games); the remaining games were not played.",
             last,
             last + 1

@@ -82,6 +82,58 @@ pub fn returns_text(returns: &[f64]) -> String {
         .join(" ")
 }
 
+/// Writes formatted text to standard output. A reader that has gone away (`| head`,
+/// `| true`: the write fails with `BrokenPipe`) ends the program quietly with status 0,
+/// as ripgrep and most Rust tools do (the output nobody reads is not an error, and
+/// `set -o pipefail` scripts keep working); any other write error is reported and ends the
+/// program with status 1. Every command prints through [`out!`] / [`outln!`], which call
+/// this, instead of `print!`, which panics on a closed pipe.
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args) {
+        stdout_failed(&e);
+    }
+}
+
+/// Flushes standard output, with [`write_stdout`]'s treatment of a closed pipe (the
+/// last line may still sit in the buffer when a command returns).
+pub fn flush_stdout() {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().lock().flush() {
+        stdout_failed(&e);
+    }
+}
+
+fn stdout_failed(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    // eprintln! itself could panic if standard error is closed too; ignore that.
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "error: writing to standard output: {e}");
+    std::process::exit(1);
+}
+
+/// `print!` that exits quietly on a closed pipe ([`write_stdout`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::util::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` that exits quietly on a closed pipe ([`write_stdout`]).
+macro_rules! outln {
+    () => {
+        $crate::util::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::util::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+pub(crate) use {out, outln};
+
 #[cfg(test)]
 mod tests {
     use super::*;
