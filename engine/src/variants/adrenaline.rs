@@ -138,11 +138,12 @@ struct Saved {
 /// pieces (never seen in play: the supply is 24 and stacks gather on few pieces).
 const MAX_PRIZES: usize = 10;
 
-/// The squares of `b` and every square a king step away from them.
+/// Every square a king step away from a square of `b`.
 fn king_spread(b: Bitboard) -> Bitboard {
     let x = b.0;
-    let row = x | ((x << 1) & !Bitboard::FILE_A.0) | ((x >> 1) & !Bitboard::FILE_H.0);
-    Bitboard(row | (row << 8) | (row >> 8))
+    let side = ((x << 1) & !Bitboard::FILE_A.0) | ((x >> 1) & !Bitboard::FILE_H.0);
+    let row = x | side;
+    Bitboard(side | (row << 8) | (row >> 8))
 }
 
 /// The pieces and checkers of a position, cheap to copy: a candidate move, step or
@@ -311,8 +312,9 @@ impl Pos {
     /// those up to k king steps further while its k checkers last (never onto its own
     /// pieces, which it defends instead; the square it left is empty). A pawn attacks its
     /// diagonals, but its steps start only from where it can really go: a push onto an
-    /// empty square, a capture of an enemy piece, or its en passant square. Capturing a
-    /// carrier on the way adds that carrier's checkers, once.
+    /// empty square, a capture of an enemy piece, or its en passant square (a push takes
+    /// nothing, so the square pushed to counts only when a step comes back to it).
+    /// Capturing a carrier on the way adds that carrier's checkers, once.
     fn reach(&self, sq: Square, color: Color) -> Bitboard {
         let occ = self.occupied();
         let own = self.by_color[color.index()].without(sq);
@@ -332,7 +334,8 @@ impl Pos {
             if let Some((e, _)) = ep {
                 landings.set(e);
             }
-            (diagonals | push | double, landings)
+            // A push cannot take a piece: the pushed-to square is no attack by itself.
+            (diagonals, landings)
         } else {
             let a = attacks::attacks(role, color, sq, occ);
             (a, a - own)
@@ -347,7 +350,7 @@ impl Pos {
             for _ in 0..k {
                 let next = king_spread(at);
                 reached |= next;
-                let stand = next - own;
+                let stand = at | (next - own);
                 if (stand & prizes).any() {
                     clear = false;
                     break;
@@ -385,7 +388,7 @@ impl Pos {
         let most: u32 = k as u32 + carriers.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
         let mut region = landings;
         for _ in 0..most {
-            let next = king_spread(region) - own;
+            let next = region | (king_spread(region) - own);
             if next == region {
                 break;
             }
@@ -1378,5 +1381,260 @@ mod tests {
             g.board.piece_at(sq("b8")),
             Some(crate::square::Piece::new(Color::White, Role::Knight))
         );
+    }
+
+    fn offset(s: Square, df: i8, dr: i8) -> Option<Square> {
+        let f = s.file() as i8 + df;
+        let r = s.rank() as i8 + dr;
+        ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square::from_coords(f as u8, r as u8))
+    }
+
+    const KING_DIRS: [(i8, i8); 8] = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+
+    /// A plain reference for one piece's reach, written from RULES.md without the
+    /// bitboard code: explicit ray walks for the regular move, then every path of king
+    /// steps with its checkers counted along the way (carriers taken once each).
+    fn reference_reach(b: &Board, stacks: &[u8; 64], sq: Square) -> Vec<Square> {
+        use std::collections::HashSet;
+        let piece = b.piece_at(sq).unwrap();
+        let by = piece.color;
+        let enemy = |t: Square| b.piece_at(t).is_some_and(|p| p.color != by);
+        let own = |t: Square| t != sq && b.piece_at(t).is_some_and(|p| p.color == by);
+        let mut reached: HashSet<Square> = HashSet::new();
+        // (landing, square of the piece it captures)
+        let mut landings: Vec<(Square, Option<Square>)> = Vec::new();
+        let mut attack = |t: Square, landings: &mut Vec<(Square, Option<Square>)>| {
+            reached.insert(t);
+            if !own(t) {
+                landings.push((t, enemy(t).then_some(t)));
+            }
+        };
+        let (dirs, slide): (&[(i8, i8)], bool) = match piece.role {
+            Role::Knight => (
+                &[
+                    (1, 2),
+                    (2, 1),
+                    (2, -1),
+                    (1, -2),
+                    (-1, -2),
+                    (-2, -1),
+                    (-2, 1),
+                    (-1, 2),
+                ],
+                false,
+            ),
+            Role::King => (&KING_DIRS, false),
+            Role::Bishop => (
+                &KING_DIRS[1..]
+                    .iter()
+                    .step_by(2)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .leak()[..],
+                true,
+            ),
+            Role::Rook => (
+                &KING_DIRS
+                    .iter()
+                    .step_by(2)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .leak()[..],
+                true,
+            ),
+            Role::Queen => (&KING_DIRS, true),
+            Role::Pawn => (&[], false),
+        };
+        for &(df, dr) in dirs {
+            let mut at = sq;
+            while let Some(t) = offset(at, df, dr) {
+                attack(t, &mut landings);
+                if !slide || b.piece_at(t).is_some() {
+                    break;
+                }
+                at = t;
+            }
+        }
+        if piece.role == Role::Pawn {
+            let f = if by == Color::White { 1 } else { -1 };
+            for df in [-1, 1] {
+                let Some(t) = offset(sq, df, f) else { continue };
+                reached.insert(t);
+                if enemy(t) {
+                    landings.push((t, Some(t)));
+                } else if b.ep_square() == Some(t) && b.turn() == by {
+                    landings.push((t, Some(Square::from_coords(t.file(), sq.rank()))));
+                }
+            }
+            // Pushes are landings only: a push takes nothing.
+            if let Some(t) = offset(sq, 0, f).filter(|&t| b.piece_at(t).is_none()) {
+                landings.push((t, None));
+                let home = if by == Color::White { 1 } else { 6 };
+                if sq.rank() == home {
+                    if let Some(t2) = offset(t, 0, f).filter(|&t2| b.piece_at(t2).is_none()) {
+                        landings.push((t2, None));
+                    }
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut todo: Vec<(Square, i32, Vec<Square>)> = Vec::new();
+        for (t, captured) in landings {
+            let mut left = stacks[sq.index()] as i32;
+            let mut taken = Vec::new();
+            if let Some(c) = captured.filter(|c| stacks[c.index()] > 0) {
+                left += stacks[c.index()] as i32;
+                taken.push(c);
+            }
+            todo.push((t, left, taken));
+        }
+        while let Some((at, left, taken)) = todo.pop() {
+            if left == 0 || !seen.insert((at, left, taken.clone())) {
+                continue;
+            }
+            for &(df, dr) in &KING_DIRS {
+                let Some(t) = offset(at, df, dr) else {
+                    continue;
+                };
+                reached.insert(t);
+                if own(t) {
+                    continue;
+                }
+                let mut taken2 = taken.clone();
+                let mut left2 = left - 1;
+                if enemy(t) && stacks[t.index()] > 0 && !taken.contains(&t) {
+                    left2 += stacks[t.index()] as i32;
+                    taken2.push(t);
+                    taken2.sort();
+                }
+                todo.push((t, left2, taken2));
+            }
+        }
+        reached.into_iter().collect()
+    }
+
+    fn reference_attacks(g: &Adrenaline, by: Color) -> Bitboard {
+        g.board
+            .by_color(by)
+            .flat_map(|sq| reference_reach(&g.board, &g.stacks, sq))
+            .collect()
+    }
+
+    fn reference_king_safe(g: &Adrenaline, us: Color) -> bool {
+        !reference_attacks(g, us.other()).contains(g.board.king(us).unwrap())
+    }
+
+    #[test]
+    fn attacks_and_legality_match_a_plain_reference_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let params = AdrenalineParams {
+            ply_cap: 240,
+            ..Default::default()
+        };
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2026);
+        let mut acts = Vec::new();
+        let mut states = 0;
+        let mut with_stacks = 0;
+        for _ in 0..12 {
+            let mut g = Adrenaline::new(&params);
+            while let Turn::Seat(seat) = g.turn() {
+                states += 1;
+                let pos = g.pos();
+                with_stacks += pos.stacked.any() as usize;
+                for c in [Color::White, Color::Black] {
+                    let reference = reference_attacks(&g, c);
+                    for t in Bitboard::FULL {
+                        assert_eq!(
+                            pos.attacked(t, c),
+                            reference.contains(t),
+                            "{t} attacked by {c:?} in {}",
+                            g.observation(0)
+                        );
+                    }
+                }
+                let us = g.actor();
+                match g.phase {
+                    Phase::Regular => {
+                        // Adrenaline moves are orthodox moves that leave the king out
+                        // of every reach (castling: no checkers, no attacked square).
+                        let them = reference_attacks(&g, us.other());
+                        let expected: Vec<Move> = g
+                            .board
+                            .legal_moves()
+                            .iter()
+                            .copied()
+                            .filter(|&mv| {
+                                let mut h = g.clone();
+                                h.apply(AdrenalineAction::Move(mv));
+                                if !reference_king_safe(&h, us) {
+                                    return false;
+                                }
+                                if !mv.is_castle() {
+                                    return true;
+                                }
+                                let (kd, _) = Board::castle_targets(us, mv.from(), mv.to());
+                                g.stacks[mv.from().index()] == 0
+                                    && g.stacks[mv.to().index()] == 0
+                                    && !(between(mv.from(), kd).with(kd).with(mv.from()) & them)
+                                        .any()
+                            })
+                            .collect();
+                        let mut got = g.regular_moves();
+                        got.sort_by_key(|m| g.action_notation(AdrenalineAction::Move(*m)));
+                        let mut expected = expected;
+                        expected.sort_by_key(|m| g.action_notation(AdrenalineAction::Move(*m)));
+                        assert_eq!(got, expected, "{}", g.observation(0));
+                    }
+                    Phase::Steps(from) => {
+                        let mut expected: Vec<Square> = (attacks::king_attacks(from)
+                            - g.board.by_color(us))
+                        .filter(|&to| {
+                            let mut h = g.clone();
+                            h.apply(AdrenalineAction::Step(to, Some(Role::Queen)));
+                            reference_king_safe(&h, us)
+                        })
+                        .collect();
+                        let mut out = Vec::new();
+                        g.steps(from, &mut out);
+                        let mut got: Vec<Square> = out
+                            .iter()
+                            .filter_map(|a| match a {
+                                AdrenalineAction::Step(to, None | Some(Role::Queen)) => Some(*to),
+                                _ => None,
+                            })
+                            .collect();
+                        got.sort();
+                        expected.sort();
+                        assert_eq!(got, expected, "{}", g.observation(0));
+                    }
+                    Phase::Place => {
+                        let expected: Vec<Square> = g
+                            .board
+                            .by_color(us.other())
+                            .filter(|&sq| {
+                                let mut h = g.clone();
+                                h.apply(AdrenalineAction::Place(sq));
+                                reference_king_safe(&h, us)
+                            })
+                            .collect();
+                        let got: Vec<Square> = g.safe_placements(us).collect();
+                        assert_eq!(got, expected, "{}", g.observation(0));
+                    }
+                }
+                g.legal_actions(seat, &mut acts);
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+            }
+        }
+        assert!(states > 1000, "{states} states checked");
+        assert!(with_stacks > 500, "{with_stacks} states with checkers");
     }
 }
