@@ -1433,24 +1433,8 @@ mod tests {
                 false,
             ),
             Role::King => (&KING_DIRS, false),
-            Role::Bishop => (
-                &KING_DIRS[1..]
-                    .iter()
-                    .step_by(2)
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .leak()[..],
-                true,
-            ),
-            Role::Rook => (
-                &KING_DIRS
-                    .iter()
-                    .step_by(2)
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .leak()[..],
-                true,
-            ),
+            Role::Bishop => (&[(1, 1), (-1, 1), (-1, -1), (1, -1)], true),
+            Role::Rook => (&[(1, 0), (0, 1), (-1, 0), (0, -1)], true),
             Role::Queen => (&KING_DIRS, true),
             Role::Pawn => (&[], false),
         };
