@@ -262,43 +262,42 @@ impl Pos {
         p
     }
 
-    /// Orthodox attacks of `by` on `target`.
-    fn orthodox_attacked(&self, target: Square, by: Color) -> bool {
-        let occ = self.occupied();
+    /// The pieces of `by` attacking `target` the orthodox way.
+    fn orthodox_attackers(&self, target: Square, by: Color, occ: Bitboard) -> Bitboard {
         let r = |role: Role| self.by_role[role.index()];
         let hits = (attacks::pawn_attacks(by.other(), target) & r(Role::Pawn))
             | (attacks::knight_attacks(target) & r(Role::Knight))
             | (attacks::king_attacks(target) & r(Role::King))
             | (attacks::bishop_attacks(target, occ) & (r(Role::Bishop) | r(Role::Queen)))
             | (attacks::rook_attacks(target, occ) & (r(Role::Rook) | r(Role::Queen)));
-        (hits & self.by_color[by.index()]).any()
+        hits & self.by_color[by.index()]
     }
 
     /// Whether `by` attacks `target`, adrenaline reach included.
     fn attacked(&self, target: Square, by: Color) -> bool {
-        if self.orthodox_attacked(target, by) {
+        let occ = self.occupied();
+        if self.orthodox_attackers(target, by, occ).any() {
             return true;
         }
         if self.stacked.is_empty() {
             return false;
         }
-        let occ = self.occupied();
+        // Only a piece with checkers, or one whose regular move captures a carrier,
+        // reaches further than its orthodox attacks.
         let prizes = self.stacked & self.by_color[by.other().index()];
-        self.by_color[by.index()].any_square(|sq| {
-            // Only a piece with checkers, or one whose regular move captures a carrier,
-            // reaches further than its orthodox attacks.
-            let may_gain = || {
-                let role = self.role_at(sq).unwrap_or(Role::Pawn);
-                if (attacks::attacks(role, by, sq, occ) & prizes).any() {
-                    return true;
-                }
-                role == Role::Pawn
-                    && self
-                        .ep_capture(sq, by)
-                        .is_some_and(|(_, cap)| prizes.contains(cap))
-            };
-            (self.stacked.contains(sq) || may_gain()) && self.reach(sq, by).contains(target)
-        })
+        let mut candidates = self.stacked & self.by_color[by.index()];
+        for p in prizes {
+            candidates |= self.orthodox_attackers(p, by, occ);
+        }
+        if let Some((e, side)) = self.ep {
+            let beside = Square::from_coords(e.file(), if by == Color::White { 4 } else { 3 });
+            if side == by && prizes.contains(beside) {
+                candidates |= attacks::pawn_attacks(by.other(), e)
+                    & self.by_color[by.index()]
+                    & self.by_role[Role::Pawn.index()];
+            }
+        }
+        candidates.any_square(|sq| self.reaches(sq, by, target))
     }
 
     /// The en passant capture open to a pawn of `color` on `sq`: (landing, captured).
@@ -308,20 +307,20 @@ impl Pos {
             .then(|| (e, Square::from_coords(e.file(), sq.rank())))
     }
 
-    /// Squares the piece of `color` on `sq` attacks: those its regular move reaches, and
-    /// those up to k king steps further while its k checkers last (never onto its own
+    /// Whether the piece of `color` on `sq` attacks `target`. It attacks the squares its
+    /// regular move reaches, and those up to k king steps further while its k checkers last (never onto its own
     /// pieces, which it defends instead; the square it left is empty). A pawn attacks its
     /// diagonals, but its steps start only from where it can really go: a push onto an
     /// empty square, a capture of an enemy piece, or its en passant square (a push takes
     /// nothing, so the square pushed to counts only when a step comes back to it).
     /// Capturing a carrier on the way adds that carrier's checkers, once.
-    fn reach(&self, sq: Square, color: Color) -> Bitboard {
+    fn reaches(&self, sq: Square, color: Color, target: Square) -> bool {
         let occ = self.occupied();
         let own = self.by_color[color.index()].without(sq);
         let enemy = self.by_color[color.other().index()];
         let role = self.role_at(sq).unwrap_or(Role::Pawn);
         let mut ep = None;
-        let (mut reached, landings) = if role == Role::Pawn {
+        let (reached, landings) = if role == Role::Pawn {
             let diagonals = attacks::pawn_attacks(color, sq);
             let push = Bitboard::from_square(sq).forward(color) - occ;
             let double = if Bitboard::relative_rank(color, 1).contains(sq) {
@@ -340,6 +339,9 @@ impl Pos {
             let a = attacks::attacks(role, color, sq, occ);
             (a, a - own)
         };
+        if reached.contains(target) {
+            return true;
+        }
         let prizes = self.stacked & enemy;
         let k = self.stacks[sq.index()];
         let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
@@ -349,7 +351,9 @@ impl Pos {
             let mut clear = true;
             for _ in 0..k {
                 let next = king_spread(at);
-                reached |= next;
+                if next.contains(target) {
+                    return true;
+                }
                 let stand = at | (next - own);
                 if (stand & prizes).any() {
                     clear = false;
@@ -361,18 +365,33 @@ impl Pos {
                 at = stand;
             }
             if clear {
-                return reached;
+                return false;
             }
         }
-        self.reach_through_prizes(sq, k, reached, landings, own, ep)
+        // A carrier is within reach. Even with every enemy checker the piece can take no
+        // more steps than this: a target farther from every landing is out of reach.
+        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+        let mut zone = Bitboard::from_square(target);
+        for _ in 0..most {
+            if (zone & landings).any() {
+                break;
+            }
+            zone |= king_spread(zone);
+        }
+        (zone & landings).any()
+            && self
+                .reach_through_prizes(sq, k, most, reached, landings, own, ep)
+                .contains(target)
     }
 
     /// `reach` when the piece may capture carriers on its way: a search over (square,
     /// carriers taken) keeping the most checkers the piece can hold in each state.
+    #[allow(clippy::too_many_arguments)]
     fn reach_through_prizes(
         &self,
         sq: Square,
         k: u8,
+        most: u32,
         mut reached: Bitboard,
         landings: Bitboard,
         own: Bitboard,
@@ -384,8 +403,7 @@ impl Pos {
             Color::Black
         };
         let carriers = self.stacked & self.by_color[color.other().index()];
-        // Only carriers within the farthest the piece could ever go matter.
-        let most: u32 = k as u32 + carriers.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+        // Only carriers within the farthest the piece could ever go (`most` steps) matter.
         let mut region = landings;
         for _ in 0..most {
             let next = region | (king_spread(region) - own);
@@ -397,19 +415,37 @@ impl Pos {
         // The pawn taken en passant first: it stands beside the landing, maybe outside
         // the region.
         let ep_carrier = ep.map(|(_, cap)| cap).filter(|&cap| carriers.contains(cap));
-        let prizes: Vec<Square> = ep_carrier
-            .into_iter()
-            .chain((carriers & region).filter(|&p| Some(p) != ep_carrier))
-            .take(MAX_PRIZES)
-            .collect();
-        let bit = |t: Square| prizes.iter().position(|&p| p == t).map(|i| 1usize << i);
+        let mut prizes = [None; MAX_PRIZES];
+        for (slot, p) in prizes.iter_mut().zip(
+            ep_carrier
+                .into_iter()
+                .chain((carriers & region).filter(|&p| Some(p) != ep_carrier)),
+        ) {
+            *slot = Some(p);
+        }
+        let n = prizes.iter().flatten().count();
+        let bit = |t: Square| {
+            prizes
+                .iter()
+                .position(|&p| p == Some(t))
+                .map(|i| 1usize << i)
+        };
         let gain = |t: Square, mask: usize, left: i16| -> (usize, i16) {
             match bit(t) {
                 Some(b) if mask & b == 0 => (mask | b, left + self.stacks[t.index()] as i16),
                 _ => (mask, left),
             }
         };
-        let mut best = vec![-1i16; 64 << prizes.len()];
+        // The most checkers held in each (square, carriers taken) state; on the stack for
+        // the usual one to three carriers.
+        let mut small = [-1i16; 64 << 3];
+        let mut large = Vec::new();
+        let best: &mut [i16] = if n <= 3 {
+            &mut small[..64 << n]
+        } else {
+            large.resize(64 << n, -1i16);
+            &mut large
+        };
         let mut queue: Vec<(Square, usize)> = Vec::new();
         let relax = |t: Square,
                      mask: usize,
@@ -430,7 +466,7 @@ impl Pos {
                 Some((e, cap)) if e == d => gain(cap, 0, k as i16),
                 _ => gain(d, 0, k as i16),
             };
-            relax(d, mask, left, &mut best, &mut queue);
+            relax(d, mask, left, best, &mut queue);
         }
         while let Some((at, mask)) = queue.pop() {
             let left = best[(mask << 6) | at.index()];
@@ -438,7 +474,7 @@ impl Pos {
             reached |= steps;
             for t in steps - own {
                 let (mask2, left2) = gain(t, mask, left - 1);
-                relax(t, mask2, left2, &mut best, &mut queue);
+                relax(t, mask2, left2, best, &mut queue);
             }
         }
         reached
@@ -557,16 +593,18 @@ impl Adrenaline {
             .is_some_and(|k| after.attacked(k, us.other()))
     }
 
-    fn regular_moves(&self) -> Vec<Move> {
+    fn regular_moves(&self, out: &mut Vec<AdrenalineAction>) {
         let pos = self.pos();
         let mut pseudo = MoveList::new();
         self.pseudo_regular(&pos, &mut pseudo);
         let us = self.board.turn();
-        pseudo
-            .iter()
-            .copied()
-            .filter(|&mv| Self::regular_is_legal(&pos, mv, us))
-            .collect()
+        out.extend(
+            pseudo
+                .iter()
+                .copied()
+                .filter(|&mv| Self::regular_is_legal(&pos, mv, us))
+                .map(AdrenalineAction::Move),
+        );
     }
 
     fn has_regular_move(&self) -> bool {
@@ -724,9 +762,7 @@ impl Game for Adrenaline {
             return;
         }
         match self.phase {
-            Phase::Regular => {
-                out.extend(self.regular_moves().into_iter().map(AdrenalineAction::Move))
-            }
+            Phase::Regular => self.regular_moves(out),
             Phase::Steps(at) => {
                 out.push(AdrenalineAction::Stop);
                 self.steps(at, out);
@@ -1572,7 +1608,15 @@ mod tests {
                                         .any()
                             })
                             .collect();
-                        let mut got = g.regular_moves();
+                        let mut out = Vec::new();
+                        g.regular_moves(&mut out);
+                        let mut got: Vec<Move> = out
+                            .into_iter()
+                            .filter_map(|a| match a {
+                                AdrenalineAction::Move(m) => Some(m),
+                                _ => None,
+                            })
+                            .collect();
                         got.sort_by_key(|m| g.action_notation(AdrenalineAction::Move(*m)));
                         let mut expected = expected;
                         expected.sort_by_key(|m| g.action_notation(AdrenalineAction::Move(*m)));
