@@ -50,13 +50,21 @@
 //! spreads king steps a layer at a time over bitboards, and searches (square, carriers
 //! taken) states only when a carrier lies within reach.
 //!
-//! Decisions where the texts are silent (tested above where they can be): a piece's
-//! reach counts the checkers it would win by capturing carriers on the way (the seed's
-//! example mate relies on it), each carrier once and at most `MAX_PRIZES` carriers per
-//! piece; a pawn's regular move arms the opponent's en passant capture, so a double push
-//! that would let the en passant pawn step onto the king is illegal even if the pusher
-//! meant to step away; extra steps are recorded on the board as null move + step, so the
-//! halfmove clock counts them (the 50-move rule then comes a little sooner).
+//! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
+//! square, regular moves, steps and placements against a plain reference written from
+//! RULES.md; `tests/adrenaline_random.rs` plays seeded random games (no king is ever
+//! captured, no seat is asked to act without actions).
+//!
+//! Decisions where the texts are silent: a piece's reach counts the checkers it would win
+//! by capturing carriers on the way (the seed's example mate relies on it;
+//! `rule_seed_example_mate_with_the_pumped_up_bishop`), each carrier once and at most
+//! `MAX_PRIZES` carriers per piece; a push takes nothing, so the square a pawn pushes to
+//! is attacked only if a step comes back to it (it matters nowhere a king can stand); a
+//! double push arms the opponent's en passant capture, so one that would let the taker
+//! step onto the pusher's king is illegal even if the pusher meant to step away
+//! (`rule_reach_keeps_en_passant_and_the_steps_after_it`); extra steps are recorded on the
+//! board as null move + step, so the halfmove clock counts them (the 50-move rule then
+//! comes a little sooner).
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
