@@ -1,28 +1,70 @@
 //! Adrenaline Chess (chess-kit seed "Adrenaline Chess"; docs/RULES.md "Adrenaline Chess").
 //!
-//! - After a turn with one or more captures the capturer places one checker (parameter:
-//!   `checkers_per_capture`) under one of the opponent's remaining pieces; stacks allowed,
-//!   while the supply (`checkers_total`, 24) lasts.
+//! Rules, each with its test:
+//! - After a turn with one or more captures the capturer places one checker (parameter
+//!   `checkers_per_capture`) under one of the opponent's remaining pieces; stacks allowed
+//!   (`rule_capture_ends_with_one_checker_under_an_enemy_piece`).
+//! - The box holds `checkers_total` (24) checkers: that many may stand under pieces at
+//!   once. A checker spent on a step goes back beside the board and can be placed again
+//!   (`rule_spent_checkers_return_to_the_supply`); an opening may not hold more than the
+//!   box.
 //! - A piece with k checkers makes a regular move (the stack travels), then up to k extra
-//!   king steps, each spending one checker; steps may capture, and a capturing piece takes
-//!   over the captured piece's checkers and may spend them at once.
-//! - A piece with k checkers attacks every square it reaches by a regular move followed by
-//!   up to k king steps; check and checkmate use these attacks.
-//! - The mover's king must not be attacked after the regular move nor after any step,
-//!   nor after the checker placement: a checker may not go under an enemy piece whose
-//!   new reach would attack the placer's king; with no such piece left, the capture
-//!   earns no checker (decision; tested).
-//! - No castling if king or rook carries checkers; the king may not start, cross or land
-//!   on an attacked square (adrenaline included). En passant only after a regular double
-//!   step and only as a regular move. A pawn promotes on arrival and may then step on.
+//!   king steps, each spending one checker (`rule_stack_travels_and_buys_extra_king_steps`);
+//!   steps may capture, and a capturing piece takes over the captured piece's checkers
+//!   and may spend them at once (`rule_capturing_piece_takes_over_checkers`).
+//! - A piece with k checkers attacks every square it reaches by a regular move followed
+//!   by up to k king steps; check and checkmate use these attacks
+//!   (`rule_adrenaline_reach_gives_check`, `rule_adrenaline_reach_includes_the_double_step`,
+//!   `rule_seed_example_mate_with_the_pumped_up_bishop`). A pawn's regular move reaches
+//!   its pushes onto empty squares and its captures of enemy pieces, en passant included;
+//!   its empty diagonals are attacked (orthodox) but steps start only from squares the
+//!   regular move really reaches (`rule_pawn_steps_start_only_where_it_can_really_go`,
+//!   `rule_blocked_pawn_reaches_nothing_beyond_its_diagonals`,
+//!   `rule_reach_keeps_en_passant_and_the_steps_after_it`). The square the piece left is
+//!   empty, so steps may pass back over it
+//!   (`rule_reach_may_pass_back_over_the_square_the_piece_left`).
+//! - The mover's king must not be attacked after the regular move nor after any step
+//!   (`rule_king_must_be_safe_after_regular_move_and_steps`), nor after the checker
+//!   placement: a checker may not go under an enemy piece whose new reach would attack
+//!   the placer's king (`rule_placement_may_not_expose_the_placers_king`,
+//!   `rule_placement_under_a_blocked_pawn_is_safe`); with no such piece left, the capture
+//!   earns no checker (decision; `rule_no_safe_placement_means_no_checker`).
+//! - No castling if king or rook carries checkers (`rule_no_castling_with_checkers`); the
+//!   king may not start, cross or land on an attacked square, adrenaline included
+//!   (`rule_no_castling_through_adrenaline_attack`). En passant only after a regular
+//!   double step and only as a regular move (`rule_en_passant_never_after_an_extra_step`).
+//!   A pawn promotes on arrival, to N, B, R or Q, also when it arrives by an extra step,
+//!   and may then step on (`rule_promotion_on_arrival_then_steps`,
+//!   `rule_promotion_by_an_extra_step_offers_every_role`).
+//! - Repetition compares positions between whole turns (before each regular move), not
+//!   after each decision inside a turn
+//!   (`rule_repetition_counts_positions_between_whole_turns`).
 //!
 //! A turn is a compound of decisions by the same seat: the regular move, then each extra
-//! step (`stop` ends them), then the checker placement (`+e7`).
+//! step (`~e5`, `~e8q` for a promotion; `stop` ends them), then the checker placement
+//! (`+e7`). Openings are a FEN (all four to six fields) then `|` and stacks as
+//! `square=count`.
 //!
-//! Decisions where the texts are silent (tested below): a pawn that reaches the last rank
-//! by an extra step becomes a queen; a piece's reach counts the checkers it would win by
-//! capturing on the way (the seed's example mate relies on it); extra steps are recorded on the board as null move + step, so the halfmove
-//! clock counts them (the 50-move rule then comes a little sooner).
+//! Attacks are worked out on `Pos`, a copy of the pieces and stacks that a candidate
+//! move, step or placement changes by hand, so legality never clones the game; reach
+//! spreads king steps a layer at a time over bitboards, and searches (square, carriers
+//! taken) states only when a carrier lies within reach.
+//!
+//! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
+//! square, regular moves, steps and placements against a plain reference written from
+//! RULES.md; `tests/adrenaline_random.rs` plays seeded random games (no king is ever
+//! captured, no seat is asked to act without actions).
+//!
+//! Decisions where the texts are silent: a piece's reach counts the checkers it would win
+//! by capturing carriers on the way (the seed's example mate relies on it;
+//! `rule_seed_example_mate_with_the_pumped_up_bishop`), each carrier once and at most
+//! `MAX_PRIZES` carriers per piece; a push takes nothing, so the square a pawn pushes to
+//! is attacked only if a step comes back to it (it matters nowhere a king can stand); a
+//! double push arms the opponent's en passant capture, so one that would let the taker
+//! step onto the pusher's king is illegal even if the pusher meant to step away
+//! (`rule_reach_keeps_en_passant_and_the_steps_after_it`); extra steps are recorded on the
+//! board as null move + step, so the halfmove clock counts them (the 50-move rule then
+//! comes a little sooner).
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
@@ -45,7 +87,7 @@ pub struct AdrenalineParams {
     pub ply_cap: u32,
     /// Checkers placed after a turn with captures.
     pub checkers_per_capture: u8,
-    /// The checkers in the box.
+    /// The checkers in the box: at most this many stand under pieces at once.
     pub checkers_total: u32,
 }
 
@@ -83,8 +125,9 @@ impl VariantParams for AdrenalineParams {
 pub enum AdrenalineAction {
     /// The regular chess move.
     Move(Move),
-    /// An extra king step of the piece that just moved, spending one checker.
-    Step(Square),
+    /// An extra king step of the piece that just moved, spending one checker; a pawn
+    /// stepping onto its last rank names the role it promotes to.
+    Step(Square, Option<Role>),
     /// No more extra steps this turn.
     Stop,
     /// Place a checker under the opponent's piece on this square.
@@ -115,10 +158,357 @@ struct Saved {
     stacks: [u8; 64],
     phase: Phase,
     captured_this_turn: bool,
-    placed: u32,
     counts: Counts,
     board_plies: u8,
     key: u64,
+}
+
+/// The most checker carriers one piece's reach keeps track of when it may capture them
+/// on its way (each doubles the search); carriers past this many are treated as plain
+/// pieces (never seen in play: the supply is 24 and stacks gather on few pieces).
+const MAX_PRIZES: usize = 10;
+
+/// Every square a king step away from a square of `b`.
+fn king_spread(b: Bitboard) -> Bitboard {
+    let x = b.0;
+    let side = ((x << 1) & !Bitboard::FILE_A.0) | ((x >> 1) & !Bitboard::FILE_H.0);
+    let row = x | side;
+    Bitboard(side | (row << 8) | (row >> 8))
+}
+
+/// The pieces and checkers of a position, cheap to copy: a candidate move, step or
+/// placement is judged on a copy changed by hand, so asking whether a king would be
+/// attacked never clones or replays the game.
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 6],
+    stacks: [u8; 64],
+    /// Squares whose piece carries checkers.
+    stacked: Bitboard,
+    /// The en passant square and the side that may capture there.
+    ep: Option<(Square, Color)>,
+}
+
+impl Pos {
+    fn new(board: &Board, stacks: &[u8; 64]) -> Pos {
+        let stacked = board.occupied().filter(|s| stacks[s.index()] > 0).collect();
+        Pos {
+            by_color: [board.by_color(Color::White), board.by_color(Color::Black)],
+            by_role: Role::ALL.map(|r| board.by_role(r)),
+            stacks: *stacks,
+            stacked,
+            ep: board.ep_square().map(|e| (e, board.turn())),
+        }
+    }
+
+    fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    fn role_at(&self, sq: Square) -> Option<Role> {
+        Role::ALL
+            .into_iter()
+            .find(|r| self.by_role[r.index()].contains(sq))
+    }
+
+    fn king(&self, color: Color) -> Option<Square> {
+        (self.by_color[color.index()] & self.by_role[Role::King.index()]).first()
+    }
+
+    fn clear(&mut self, sq: Square) {
+        for b in self.by_color.iter_mut().chain(self.by_role.iter_mut()) {
+            b.clear(sq);
+        }
+        self.stacks[sq.index()] = 0;
+        self.stacked.clear(sq);
+    }
+
+    fn put(&mut self, sq: Square, color: Color, role: Role, stack: u8) {
+        self.clear(sq);
+        self.by_color[color.index()].set(sq);
+        self.by_role[role.index()].set(sq);
+        self.stacks[sq.index()] = stack;
+        if stack > 0 {
+            self.stacked.set(sq);
+        }
+    }
+
+    /// `n` more checkers under the piece on `sq`.
+    fn with_checkers(mut self, sq: Square, n: u8) -> Pos {
+        self.stacks[sq.index()] = self.stacks[sq.index()].saturating_add(n);
+        if self.stacks[sq.index()] > 0 {
+            self.stacked.set(sq);
+        }
+        self
+    }
+
+    /// The position after `us` plays the regular move `mv` (the stack travels, a capture
+    /// hands over the captured stack, a double push opens en passant to the opponent).
+    fn after_move(&self, mv: Move, us: Color) -> Pos {
+        let mut p = *self;
+        p.ep = None;
+        let (from, to) = (mv.from(), mv.to());
+        match mv.kind() {
+            MoveKind::Castle => {
+                // Castling is refused to a king or rook with checkers.
+                let (kd, rd) = Board::castle_targets(us, from, to);
+                p.clear(from);
+                p.clear(to);
+                p.put(kd, us, Role::King, 0);
+                p.put(rd, us, Role::Rook, 0);
+            }
+            kind => {
+                let role = match kind {
+                    MoveKind::Promotion(r) => r,
+                    _ => self.role_at(from).unwrap_or(Role::Pawn),
+                };
+                let won = if kind == MoveKind::EnPassant {
+                    let cap = Square::from_coords(to.file(), from.rank());
+                    p.clear(cap);
+                    self.stacks[cap.index()]
+                } else {
+                    self.stacks[to.index()]
+                };
+                p.clear(from);
+                p.put(to, us, role, self.stacks[from.index()].saturating_add(won));
+                if role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2 {
+                    let passed = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
+                    p.ep = Some((passed, us.other()));
+                }
+            }
+        }
+        p
+    }
+
+    /// The position after `us` steps the piece on `from` to `to`, spending a checker.
+    fn after_step(&self, from: Square, to: Square, us: Color, promotion: Option<Role>) -> Pos {
+        let mut p = *self;
+        p.ep = None;
+        let role = promotion.or(self.role_at(from)).unwrap_or(Role::Pawn);
+        let left = self.stacks[from.index()].saturating_sub(1);
+        p.clear(from);
+        p.put(to, us, role, left.saturating_add(self.stacks[to.index()]));
+        p
+    }
+
+    /// The pieces of `by` attacking `target` the orthodox way.
+    fn orthodox_attackers(&self, target: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let r = |role: Role| self.by_role[role.index()];
+        let hits = (attacks::pawn_attacks(by.other(), target) & r(Role::Pawn))
+            | (attacks::knight_attacks(target) & r(Role::Knight))
+            | (attacks::king_attacks(target) & r(Role::King))
+            | (attacks::bishop_attacks(target, occ) & (r(Role::Bishop) | r(Role::Queen)))
+            | (attacks::rook_attacks(target, occ) & (r(Role::Rook) | r(Role::Queen)));
+        hits & self.by_color[by.index()]
+    }
+
+    /// Whether `by` attacks `target`, adrenaline reach included.
+    fn attacked(&self, target: Square, by: Color) -> bool {
+        let occ = self.occupied();
+        if self.orthodox_attackers(target, by, occ).any() {
+            return true;
+        }
+        if self.stacked.is_empty() {
+            return false;
+        }
+        // Only a piece with checkers, or one whose regular move captures a carrier,
+        // reaches further than its orthodox attacks.
+        let prizes = self.stacked & self.by_color[by.other().index()];
+        let mut candidates = self.stacked & self.by_color[by.index()];
+        for p in prizes {
+            candidates |= self.orthodox_attackers(p, by, occ);
+        }
+        if let Some((e, side)) = self.ep {
+            let beside = Square::from_coords(e.file(), if by == Color::White { 4 } else { 3 });
+            if side == by && prizes.contains(beside) {
+                candidates |= attacks::pawn_attacks(by.other(), e)
+                    & self.by_color[by.index()]
+                    & self.by_role[Role::Pawn.index()];
+            }
+        }
+        candidates.any_square(|sq| self.reaches(sq, by, target))
+    }
+
+    /// The en passant capture open to a pawn of `color` on `sq`: (landing, captured).
+    fn ep_capture(&self, sq: Square, color: Color) -> Option<(Square, Square)> {
+        let (e, side) = self.ep?;
+        (side == color && attacks::pawn_attacks(color, sq).contains(e))
+            .then(|| (e, Square::from_coords(e.file(), sq.rank())))
+    }
+
+    /// Whether the piece of `color` on `sq` attacks `target`. It attacks the squares its
+    /// regular move reaches, and those up to k king steps further while its k checkers last (never onto its own
+    /// pieces, which it defends instead; the square it left is empty). A pawn attacks its
+    /// diagonals, but its steps start only from where it can really go: a push onto an
+    /// empty square, a capture of an enemy piece, or its en passant square (a push takes
+    /// nothing, so the square pushed to counts only when a step comes back to it).
+    /// Capturing a carrier on the way adds that carrier's checkers, once.
+    fn reaches(&self, sq: Square, color: Color, target: Square) -> bool {
+        let occ = self.occupied();
+        let own = self.by_color[color.index()].without(sq);
+        let enemy = self.by_color[color.other().index()];
+        let role = self.role_at(sq).unwrap_or(Role::Pawn);
+        let mut ep = None;
+        let (reached, landings) = if role == Role::Pawn {
+            let diagonals = attacks::pawn_attacks(color, sq);
+            let push = Bitboard::from_square(sq).forward(color) - occ;
+            let double = if Bitboard::relative_rank(color, 1).contains(sq) {
+                push.forward(color) - occ
+            } else {
+                Bitboard::EMPTY
+            };
+            let mut landings = push | double | (diagonals & enemy);
+            ep = self.ep_capture(sq, color);
+            if let Some((e, _)) = ep {
+                landings.set(e);
+            }
+            // A push cannot take a piece: the pushed-to square is no attack by itself.
+            (diagonals, landings)
+        } else {
+            let a = attacks::attacks(role, color, sq, occ);
+            (a, a - own)
+        };
+        if reached.contains(target) {
+            return true;
+        }
+        let prizes = self.stacked & enemy;
+        let k = self.stacks[sq.index()];
+        let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
+        if !ep_prize && (landings & prizes).is_empty() {
+            // No carrier on the way yet: spread by king steps, layer by layer.
+            let mut at = landings;
+            let mut clear = true;
+            for _ in 0..k {
+                let next = king_spread(at);
+                if next.contains(target) {
+                    return true;
+                }
+                let stand = at | (next - own);
+                if (stand & prizes).any() {
+                    clear = false;
+                    break;
+                }
+                if stand == at {
+                    break;
+                }
+                at = stand;
+            }
+            if clear {
+                return false;
+            }
+        }
+        // A carrier is within reach. Even with every enemy checker the piece can take no
+        // more steps than this: a target farther from every landing is out of reach.
+        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+        let mut zone = Bitboard::from_square(target);
+        for _ in 0..most {
+            if (zone & landings).any() {
+                break;
+            }
+            zone |= king_spread(zone);
+        }
+        (zone & landings).any()
+            && self
+                .reach_through_prizes(sq, k, most, reached, landings, own, ep)
+                .contains(target)
+    }
+
+    /// `reach` when the piece may capture carriers on its way: a search over (square,
+    /// carriers taken) keeping the most checkers the piece can hold in each state.
+    #[allow(clippy::too_many_arguments)]
+    fn reach_through_prizes(
+        &self,
+        sq: Square,
+        k: u8,
+        most: u32,
+        mut reached: Bitboard,
+        landings: Bitboard,
+        own: Bitboard,
+        ep: Option<(Square, Square)>,
+    ) -> Bitboard {
+        let color = if self.by_color[0].contains(sq) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let carriers = self.stacked & self.by_color[color.other().index()];
+        // Only carriers within the farthest the piece could ever go (`most` steps) matter.
+        let mut region = landings;
+        for _ in 0..most {
+            let next = region | (king_spread(region) - own);
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        // The pawn taken en passant first: it stands beside the landing, maybe outside
+        // the region.
+        let ep_carrier = ep.map(|(_, cap)| cap).filter(|&cap| carriers.contains(cap));
+        let mut prizes = [None; MAX_PRIZES];
+        for (slot, p) in prizes.iter_mut().zip(
+            ep_carrier
+                .into_iter()
+                .chain((carriers & region).filter(|&p| Some(p) != ep_carrier)),
+        ) {
+            *slot = Some(p);
+        }
+        let n = prizes.iter().flatten().count();
+        let bit = |t: Square| {
+            prizes
+                .iter()
+                .position(|&p| p == Some(t))
+                .map(|i| 1usize << i)
+        };
+        let gain = |t: Square, mask: usize, left: i16| -> (usize, i16) {
+            match bit(t) {
+                Some(b) if mask & b == 0 => (mask | b, left + self.stacks[t.index()] as i16),
+                _ => (mask, left),
+            }
+        };
+        // The most checkers held in each (square, carriers taken) state; on the stack for
+        // the usual one to three carriers.
+        let mut small = [-1i16; 64 << 3];
+        let mut large = Vec::new();
+        let best: &mut [i16] = if n <= 3 {
+            &mut small[..64 << n]
+        } else {
+            large.resize(64 << n, -1i16);
+            &mut large
+        };
+        let mut queue: Vec<(Square, usize)> = Vec::new();
+        let relax = |t: Square,
+                     mask: usize,
+                     left: i16,
+                     best: &mut [i16],
+                     queue: &mut Vec<(Square, usize)>| {
+            let slot = (mask << 6) | t.index();
+            if left > best[slot] {
+                best[slot] = left;
+                if left > 0 {
+                    queue.push((t, mask));
+                }
+            }
+        };
+        for d in landings {
+            let (mask, left) = match ep {
+                // Taking en passant wins the checkers of the pawn beside the landing.
+                Some((e, cap)) if e == d => gain(cap, 0, k as i16),
+                _ => gain(d, 0, k as i16),
+            };
+            relax(d, mask, left, best, &mut queue);
+        }
+        while let Some((at, mask)) = queue.pop() {
+            let left = best[(mask << 6) | at.index()];
+            let steps = attacks::king_attacks(at);
+            reached |= steps;
+            for t in steps - own {
+                let (mask2, left2) = gain(t, mask, left - 1);
+                relax(t, mask2, left2, best, &mut queue);
+            }
+        }
+        reached
+    }
 }
 
 /// An Adrenaline game.
@@ -130,8 +520,6 @@ pub struct Adrenaline {
     stacks: [u8; 64],
     phase: Phase,
     captured_this_turn: bool,
-    /// Checkers placed so far (from the box).
-    placed: u32,
     counts: Counts,
     undo: Vec<Saved>,
 }
@@ -144,7 +532,6 @@ impl Adrenaline {
             stacks: [0; 64],
             phase: Phase::Regular,
             captured_this_turn: false,
-            placed: 0,
             counts: Counts::default(),
             undo: Vec::new(),
         }
@@ -159,9 +546,16 @@ impl Adrenaline {
         self.stacks[sq.index()]
     }
 
-    /// Checkers spent or placed so far.
-    pub fn checkers_placed(&self) -> u32 {
-        self.placed
+    /// Checkers under pieces now.
+    pub fn checkers_on_board(&self) -> u32 {
+        self.stacks.iter().map(|&n| n as u32).sum()
+    }
+
+    /// Checkers beside the board: the box less those under pieces (spent ones are back).
+    pub fn supply(&self) -> u32 {
+        self.params
+            .checkers_total
+            .saturating_sub(self.checkers_on_board())
     }
 
     /// The seat deciding now (the mover keeps deciding through steps and placement).
@@ -172,112 +566,20 @@ impl Adrenaline {
         }
     }
 
-    /// Squares the piece of `color` on `sq` reaches: a regular move, then king steps
-    /// while checkers last (never onto its own side's pieces). Landing on an enemy piece
-    /// takes over its checkers, as the seed's example mate with the pumped-up bishop needs.
-    fn reach(&self, sq: Square, color: Color, stacks: &[u8; 64]) -> Bitboard {
-        let b = &self.board;
-        let occ = b.occupied();
-        let own = b.by_color(color);
-        let role = b.piece_at(sq).expect("piece").role;
-        let regular = match role {
-            Role::Pawn => {
-                let push = Bitboard::from_square(sq).forward(color) - occ;
-                let double = if Bitboard::relative_rank(color, 1).contains(sq) {
-                    push.forward(color) - occ
-                } else {
-                    Bitboard::EMPTY
-                };
-                attacks::pawn_attacks(color, sq) | push | double
-            }
-            r => attacks::attacks(r, color, sq, occ),
-        };
-        // Enemy pieces with checkers: taking one hands its checkers over, once.
-        let prizes: Vec<Square> = b
-            .by_color(color.other())
-            .filter(|t| stacks[t.index()] > 0)
-            .take(8)
-            .collect();
-        let prize_bit = |t: Square| prizes.iter().position(|&p| p == t).map(|i| 1usize << i);
-        let mut reached = regular;
-        // The most checkers the piece can hold on each (square, prizes taken) state.
-        let states = 64usize << prizes.len();
-        let mut best = vec![-1i32; states];
-        let mut queue: Vec<(Square, usize)> = Vec::new();
-        let arrive = |t: Square, mask: usize, left: i32| -> (usize, i32) {
-            match prize_bit(t) {
-                Some(bit) if mask & bit == 0 => (mask | bit, left + stacks[t.index()] as i32),
-                _ => (mask, left),
-            }
-        };
-        let own_stack = stacks[sq.index()] as i32;
-        for d in regular - own {
-            let (mask, left) = arrive(d, 0, own_stack);
-            let slot = (mask << 6) | d.index();
-            if left > best[slot] {
-                best[slot] = left;
-                if left > 0 {
-                    queue.push((d, mask));
-                }
-            }
-        }
-        while let Some((at, mask)) = queue.pop() {
-            let left = best[(mask << 6) | at.index()];
-            for t in attacks::king_attacks(at) {
-                reached.set(t);
-                if own.contains(t) {
-                    continue;
-                }
-                let (mask2, left2) = arrive(t, mask, left - 1);
-                let slot = (mask2 << 6) | t.index();
-                if left2 > best[slot] {
-                    best[slot] = left2;
-                    if left2 > 0 {
-                        queue.push((t, mask2));
-                    }
-                }
-            }
-        }
-        reached
+    fn pos(&self) -> Pos {
+        Pos::new(&self.board, &self.stacks)
     }
 
     /// Whether `by` attacks `target` (adrenaline reach included).
+    #[cfg(test)]
     fn attacked(&self, target: Square, by: Color) -> bool {
-        self.attacked_with(target, by, &self.stacks)
-    }
-
-    /// `attacked` with the checkers of `stacks` instead of the position's own, so a
-    /// placement can be judged without copying the game.
-    fn attacked_with(&self, target: Square, by: Color, stacks: &[u8; 64]) -> bool {
-        if self
-            .board
-            .attackers_to(target, by, self.board.occupied())
-            .any()
-        {
-            return true;
-        }
-        let stacked: Bitboard = self
-            .board
-            .occupied()
-            .filter(|s| stacks[s.index()] > 0)
-            .collect();
-        if stacked.is_empty() {
-            return false;
-        }
-        let occ = self.board.occupied();
-        self.board.by_color(by).any_square(|sq| {
-            // Only a piece with checkers, or one that can capture a stacked piece, reaches
-            // further than its orthodox attacks.
-            let role = self.board.piece_at(sq).expect("piece").role;
-            let may_gain = (attacks::attacks(role, by, sq, occ) & stacked).any();
-            (stacked.contains(sq) || may_gain) && self.reach(sq, by, stacks).contains(target)
-        })
+        self.pos().attacked(target, by)
     }
 
     fn king_attacked(&self, color: Color) -> bool {
         self.board
             .king(color)
-            .is_some_and(|k| self.attacked(k, color.other()))
+            .is_some_and(|k| self.pos().attacked(k, color.other()))
     }
 
     /// The side to move is in check (by adrenaline reach too).
@@ -285,7 +587,7 @@ impl Adrenaline {
         self.king_attacked(self.actor())
     }
 
-    fn pseudo_regular(&self, out: &mut MoveList) {
+    fn pseudo_regular(&self, pos: &Pos, out: &mut MoveList) {
         let occ = self.board.occupied();
         pseudo_moves(&self.board, out, Bitboard::FULL, |_| occ, |_, _| true);
         let b = &self.board;
@@ -306,46 +608,76 @@ impl Adrenaline {
                 continue;
             }
             let path = between(king, kd).with(kd).with(king);
-            if path.any_square(|s| self.attacked(s, us.other())) {
+            if path.any_square(|s| pos.attacked(s, us.other())) {
                 continue;
             }
             out.push(Move::new(king, rook, MoveKind::Castle));
         }
     }
 
-    fn regular_moves(&self) -> Vec<Move> {
-        let mut pseudo = MoveList::new();
-        self.pseudo_regular(&mut pseudo);
-        let mut probe = self.clone();
-        let us = self.board.turn();
-        let mut legal = Vec::with_capacity(pseudo.len());
-        for &mv in pseudo.iter() {
-            probe.apply(AdrenalineAction::Move(mv));
-            if !probe.king_attacked(us) {
-                legal.push(mv);
-            }
-            probe.undo();
-        }
-        legal
+    /// Whether the regular move leaves the mover's king unattacked.
+    fn regular_is_legal(pos: &Pos, mv: Move, us: Color) -> bool {
+        let after = pos.after_move(mv, us);
+        !after
+            .king(us)
+            .is_some_and(|k| after.attacked(k, us.other()))
     }
 
-    fn steps(&self, from: Square) -> Vec<Square> {
+    fn regular_moves(&self, out: &mut Vec<AdrenalineAction>) {
+        let pos = self.pos();
+        let mut pseudo = MoveList::new();
+        self.pseudo_regular(&pos, &mut pseudo);
+        let us = self.board.turn();
+        out.extend(
+            pseudo
+                .iter()
+                .copied()
+                .filter(|&mv| Self::regular_is_legal(&pos, mv, us))
+                .map(AdrenalineAction::Move),
+        );
+    }
+
+    fn has_regular_move(&self) -> bool {
+        let pos = self.pos();
+        let mut pseudo = MoveList::new();
+        self.pseudo_regular(&pos, &mut pseudo);
+        let us = self.board.turn();
+        pseudo
+            .iter()
+            .any(|&mv| Self::regular_is_legal(&pos, mv, us))
+    }
+
+    /// The extra steps open to the piece on `from`, each with the promotions it offers.
+    fn steps(&self, from: Square, out: &mut Vec<AdrenalineAction>) {
         let us = self.actor();
-        let targets = attacks::king_attacks(from) - self.board.by_color(us);
-        let mut probe = self.clone();
-        let mut legal = Vec::new();
-        for to in targets {
-            probe.apply(AdrenalineAction::Step(to));
-            if !probe.king_attacked(us) {
-                legal.push(to);
+        let pos = self.pos();
+        let pawn = pos.role_at(from) == Some(Role::Pawn);
+        let last = Bitboard::relative_rank(us, 7);
+        for to in attacks::king_attacks(from) - self.board.by_color(us) {
+            let after = pos.after_step(from, to, us, None);
+            if after
+                .king(us)
+                .is_some_and(|k| after.attacked(k, us.other()))
+            {
+                continue;
             }
-            probe.undo();
+            if pawn && last.contains(to) {
+                // The promoted piece only blocks and can be taken: its role does not
+                // change what attacks the king, so one test covers all four.
+                out.extend(
+                    Role::PROMOTIONS
+                        .into_iter()
+                        .map(|r| AdrenalineAction::Step(to, Some(r))),
+                );
+            } else {
+                out.push(AdrenalineAction::Step(to, None));
+            }
         }
-        legal
     }
 
     fn can_place(&self) -> bool {
-        self.placed + self.params.checkers_per_capture as u32 <= self.params.checkers_total
+        self.checkers_on_board() + self.params.checkers_per_capture as u32
+            <= self.params.checkers_total
     }
 
     fn after_piece_arrives(&mut self, at: Square) {
@@ -376,10 +708,10 @@ impl Adrenaline {
     fn safe_placements(&self, placer: Color) -> impl Iterator<Item = Square> + '_ {
         let n = self.params.checkers_per_capture;
         let king = self.board.king(placer);
-        self.board.by_color(placer.other()).filter(move |sq| {
-            let mut stacks = self.stacks;
-            stacks[sq.index()] += n;
-            !king.is_some_and(|k| self.attacked_with(k, placer.other(), &stacks))
+        let pos = self.pos();
+        self.board.by_color(placer.other()).filter(move |&sq| {
+            let after = pos.with_checkers(sq, n);
+            !king.is_some_and(|k| after.attacked(k, placer.other()))
         })
     }
 
@@ -435,7 +767,13 @@ impl Game for Adrenaline {
                 return Err(bad());
             }
             g.stacks[sq.index()] = n;
-            g.placed += n as u32;
+        }
+        if g.checkers_on_board() > params.checkers_total {
+            return Err(GameError::Opening(format!(
+                "the stacks hold {} checkers, more than the {} in the box",
+                g.checkers_on_board(),
+                params.checkers_total
+            )));
         }
         Ok(g)
     }
@@ -458,12 +796,10 @@ impl Game for Adrenaline {
             return;
         }
         match self.phase {
-            Phase::Regular => {
-                out.extend(self.regular_moves().into_iter().map(AdrenalineAction::Move))
-            }
+            Phase::Regular => self.regular_moves(out),
             Phase::Steps(at) => {
                 out.push(AdrenalineAction::Stop);
-                out.extend(self.steps(at).into_iter().map(AdrenalineAction::Step));
+                self.steps(at, out);
             }
             Phase::Place => out.extend(
                 self.safe_placements(self.actor())
@@ -478,7 +814,6 @@ impl Game for Adrenaline {
             stacks: self.stacks,
             phase: self.phase,
             captured_this_turn: self.captured_this_turn,
-            placed: self.placed,
             counts: self.counts,
             board_plies: 0,
             key: self.key_of(),
@@ -511,7 +846,7 @@ impl Game for Adrenaline {
                     self.phase = self.turn_end_phase();
                 }
             }
-            AdrenalineAction::Step(to) => {
+            AdrenalineAction::Step(to, promotion) => {
                 let Phase::Steps(from) = self.phase else {
                     panic!("step outside the step phase")
                 };
@@ -529,7 +864,8 @@ impl Game for Adrenaline {
                 let pawn_to_last = self.board.piece_at(from).map(|p| p.role) == Some(Role::Pawn)
                     && Bitboard::relative_rank(us, 7).contains(to);
                 let step = if pawn_to_last {
-                    Move::new(from, to, MoveKind::Promotion(Role::Queen))
+                    let role = promotion.unwrap_or(Role::Queen);
+                    Move::new(from, to, MoveKind::Promotion(role))
                 } else {
                     Move::normal(from, to)
                 };
@@ -544,8 +880,7 @@ impl Game for Adrenaline {
             }
             AdrenalineAction::Place(sq) => {
                 let n = self.params.checkers_per_capture;
-                self.stacks[sq.index()] += n;
-                self.placed += n as u32;
+                self.stacks[sq.index()] = self.stacks[sq.index()].saturating_add(n);
                 self.counts.placed[actor] += n as u32;
                 self.phase = Phase::Regular;
             }
@@ -567,7 +902,6 @@ impl Game for Adrenaline {
         self.stacks = saved.stacks;
         self.phase = saved.phase;
         self.captured_this_turn = saved.captured_this_turn;
-        self.placed = saved.placed;
         self.counts = saved.counts;
     }
 
@@ -578,7 +912,7 @@ impl Game for Adrenaline {
                 reason,
             });
         }
-        if self.phase == Phase::Regular && self.regular_moves().is_empty() {
+        if self.phase == Phase::Regular && !self.has_regular_move() {
             let us = self.board.turn();
             return Some(no_moves_result(us, self.king_attacked(us)));
         }
@@ -602,7 +936,8 @@ impl Game for Adrenaline {
     fn action_notation(&self, action: AdrenalineAction) -> String {
         match action {
             AdrenalineAction::Move(m) => self.board.uci(m),
-            AdrenalineAction::Step(s) => format!("~{s}"),
+            AdrenalineAction::Step(s, None) => format!("~{s}"),
+            AdrenalineAction::Step(s, Some(r)) => format!("~{s}{}", r.char()),
             AdrenalineAction::Stop => "stop".into(),
             AdrenalineAction::Place(s) => format!("+{s}"),
         }
@@ -725,14 +1060,33 @@ impl Adrenaline {
         if self.phase != Phase::Regular {
             return None;
         }
+        let key = self.key_of();
         common_draw(
             &self.board,
             self.board.ply(),
             self.params.ply_cap,
             self.stacks.iter().any(|&n| n > 0),
-            self.key_of(),
-            self.undo.iter().map(|s| s.key),
+            key,
+            std::iter::empty(),
         )
+        .or_else(|| {
+            // Positions are compared between whole turns only: the states before each
+            // regular move, back to the last irreversible board ply (the `board_plies`
+            // of the later actions add up to the halfmove clock).
+            let window = self.board.halfmoves() as usize;
+            let mut plies = 0usize;
+            let earlier = self
+                .undo
+                .iter()
+                .rev()
+                .take_while(|s| {
+                    plies += s.board_plies as usize;
+                    plies <= window
+                })
+                .filter(|s| s.phase == Phase::Regular && s.key == key)
+                .count();
+            (earlier >= 2).then_some("repetition")
+        })
     }
 }
 
@@ -971,5 +1325,378 @@ mod tests {
             Some(Role::Queen)
         );
         assert!(actions(&g).contains(&"~b7".to_string()));
+    }
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap()
+    }
+
+    #[test]
+    fn rule_pawn_steps_start_only_where_it_can_really_go() {
+        // The g3 pawn pushes to g2 and steps from there (f1 is covered); its empty
+        // diagonals are attacked but are no start for steps, so e2 and d2 are safe.
+        let g = pos("4k3/8/8/8/8/6p1/8/4K3 w - - 0 1 | g3=1");
+        assert!(!g.in_check());
+        assert_eq!(actions(&g), ["e1d1", "e1d2", "e1e2"]);
+        assert!(g.attacked(sq("f2"), Color::Black), "orthodox diagonal");
+        assert!(g.attacked(sq("f1"), Color::Black), "push, then a step");
+        assert!(!g.attacked(sq("e2"), Color::Black));
+    }
+
+    #[test]
+    fn rule_blocked_pawn_reaches_nothing_beyond_its_diagonals() {
+        // The e3 pawn can neither push nor capture: no mate, castling is open.
+        let g = pos("4k3/8/8/8/8/4p3/4P3/4K2R w K - 0 1 | e3=1");
+        assert_eq!(g.result(), None);
+        let acts = actions(&g);
+        for mv in ["e1d1", "e1f1", "e1g1"] {
+            assert!(acts.contains(&mv.to_string()), "{mv} in {acts:?}");
+        }
+        assert!(
+            !acts.contains(&"e1d2".to_string()),
+            "d2 is on the pawn's diagonal"
+        );
+    }
+
+    #[test]
+    fn rule_placement_under_a_blocked_pawn_is_safe() {
+        // With a checker the b6 pawn still cannot move (b7 blocks, a7 and c7 are empty),
+        // so it threatens nothing new: both white pieces may receive the checker.
+        let g = pos("7r/1p1k4/1P6/8/8/8/8/4K2N b - - 0 1");
+        let g = replay(g, &["h8h1"]).unwrap();
+        assert_eq!(actions(&g), ["+b6", "+e1"]);
+    }
+
+    #[test]
+    fn rule_reach_may_pass_back_over_the_square_the_piece_left() {
+        // The e5 rook with two checkers: e5-e6, a step back onto the empty e5, a step
+        // to d4. Its own knights on d5 and e4 block every other way.
+        let g = pos("7k/8/8/3nrb2/2K1n3/8/8/8 w - - 0 1 | e5=2");
+        assert!(g.attacked(sq("d4"), Color::Black));
+        assert!(!actions(&g).contains(&"c4d4".to_string()));
+        // With one checker the rook cannot come back: d4 is free.
+        let g = pos("7k/8/8/3nrb2/2K1n3/8/8/8 w - - 0 1 | e5=1");
+        assert!(actions(&g).contains(&"c4d4".to_string()));
+    }
+
+    #[test]
+    fn rule_reach_keeps_en_passant_and_the_steps_after_it() {
+        // After e2-e4 the d4 pawn may take en passant on e3 and step to f3: the white
+        // king there forbids the double push. Without the checker it is legal.
+        let g = pos("4k3/8/8/8/3p4/5K2/4P3/8 w - - 0 1 | d4=1");
+        assert!(!actions(&g).contains(&"e2e4".to_string()));
+        let g = pos("4k3/8/8/8/3p4/5K2/4P3/8 w - - 0 1");
+        assert!(actions(&g).contains(&"e2e4".to_string()));
+        // The taker wins the checkers of the pawn taken en passant: here the e2 pawn
+        // carries the checker, and d4xe3 e.p. then a step reaches f3 all the same.
+        let g = pos("4k3/8/8/8/3p4/5K2/4P3/8 w - - 0 1 | e2=1");
+        assert!(!actions(&g).contains(&"e2e4".to_string()));
+    }
+
+    #[test]
+    fn rule_repetition_counts_positions_between_whole_turns() {
+        // Both rooks carry a checker, so every move is followed by `stop`: the start
+        // position comes back after four turns and a third time after eight.
+        let g = pos("4k2r/8/8/8/8/8/8/R3K3 w - - 0 1 | a1=1 h8=1");
+        let cycle = [
+            "a1a2", "stop", "h8h7", "stop", "a2a1", "stop", "h7h8", "stop",
+        ];
+        let g = replay(g, &cycle).unwrap();
+        assert_eq!(g.result(), None, "second occurrence");
+        let g = replay(g, &cycle).unwrap();
+        assert_eq!(g.result().map(|r| r.reason), Some("repetition"));
+    }
+
+    #[test]
+    fn rule_spent_checkers_return_to_the_supply() {
+        // A box of two checkers, both under the a1 rook. Taking on a2 and spending one
+        // step puts a checker back beside the board, so the capture earns a placement.
+        let params = AdrenalineParams {
+            checkers_total: 2,
+            ..Default::default()
+        };
+        let g =
+            Adrenaline::from_opening(&params, "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1 | a1=2").unwrap();
+        let g = replay(g, &["a1a2", "~a3", "stop"]).unwrap();
+        assert_eq!(g.stack(sq("a3")), 1);
+        assert_eq!(actions(&g), ["+e8"]);
+        let g = replay(g, &["+e8"]).unwrap();
+        assert_eq!(g.checkers_on_board(), 2);
+        assert_eq!(g.supply(), 0);
+        // Without the step both checkers are still in use: no placement.
+        let g =
+            Adrenaline::from_opening(&params, "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1 | a1=2").unwrap();
+        let g = replay(g, &["a1a2", "stop"]).unwrap();
+        assert_eq!(g.turn(), Turn::Seat(1));
+        // An opening may not hold more checkers than the box.
+        let err = Adrenaline::from_opening(&params, "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1 | a1=3");
+        assert!(matches!(err, Err(GameError::Opening(_))));
+    }
+
+    #[test]
+    fn rule_promotion_by_an_extra_step_offers_every_role() {
+        let g = pos("4k3/8/P7/8/8/8/8/4K3 w - - 0 1 | a6=1");
+        let g = replay(g, &["a6a7"]).unwrap();
+        let acts = actions(&g);
+        for r in ["n", "b", "r", "q"] {
+            assert!(acts.contains(&format!("~b8{r}")), "~b8{r} in {acts:?}");
+        }
+        assert!(!acts.contains(&"~b8".to_string()));
+        assert!(
+            acts.contains(&"~b7".to_string()),
+            "no promotion off the last rank"
+        );
+        let g = replay(g, &["~b8n"]).unwrap();
+        assert_eq!(
+            g.board.piece_at(sq("b8")),
+            Some(crate::square::Piece::new(Color::White, Role::Knight))
+        );
+    }
+
+    fn offset(s: Square, df: i8, dr: i8) -> Option<Square> {
+        let f = s.file() as i8 + df;
+        let r = s.rank() as i8 + dr;
+        ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square::from_coords(f as u8, r as u8))
+    }
+
+    const KING_DIRS: [(i8, i8); 8] = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+
+    /// A plain reference for one piece's reach, written from RULES.md without the
+    /// bitboard code: explicit ray walks for the regular move, then every path of king
+    /// steps with its checkers counted along the way (carriers taken once each).
+    fn reference_reach(b: &Board, stacks: &[u8; 64], sq: Square) -> Vec<Square> {
+        use std::collections::HashSet;
+        let piece = b.piece_at(sq).unwrap();
+        let by = piece.color;
+        let enemy = |t: Square| b.piece_at(t).is_some_and(|p| p.color != by);
+        let own = |t: Square| t != sq && b.piece_at(t).is_some_and(|p| p.color == by);
+        let mut reached: HashSet<Square> = HashSet::new();
+        // (landing, square of the piece it captures)
+        let mut landings: Vec<(Square, Option<Square>)> = Vec::new();
+        let mut attack = |t: Square, landings: &mut Vec<(Square, Option<Square>)>| {
+            reached.insert(t);
+            if !own(t) {
+                landings.push((t, enemy(t).then_some(t)));
+            }
+        };
+        let (dirs, slide): (&[(i8, i8)], bool) = match piece.role {
+            Role::Knight => (
+                &[
+                    (1, 2),
+                    (2, 1),
+                    (2, -1),
+                    (1, -2),
+                    (-1, -2),
+                    (-2, -1),
+                    (-2, 1),
+                    (-1, 2),
+                ],
+                false,
+            ),
+            Role::King => (&KING_DIRS, false),
+            Role::Bishop => (&[(1, 1), (-1, 1), (-1, -1), (1, -1)], true),
+            Role::Rook => (&[(1, 0), (0, 1), (-1, 0), (0, -1)], true),
+            Role::Queen => (&KING_DIRS, true),
+            Role::Pawn => (&[], false),
+        };
+        for &(df, dr) in dirs {
+            let mut at = sq;
+            while let Some(t) = offset(at, df, dr) {
+                attack(t, &mut landings);
+                if !slide || b.piece_at(t).is_some() {
+                    break;
+                }
+                at = t;
+            }
+        }
+        if piece.role == Role::Pawn {
+            let f = if by == Color::White { 1 } else { -1 };
+            for df in [-1, 1] {
+                let Some(t) = offset(sq, df, f) else { continue };
+                reached.insert(t);
+                if enemy(t) {
+                    landings.push((t, Some(t)));
+                } else if b.ep_square() == Some(t) && b.turn() == by {
+                    landings.push((t, Some(Square::from_coords(t.file(), sq.rank()))));
+                }
+            }
+            // Pushes are landings only: a push takes nothing.
+            if let Some(t) = offset(sq, 0, f).filter(|&t| b.piece_at(t).is_none()) {
+                landings.push((t, None));
+                let home = if by == Color::White { 1 } else { 6 };
+                if sq.rank() == home {
+                    if let Some(t2) = offset(t, 0, f).filter(|&t2| b.piece_at(t2).is_none()) {
+                        landings.push((t2, None));
+                    }
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut todo: Vec<(Square, i32, Vec<Square>)> = Vec::new();
+        for (t, captured) in landings {
+            let mut left = stacks[sq.index()] as i32;
+            let mut taken = Vec::new();
+            if let Some(c) = captured.filter(|c| stacks[c.index()] > 0) {
+                left += stacks[c.index()] as i32;
+                taken.push(c);
+            }
+            todo.push((t, left, taken));
+        }
+        while let Some((at, left, taken)) = todo.pop() {
+            if left == 0 || !seen.insert((at, left, taken.clone())) {
+                continue;
+            }
+            for &(df, dr) in &KING_DIRS {
+                let Some(t) = offset(at, df, dr) else {
+                    continue;
+                };
+                reached.insert(t);
+                if own(t) {
+                    continue;
+                }
+                let mut taken2 = taken.clone();
+                let mut left2 = left - 1;
+                if enemy(t) && stacks[t.index()] > 0 && !taken.contains(&t) {
+                    left2 += stacks[t.index()] as i32;
+                    taken2.push(t);
+                    taken2.sort();
+                }
+                todo.push((t, left2, taken2));
+            }
+        }
+        reached.into_iter().collect()
+    }
+
+    fn reference_attacks(g: &Adrenaline, by: Color) -> Bitboard {
+        g.board
+            .by_color(by)
+            .flat_map(|sq| reference_reach(&g.board, &g.stacks, sq))
+            .collect()
+    }
+
+    fn reference_king_safe(g: &Adrenaline, us: Color) -> bool {
+        !reference_attacks(g, us.other()).contains(g.board.king(us).unwrap())
+    }
+
+    #[test]
+    fn attacks_and_legality_match_a_plain_reference_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let params = AdrenalineParams {
+            ply_cap: 240,
+            ..Default::default()
+        };
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2026);
+        let mut acts = Vec::new();
+        let mut states = 0;
+        let mut with_stacks = 0;
+        for _ in 0..12 {
+            let mut g = Adrenaline::new(&params);
+            while let Turn::Seat(seat) = g.turn() {
+                states += 1;
+                let pos = g.pos();
+                with_stacks += pos.stacked.any() as usize;
+                for c in [Color::White, Color::Black] {
+                    let reference = reference_attacks(&g, c);
+                    for t in Bitboard::FULL {
+                        assert_eq!(
+                            pos.attacked(t, c),
+                            reference.contains(t),
+                            "{t} attacked by {c:?} in {}",
+                            g.observation(0)
+                        );
+                    }
+                }
+                let us = g.actor();
+                match g.phase {
+                    Phase::Regular => {
+                        // Adrenaline moves are orthodox moves that leave the king out
+                        // of every reach (castling: no checkers, no attacked square).
+                        let them = reference_attacks(&g, us.other());
+                        let expected: Vec<Move> = g
+                            .board
+                            .legal_moves()
+                            .iter()
+                            .copied()
+                            .filter(|&mv| {
+                                let mut h = g.clone();
+                                h.apply(AdrenalineAction::Move(mv));
+                                if !reference_king_safe(&h, us) {
+                                    return false;
+                                }
+                                if !mv.is_castle() {
+                                    return true;
+                                }
+                                let (kd, _) = Board::castle_targets(us, mv.from(), mv.to());
+                                g.stacks[mv.from().index()] == 0
+                                    && g.stacks[mv.to().index()] == 0
+                                    && !(between(mv.from(), kd).with(kd).with(mv.from()) & them)
+                                        .any()
+                            })
+                            .collect();
+                        let mut out = Vec::new();
+                        g.regular_moves(&mut out);
+                        let mut got: Vec<Move> = out
+                            .into_iter()
+                            .filter_map(|a| match a {
+                                AdrenalineAction::Move(m) => Some(m),
+                                _ => None,
+                            })
+                            .collect();
+                        got.sort_by_key(|m| g.action_notation(AdrenalineAction::Move(*m)));
+                        let mut expected = expected;
+                        expected.sort_by_key(|m| g.action_notation(AdrenalineAction::Move(*m)));
+                        assert_eq!(got, expected, "{}", g.observation(0));
+                    }
+                    Phase::Steps(from) => {
+                        let mut expected: Vec<Square> = (attacks::king_attacks(from)
+                            - g.board.by_color(us))
+                        .filter(|&to| {
+                            let mut h = g.clone();
+                            h.apply(AdrenalineAction::Step(to, Some(Role::Queen)));
+                            reference_king_safe(&h, us)
+                        })
+                        .collect();
+                        let mut out = Vec::new();
+                        g.steps(from, &mut out);
+                        let mut got: Vec<Square> = out
+                            .iter()
+                            .filter_map(|a| match a {
+                                AdrenalineAction::Step(to, None | Some(Role::Queen)) => Some(*to),
+                                _ => None,
+                            })
+                            .collect();
+                        got.sort();
+                        expected.sort();
+                        assert_eq!(got, expected, "{}", g.observation(0));
+                    }
+                    Phase::Place => {
+                        let expected: Vec<Square> = g
+                            .board
+                            .by_color(us.other())
+                            .filter(|&sq| {
+                                let mut h = g.clone();
+                                h.apply(AdrenalineAction::Place(sq));
+                                reference_king_safe(&h, us)
+                            })
+                            .collect();
+                        let got: Vec<Square> = g.safe_placements(us).collect();
+                        assert_eq!(got, expected, "{}", g.observation(0));
+                    }
+                }
+                g.legal_actions(seat, &mut acts);
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+            }
+        }
+        assert!(states > 1000, "{states} states checked");
+        assert!(with_stacks > 500, "{with_stacks} states with checkers");
     }
 }
