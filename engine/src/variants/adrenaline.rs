@@ -769,11 +769,14 @@ impl Game for Adrenaline {
             g.stacks[sq.index()] = n;
         }
         if g.checkers_on_board() > params.checkers_total {
-            return Err(GameError::Opening(format!(
-                "the stacks hold {} checkers, more than the {} in the box",
-                g.checkers_on_board(),
-                params.checkers_total
-            )));
+            return Err(GameError::opening(
+                opening,
+                format!(
+                    "the stacks hold {} checkers, more than the {} in the box",
+                    g.checkers_on_board(),
+                    params.checkers_total
+                ),
+            ));
         }
         Ok(g)
     }
@@ -1430,7 +1433,7 @@ mod tests {
         assert_eq!(g.turn(), Turn::Seat(1));
         // An opening may not hold more checkers than the box.
         let err = Adrenaline::from_opening(&params, "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1 | a1=3");
-        assert!(matches!(err, Err(GameError::Opening(_))));
+        assert!(matches!(err, Err(GameError::Opening { .. })));
     }
 
     #[test]
