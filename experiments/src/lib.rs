@@ -16,3 +16,4 @@ pub mod standings;
 pub mod stats;
 pub mod tournament;
 pub mod util;
+pub mod variant_args;

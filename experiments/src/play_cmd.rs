@@ -4,26 +4,22 @@ use crate::gameplay::{catch, play_game};
 use crate::replay_cmd::{movetext, replay_with_san};
 use crate::util::outln;
 use crate::util::{result_text, split_agents};
+use crate::variant_args::VariantArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use engine::game::Game;
-use engine::registry::{self, VariantVisitor};
-use std::path::PathBuf;
+use engine::registry::VariantVisitor;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Variant name.
-    #[arg(long)]
-    pub variant: String,
+    #[command(flatten)]
+    pub variant: VariantArgs,
     /// One agent spec per seat, comma-separated (`random,greedy`).
     #[arg(long)]
     pub agents: String,
     /// Seed: agents' streams are mix(seed, seat + 1), chance draws from mix(seed, 0).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Variant parameters (TOML).
-    #[arg(long)]
-    pub params: Option<PathBuf>,
     /// Start from this position (FEN for chess-like variants).
     #[arg(long)]
     pub opening: Option<String>,
@@ -91,13 +87,5 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     if specs.is_empty() {
         bail!("--agents: no agent given");
     }
-    let params = args
-        .params
-        .as_ref()
-        .map(|p| {
-            std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read parameter file {}", p.display()))
-        })
-        .transpose()?;
-    registry::visit(&args.variant, params.as_deref(), Play(args, specs))?
+    args.variant.visit(Play(args, specs))?
 }

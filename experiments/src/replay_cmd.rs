@@ -46,9 +46,7 @@ pub struct ExportArgs {
 /// The parameter TOML for a games file: `--params`, else run.json's `params_toml`.
 pub(crate) fn params_for(games: &Path, params: Option<&PathBuf>) -> Result<Option<String>> {
     if let Some(p) = params {
-        return std::fs::read_to_string(p)
-            .map(Some)
-            .with_context(|| format!("cannot read parameter file {}", p.display()));
+        return crate::variant_args::read_params_file(p).map(Some);
     }
     let run = games.parent().unwrap_or(Path::new(".")).join("run.json");
     match std::fs::read_to_string(&run) {

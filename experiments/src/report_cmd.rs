@@ -76,7 +76,7 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     let dir = tournament::out_dir(&args.run);
     run_report(&ReportArgs {
         games: dir.join("games.csv"),
-        params: args.run.params.clone(),
+        params: args.run.variant.params.clone(),
         out: None,
         options: args.options.clone(),
     })

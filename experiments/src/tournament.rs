@@ -10,6 +10,7 @@ use crate::standings::{self, Standings};
 use crate::stats::{Sprt, SprtModel};
 use crate::util::outln;
 use crate::util::{digest_hex, params_canonical, split_agents};
+use crate::variant_args::VariantArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::game::Game;
@@ -31,9 +32,8 @@ pub enum SprtModelArg {
 
 #[derive(Args, Debug, Clone)]
 pub struct TournamentArgs {
-    /// Variant name (see `engine::registry::VARIANTS`).
-    #[arg(long)]
-    pub variant: String,
+    #[command(flatten)]
+    pub variant: VariantArgs,
     /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).
     #[arg(long)]
     pub agents: String,
@@ -52,9 +52,6 @@ pub struct TournamentArgs {
     /// Openings: one FEN (or 4-field EPD) per line; `#` comments and blank lines ignored.
     #[arg(long)]
     pub openings: Option<PathBuf>,
-    /// Variant parameters (TOML).
-    #[arg(long)]
-    pub params: Option<PathBuf>,
     /// Pentanomial SPRT `elo0,elo1,alpha,beta` (two agents): stops when decided.
     #[arg(long)]
     pub sprt: Option<String>,
@@ -147,14 +144,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let params_text = args
-        .params
-        .as_ref()
-        .map(|p| {
-            std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read parameter file {}", p.display()))
-        })
-        .transpose()?;
+    let params_text = args.variant.params_text()?;
     let openings = match &args.openings {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
@@ -171,8 +161,8 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         threads,
     };
     let params_text = plan.params_text.clone();
-    registry::visit(&args.variant, params_text.as_deref(), Visitor(plan))
-        .with_context(|| format!("variant '{}'", args.variant))?
+    registry::visit(&args.variant.variant, params_text.as_deref(), Visitor(plan))
+        .with_context(|| format!("variant '{}'", args.variant.variant))?
 }
 
 /// The run's output folder: `--out`, else `results/tournaments/<variant>-<seed>`.
@@ -180,7 +170,7 @@ pub fn out_dir(args: &TournamentArgs) -> PathBuf {
     args.out.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
             "results/tournaments/{}-{}",
-            args.variant, args.seed
+            args.variant.variant, args.seed
         ))
     })
 }
