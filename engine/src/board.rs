@@ -324,7 +324,7 @@ impl Board {
         self.st.castling = castling;
         let ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
         let illegal = ep.is_some_and(|sq| !self.ep_legal(sq, turn));
-        self.st.misc = Irreversible::pack(ep, halfmoves, fullmoves) | EP_ILLEGAL * illegal as u64;
+        self.st.misc = Irreversible::pack(ep, halfmoves, fullmoves) | (EP_ILLEGAL * illegal as u64);
         self.st.key = self.compute_key();
     }
 
@@ -549,7 +549,7 @@ impl Board {
             castling,
             key,
             misc: Irreversible::pack(ep, halfmoves, prev.fullmoves().saturating_add(us as u16))
-                | EP_ILLEGAL * ep_illegal as u64,
+                | (EP_ILLEGAL * ep_illegal as u64),
         };
         self.turn = them;
     }
