@@ -5,8 +5,17 @@
 //! Legal move generation lives in `movegen`, FEN in `fen`, notation in `notation`.
 //!
 //! En passant is recorded only when a pawn of the side to move stands ready to capture
-//! (as Polyglot and shakmaty do), so two positions that differ only by a useless en
-//! passant square have the same key and the same FEN, and repetition works as FIDE says.
+//! (pseudo-legally, as X-FEN and Polyglot do), so two positions that differ only by a
+//! useless en passant square have the same key and the same FEN. The square stays
+//! recorded when the capture is pseudo-legal but illegal (the pawn is pinned): the
+//! variants built on `Board` judge that capture by their own rules (with no check rule,
+//! Masquerade may play it; Expedition allows it as a gamble on a distant pin). FIDE
+//! repetition compares positions by the moves possible in them, so
+//! [`Board::repetition_key`] (used by [`Board::repetitions`]) leaves out an en passant
+//! square with no legal capture: `rule_repetition_ignores_an_illegal_en_passant`.
+//! FEN output keeps the recorded square too (python-chess's `en_passant="xfen"`; its
+//! default `"legal"` and shakmaty's print only a legal one, so the two differ only in
+//! the pinned-pawn case, and every FEN reader takes both).
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -21,12 +30,15 @@ use crate::zobrist;
 struct Irreversible {
     castling: Bitboard,
     key: u64,
-    /// En passant square (bits 0..8, `NO_EP` for none), halfmove clock (bits 16..32) and
-    /// fullmove number (bits 32..48) in one word: three plain words copy in three moves.
+    /// En passant square (bits 0..8, `NO_EP` for none), `EP_ILLEGAL` (bit 8), halfmove
+    /// clock (bits 16..32) and fullmove number (bits 32..48) in one word: three plain
+    /// words copy in three moves.
     misc: u64,
 }
 
 const NO_EP: u64 = 64;
+/// Set in `misc` when the recorded en passant capture exists only pseudo-legally.
+const EP_ILLEGAL: u64 = 1 << 8;
 
 impl Irreversible {
     #[inline(always)]
@@ -48,6 +60,17 @@ impl Irreversible {
     #[inline(always)]
     fn fullmoves(&self) -> u16 {
         (self.misc >> 32) as u16
+    }
+    /// The key without an en passant square that no legal capture can use.
+    #[inline(always)]
+    fn repetition_key(&self) -> u64 {
+        if self.misc & EP_ILLEGAL == 0 {
+            return self.key;
+        }
+        match self.ep() {
+            Some(ep) => self.key ^ zobrist::en_passant(ep.file()),
+            None => self.key,
+        }
     }
 }
 
@@ -154,6 +177,12 @@ impl Board {
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
         self.st.ep()
+    }
+    /// The key of the position as FIDE repetition sees it: [`Board::key`] without an en
+    /// passant square that no legal capture can use (the capturing pawn is pinned).
+    #[inline(always)]
+    pub fn repetition_key(&self) -> u64 {
+        self.st.repetition_key()
     }
     /// Rook squares that still carry a castling right.
     #[inline(always)]
@@ -294,12 +323,36 @@ impl Board {
         self.turn = turn;
         self.st.castling = castling;
         let ep = ep.filter(|&sq| self.ep_capturable(sq, turn));
-        self.st.misc = Irreversible::pack(ep, halfmoves, fullmoves);
+        let illegal = ep.is_some_and(|sq| !self.ep_legal(sq, turn));
+        self.st.misc = Irreversible::pack(ep, halfmoves, fullmoves) | (EP_ILLEGAL * illegal as u64);
         self.st.key = self.compute_key();
     }
 
     fn ep_capturable(&self, ep: Square, turn: Color) -> bool {
         (attacks::pawn_attacks(turn.other(), ep) & self.pieces(turn, Role::Pawn)).any()
+    }
+
+    /// Whether a pawn of `turn` may capture en passant on `ep` without leaving its king
+    /// attacked (orthodox legality), given the pawn that double-stepped past `ep`.
+    /// Called only when a capture is pseudo-legal, so rarely that it costs perft nothing
+    /// measurable.
+    #[cold]
+    fn ep_legal(&self, ep: Square, turn: Color) -> bool {
+        let Some(king) = self.king(turn) else {
+            return true;
+        };
+        let victim = Bitboard::from_square(Square::from_coords(
+            ep.file(),
+            if turn == Color::White { 4 } else { 3 },
+        ));
+        let capturers = attacks::pawn_attacks(turn.other(), ep) & self.pieces(turn, Role::Pawn);
+        for from in capturers {
+            let occ = (self.occupied() - victim).without(from).with(ep);
+            if (self.attackers_to(king, turn.other(), occ) - victim).is_empty() {
+                return true;
+            }
+        }
+        false
     }
 
     /// The Zobrist key computed from scratch (tests compare it with the incremental one).
@@ -341,7 +394,8 @@ impl Board {
                 });
             ok &= from_bb == self.mailbox[sq.index()];
         }
-        ok && self.st.key == self.compute_key()
+        let ep_illegal = self.st.ep().is_some_and(|sq| !self.ep_legal(sq, self.turn));
+        ok && self.st.key == self.compute_key() && (self.st.misc & EP_ILLEGAL != 0) == ep_illegal
     }
 
     // ----- make / unmake -------------------------------------------------------------
@@ -395,6 +449,7 @@ impl Board {
             key ^= zobrist::en_passant(ep.file());
         }
         let mut ep = None;
+        let mut ep_illegal = false;
         let mut halfmoves = prev.halfmoves().saturating_add(1);
         let mut captured = None;
 
@@ -417,6 +472,7 @@ impl Board {
                         if self.ep_capturable(sq, them) {
                             ep = Some(sq);
                             key ^= zobrist::en_passant(sq.file());
+                            ep_illegal = !self.ep_legal(sq, them);
                         }
                     }
                 }
@@ -492,7 +548,8 @@ impl Board {
         self.st = Irreversible {
             castling,
             key,
-            misc: Irreversible::pack(ep, halfmoves, prev.fullmoves().saturating_add(us as u16)),
+            misc: Irreversible::pack(ep, halfmoves, prev.fullmoves().saturating_add(us as u16))
+                | (EP_ILLEGAL * ep_illegal as u64),
         };
         self.turn = them;
     }
@@ -596,15 +653,16 @@ impl Board {
 
     // ----- draws and game end ---------------------------------------------------------
 
-    /// How many earlier positions in the history equal the current one (same key),
-    /// looking back only as far as the last irreversible move.
+    /// How many earlier positions in the history equal the current one (same
+    /// [`Board::repetition_key`]), looking back only as far as the last irreversible move.
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
         let limit = (self.st.halfmoves() as usize).min(n);
+        let key = self.st.repetition_key();
         let mut count = 0;
         let mut i = 2;
         while i <= limit {
-            if self.history[n - i].st.key == self.st.key {
+            if self.history[n - i].st.repetition_key() == key {
                 count += 1;
             }
             i += 2;

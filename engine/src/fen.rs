@@ -160,6 +160,17 @@ fn parse_castling(
     Ok(rights)
 }
 
+/// How much a FEN reader tolerates around the kings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KingRule {
+    /// The side not to move may not be in check; kings may not touch.
+    Orthodox,
+    /// The side not to move may be attacked; kings may not touch.
+    EnPrise,
+    /// No check rule at all: kings may touch too.
+    Touching,
+}
+
 impl Board {
     /// Reads a FEN (or X-FEN / Shredder-FEN) in standard castling mode.
     ///
@@ -179,7 +190,7 @@ impl Board {
     }
 
     pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
-        Board::read_fen(fen, mode, true)
+        Board::read_fen(fen, mode, KingRule::Orthodox)
     }
 
     /// Reads a FEN in which the side not to move may be in check: for variants without
@@ -194,10 +205,24 @@ impl Board {
     /// assert!(Board::from_fen_king_en_prise(fen).is_ok());
     /// ```
     pub fn from_fen_king_en_prise(fen: &str) -> Result<Board, FenError> {
-        Board::read_fen(fen, CastlingMode::Standard, false)
+        Board::read_fen(fen, CastlingMode::Standard, KingRule::EnPrise)
     }
 
-    fn read_fen(fen: &str, mode: CastlingMode, orthodox: bool) -> Result<Board, FenError> {
+    /// Reads a FEN for a variant with no check rule at all, where nothing stops a king
+    /// from stepping next to the other (Masquerade): the side not to move may be
+    /// attacked and the kings may touch.
+    ///
+    /// ```
+    /// use engine::board::Board;
+    /// let fen = "8/p7/8/8/8/3k4/4K3/8 b - - 1 1";
+    /// assert!(Board::from_fen_king_en_prise(fen).is_err());
+    /// assert!(Board::from_fen_kings_touching(fen).is_ok());
+    /// ```
+    pub fn from_fen_kings_touching(fen: &str) -> Result<Board, FenError> {
+        Board::read_fen(fen, CastlingMode::Standard, KingRule::Touching)
+    }
+
+    fn read_fen(fen: &str, mode: CastlingMode, kings: KingRule) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 || fields.len() > 6 {
             return Err(FenError::FieldCount(fields.len()));
@@ -264,10 +289,12 @@ impl Board {
         board.set_state(turn, castling, ep, halfmoves, fullmoves);
         let their_king = board.king(turn.other()).expect("checked above");
         let our_king = board.king(turn).expect("checked above");
-        if crate::attacks::king_attacks(our_king).contains(their_king) {
+        if kings != KingRule::Touching
+            && crate::attacks::king_attacks(our_king).contains(their_king)
+        {
             return Err(FenError::Position("the kings touch".into()));
         }
-        if orthodox && board.is_attacked(their_king, turn) {
+        if kings == KingRule::Orthodox && board.is_attacked(their_king, turn) {
             return Err(FenError::Position(format!(
                 "{} is not to move but is in check",
                 turn.other().name()

@@ -7,8 +7,15 @@
 //!   and prophecies stay separate actions with small branching.
 //! - A prophecy is resolved at the start of the prophet's `horizon`-th own turn after it
 //!   was made (default 2: made with move 1, resolved when the prophet is about to play
-//!   move 3): an enemy piece of that type on that square is removed. A checkmate first
-//!   ends the game and the prophecy lapses.
+//!   move 3): an enemy piece of that type on that square is removed
+//!   (`rule_prophecy_resolves_two_own_moves_later`).
+//! - A move that ends the game (checkmate, stalemate, a draw such as insufficient
+//!   material, or the ply cap) ends it before any prophecy falls due: the prophecy
+//!   lapses, so a mated side never wins by a removal afterwards
+//!   (`rule_seed_example_mate_before_resolution`,
+//!   `rule_mate_ends_the_game_before_a_due_prophecy`,
+//!   `rule_mated_side_never_wins_by_a_prophecy_resolving_afterwards`,
+//!   `rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
 //! - White makes no prophecy on move 1. At most one pending prophecy per player.
 //! - A player climbs one rung after a successful prophecy, or when the foe has no piece
 //!   of the current type. A successful king prophecy wins (`prophecy`). If a removal
@@ -19,7 +26,9 @@
 //!
 //! Decisions where the texts are silent (tested below): a removed rook on its castling
 //! square loses that castling right; removing the pawn that just made a double step
-//! cancels en passant; repetition is judged on the board as in orthodox chess.
+//! cancels en passant; repetition is judged on the board as in orthodox chess; the ply
+//! cap ends the game like any draw, so a prophecy due right after it lapses too
+//! (`rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
 
 use crate::board::Board;
 use crate::game::{
@@ -245,6 +254,12 @@ impl Cassandra {
         }
     }
 
+    /// The game is over on the board (mate, stalemate, an orthodox draw or the ply cap),
+    /// whatever prophecy is pending.
+    fn board_game_over(&self) -> bool {
+        self.board.outcome().is_some() || self.board.ply() as u32 >= self.params.ply_cap
+    }
+
     fn may_prophesy(&self, color: Color) -> bool {
         let first_white_move = color == Color::White && self.moves_made[0] == 1;
         !first_white_move && self.pending[color.index()].is_none() && self.board.outcome().is_none()
@@ -353,7 +368,9 @@ impl Game for Cassandra {
                 if self.may_prophesy(mover) {
                     self.skip_absent_types(mover);
                     self.awaiting_prophecy = true;
-                } else {
+                } else if !self.board_game_over() {
+                    // A move that ends the game (mate, stalemate, a draw, the cap) ends
+                    // it before the opponent's prophecy falls due.
                     self.resolve(mover.other(), &mut saved);
                 }
                 self.undo.push(saved);
@@ -371,7 +388,9 @@ impl Game for Cassandra {
                     });
                 }
                 self.awaiting_prophecy = false;
-                self.resolve(prophet.other(), &mut saved);
+                if !self.board_game_over() {
+                    self.resolve(prophet.other(), &mut saved);
+                }
                 self.undo.push(saved);
             }
         }
@@ -674,6 +693,60 @@ mod tests {
             .expect("the king stood on e8 when white's turn came");
         assert_eq!(r.reason, "prophecy");
         assert_eq!(r.returns[0], 1.0);
+    }
+
+    #[test]
+    fn rule_mate_ends_the_game_before_a_due_prophecy() {
+        // Issue 11: White's pawn prophecy on g3 falls due as White starts its third
+        // move, but a2h2 mates first (the g3 pawn guards h2): the prophecy lapses and
+        // the pawn stays.
+        let params = CassandraParams::default();
+        let g = Cassandra::from_opening(&params, "7k/8/8/1R6/8/6p1/q7/7K w - - 0 1").unwrap();
+        let g = replay(g, &["b5b6", "@g3", "h8g8", "@-", "b6b5", "a2h2"]).unwrap();
+        let r = g.result().expect("a2h2 is mate");
+        assert_eq!(r.reason, "checkmate");
+        assert_eq!(r.returns[1], 1.0);
+        assert_eq!(g.turn(), Turn::Terminal);
+        assert_eq!(
+            g.board_ref().piece_at(Square::parse("g3").unwrap()),
+            Some(Piece::new(Color::Black, Role::Pawn))
+        );
+        assert_eq!(g.stats().fulfilled_on(0), 0);
+    }
+
+    #[test]
+    fn rule_mated_side_never_wins_by_a_prophecy_resolving_afterwards() {
+        // Issue 11: removing the g3 pawn after a2h2# would open the g-file to the g1
+        // rook (royal capture for the mated side); the mate ends the game first.
+        let params = CassandraParams::default();
+        let g = Cassandra::from_opening(&params, "6k1/8/8/8/P7/6p1/q7/6RK w - - 0 1").unwrap();
+        let g = replay(g, &["a4a5", "@g3", "g8g7", "@-", "a5a6", "a2h2"]).unwrap();
+        let r = g.result().expect("a2h2 is mate");
+        assert_eq!(r.reason, "checkmate");
+        assert_eq!(r.returns[1], 1.0);
+        assert_eq!(r.returns[0], -1.0);
+    }
+
+    #[test]
+    fn rule_drawing_move_ends_the_game_before_a_due_king_prophecy() {
+        // White prophesies the black king on b6; Black's Kxb6 leaves K v K, a draw that
+        // ends the game before White's prophecy falls due.
+        let params = CassandraParams::default();
+        let mut g = Cassandra::from_opening(&params, "2k5/8/1P6/8/8/8/8/7K w - - 0 1").unwrap();
+        g.rung = [5, 5];
+        let g = replay(g, &["h1g1", "@b6", "c8b7", "@-", "g1h1", "b7b6"]).unwrap();
+        let r = g.result().expect("K v K");
+        assert_eq!(r.reason, "insufficient-material");
+        assert_eq!((r.returns[0], r.returns[1]), (0.0, 0.0));
+        // The ply cap ends the game too: the king prophecy on e8 would win at ply 5.
+        let capped = CassandraParams {
+            ply_cap: 4,
+            ..Default::default()
+        };
+        let mut g = Cassandra::from_opening(&capped, "4k3/8/8/8/8/8/R7/4K3 w - - 0 1").unwrap();
+        g.rung = [5, 5];
+        let g = replay(g, &["e1d1", "@e8", "e8d8", "@-", "d1c1", "d8e8", "@-"]).unwrap();
+        assert_eq!(g.result().map(|r| r.reason), Some("cap"));
     }
 
     #[test]

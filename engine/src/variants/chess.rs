@@ -287,8 +287,11 @@ impl Game for Chess {
         None
     }
 
+    /// Equal for positions in which the same moves are possible (FIDE's test), so an
+    /// en passant square no legal capture can use does not count.
     fn state_key(&self) -> u64 {
-        self.board.key() ^ (self.awaiting_start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        self.board.repetition_key()
+            ^ (self.awaiting_start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     fn observation(&self, _seat: Seat) -> String {
@@ -386,6 +389,48 @@ mod tests {
         let r = g.result().unwrap();
         assert_eq!(r.reason, "cap");
         assert_eq!(r.returns[0], 0.0);
+    }
+
+    #[test]
+    fn rule_repetition_ignores_an_illegal_en_passant() {
+        // Issue 11: after c7c5 the b5 pawn could take en passant on c6, but the h5 rook
+        // pins it to the a5 king, so the position after c7c5 is the same as after each
+        // knight cycle (same moves possible): threefold after the ninth move, not one
+        // cycle later. Cross-checked with python-chess 1.11.2: `push_uci` of these moves
+        // from this FEN gives `is_repetition(3)` False after move 8 and True after move 9;
+        // its `fen()` prints `-` after c7c5 (default `en_passant="legal"`) and
+        // `fen(en_passant="xfen")` prints `c6`, which is what `Board::fen` writes.
+        let start = "4k1n1/2p5/8/KP5r/8/8/8/6N1 b - - 0 1";
+        let g = Chess::from_opening(&ChessParams::default(), start).unwrap();
+        let moves = [
+            "c7c5", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+        ];
+        let after_c5 = crate::game::replay(g.clone(), &moves[..1]).unwrap();
+        assert_eq!(
+            after_c5.board_ref().fen(),
+            "4k1n1/8/8/KPp4r/8/8/8/6N1 w - c6 0 2"
+        );
+        let eight = crate::game::replay(g.clone(), &moves[..8]).unwrap();
+        assert!(eight.result().is_none());
+        let nine = crate::game::replay(g, &moves).unwrap();
+        assert_eq!(nine.result().map(|r| r.reason), Some("repetition"));
+        assert_eq!(nine.state_key(), after_c5.state_key());
+        assert_ne!(
+            after_c5.board_ref().key(),
+            after_c5.board_ref().repetition_key()
+        );
+        // With the rook gone the capture is legal: the square counts, and the same
+        // moves make only two occurrences of the position after c7c5 (python-chess
+        // agrees: no repetition after any of the nine moves).
+        let free = "4k1n1/2p5/8/KP6/8/8/8/6N1 b - - 0 1";
+        let g = Chess::from_opening(&ChessParams::default(), free).unwrap();
+        let after_c5 = crate::game::replay(g.clone(), &moves[..1]).unwrap();
+        assert_eq!(
+            after_c5.board_ref().key(),
+            after_c5.board_ref().repetition_key()
+        );
+        let nine = crate::game::replay(g, &moves).unwrap();
+        assert!(nine.result().is_none());
     }
 
     #[test]

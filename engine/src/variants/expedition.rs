@@ -15,10 +15,25 @@
 //!   queen on an adjacent square. A distant slider's attack may be left or walked into
 //!   (a gamble). Castling is orthodox: no castling out of, through or into any attack,
 //!   distant sliders included.
+//! - After the dice cut an attempt short, only distances that leave the mover's king
+//!   safe from certain attackers are offered; if no distance is safe, every distance is
+//!   offered (RULES.md; `rule_cut_short_attempt_offers_safe_distances_else_every_distance`,
+//!   `rule_shortened_outcome_may_leave_the_king_to_be_captured`). A certain attack
+//!   cannot be blocked, so the stops of one attempt are today all safe or all unsafe
+//!   (unsafe only when the full move would have captured the attacker or the king); the
+//!   filter is spelled out so the rule holds whatever counts as certain.
+//! - Lone king (RULES.md "Lone king", the seed's "may not continue play indefinitely
+//!   with a lone King"): a side left with only its king is bound by orthodox check rules
+//!   against every attacker, distant sliders included. It must leave every check, may
+//!   not step into any attack, and is checkmated (loses) when in check with no legal
+//!   move (`rule_lone_king_is_checkmated_by_a_distant_queen`,
+//!   `rule_lone_king_must_leave_every_check_and_not_step_into_attack`,
+//!   `rule_lone_king_without_moves_or_check_is_stalemated`).
 //! - Capturing the king wins (`king-captured`). With no legal action the side to move
-//!   loses if a certain attacker attacks its king (`checkmate`), else it is stalemated
-//!   (draw). Otherwise the orthodox draws (insufficient material, 50 moves, threefold
-//!   repetition) and the ply cap (`cap`) apply between turns.
+//!   loses if a certain attacker (any attacker, for a lone king) attacks its king
+//!   (`checkmate`), else it is stalemated (draw). Otherwise the orthodox draws
+//!   (insufficient material, 50 moves, threefold repetition) and the ply cap (`cap`)
+//!   apply between turns.
 //!
 //! Actions (tokens): a certain move `Move` or an attempt `Attempt`, both written in UCI
 //! (`e2e4`, `d1h5`, `e1g1`, `e7e8q`; geometry tells which is which); the chance outcome
@@ -28,19 +43,14 @@
 //! [`Expedition::seed_moves`] and read back by [`Expedition::parse_seed_move`].
 //!
 //! Decisions where the texts are silent (each tested below):
-//! - An attempt is judged by its full-length result. When the dice cut it short, the
-//!   shortened move is played even if it leaves the mover's king under a certain attack
-//!   (only possible when the full move would have captured the attacker): the attempt
-//!   stood and the dice forced the rest; the opponent may then take the king.
+//! - An attempt is judged by its full-length result (RULES.md's legality applied to
+//!   the move as announced); the dice only decide how much of it happens.
 //! - A move that captures the enemy king is always legal, whatever it leaves behind: the
 //!   game is over at once.
 //! - A roll of 1 on an attempt moves the piece one square with no decision, also in
 //!   the seed notation: `Qe2(e2,e8)`.
 //! - Castling's rook never goes on an expedition, whatever its distance.
 //! - A record ending in the middle of an attempt prints no seed-notation move for it.
-//! - The seed's remark that a lone king may not run forever is read, as RULES.md says,
-//!   as the orthodox draw rules (insufficient material, 50 moves, repetition): no
-//!   orthodox checkmate is declared while the king can still gamble on distant checks.
 //! - Repetition and the 50-move rule count turns (board plies); the states inside an
 //!   expedition (awaiting the dice or the distance) never repeat a turn's start.
 //! - `new` trusts its parameters: an invalid table (wrong shape, entries outside 1..=n)
@@ -286,9 +296,15 @@ impl Expedition {
         self.board.turn()
     }
 
-    /// Pieces of `by` attacking `sq` for certain (pawns, knights, kings, adjacent
-    /// sliders) with occupancy `occ`, ignoring pieces on `removed`.
-    fn certain_attackers(
+    /// Whether `color` has nothing left but its king (RULES.md "Lone king").
+    pub fn lone_king(&self, color: Color) -> bool {
+        self.board.by_color(color) == self.board.pieces(color, Role::King)
+    }
+
+    /// Pieces of `by` whose attack on `sq` (with occupancy `occ`, ignoring pieces on
+    /// `removed`) binds the defending side: for certain (pawns, knights, kings, adjacent
+    /// sliders), or any attack at all when the defender is a lone king.
+    fn binding_attackers(
         &self,
         sq: Square,
         by: Color,
@@ -296,17 +312,36 @@ impl Expedition {
         removed: Bitboard,
     ) -> Bitboard {
         let all = self.board.attackers_to(sq, by, occ) - removed;
+        if self.lone_king(by.other()) {
+            return all;
+        }
         // Pawn and king attackers are adjacent anyway; knights never are.
         all & (self.board.pieces(by, Role::Knight) | attacks::king_attacks(sq))
     }
 
-    /// Whether the side to move's king is attacked for certain right now.
+    /// Whether the side to move's king is in a check it must answer: attacked for
+    /// certain, or attacked at all if it is a lone king.
     pub fn in_certain_check(&self) -> bool {
         let us = self.mover();
         self.board.king(us).is_some_and(|k| {
-            self.certain_attackers(k, us.other(), self.board.occupied(), Bitboard::EMPTY)
+            self.binding_attackers(k, us.other(), self.board.occupied(), Bitboard::EMPTY)
                 .any()
         })
+    }
+
+    /// Distances offered after the dice allowed `max` squares of `attempt`: those whose
+    /// move leaves the mover's king safe from binding attackers, or all of them if none
+    /// does. As a bit set (bit d = distance d).
+    fn offered_distances(&self, attempt: Move, max: u8) -> u8 {
+        let all = (1..=max).fold(0u8, |set, d| set | 1 << d);
+        let safe = (1..=max)
+            .filter(|&d| !self.exposes_king(Move::normal(attempt.from(), along(attempt, d))))
+            .fold(0u8, |set, d| set | 1 << d);
+        if safe == 0 {
+            all
+        } else {
+            safe
+        }
     }
 
     fn captures_king(&self, mv: Move) -> bool {
@@ -315,15 +350,15 @@ impl Expedition {
             && self.board.piece_at(mv.to()).map(|p| p.color) != Some(self.mover())
     }
 
-    /// Whether the full-length result of `mv` leaves the mover's king attacked for
-    /// certain (a king capture never does: the game ends).
+    /// Whether the full-length result of `mv` leaves the mover's king under a binding
+    /// attack (a king capture never does: the game ends).
     fn exposes_king(&self, mv: Move) -> bool {
         if self.captures_king(mv) {
             return false;
         }
         let s = MoveSketch::new(&self.board, mv);
         let Some(k) = s.king else { return false };
-        self.certain_attackers(k, self.mover().other(), s.occupied, s.captured)
+        self.binding_attackers(k, self.mover().other(), s.occupied, s.captured)
             .any()
     }
 
@@ -342,7 +377,12 @@ impl Expedition {
     fn each_action(&self, mut f: impl FnMut(ExpeditionAction) -> bool) -> bool {
         match self.phase {
             Phase::Roll { .. } => false,
-            Phase::Choose { max, .. } => (1..=max).any(|d| f(ExpeditionAction::Distance(d))),
+            Phase::Choose { attempt, max } => {
+                let offered = self.offered_distances(attempt, max);
+                (1..=max)
+                    .filter(|d| offered & 1 << d != 0)
+                    .any(|d| f(ExpeditionAction::Distance(d)))
+            }
             Phase::Start => {
                 let b = &self.board;
                 let occ = b.occupied();
@@ -537,7 +577,8 @@ impl Expedition {
                         } else if max == 1 {
                             out.push((self.shortened(m, 1, 1, &legal), vec![a, roll]));
                         } else {
-                            for d in 1..=max {
+                            let offered = self.offered_distances(m, max);
+                            for d in (1..=max).filter(|d| offered & 1 << d != 0) {
                                 out.push((
                                     self.shortened(m, max, d, &legal),
                                     vec![a, roll, ExpeditionAction::Distance(d)],
@@ -833,14 +874,21 @@ impl Game for Expedition {
                 let d = match Square::parse(rest) {
                     Some(sq) => (1..=max).find(|&d| along(attempt, d) == sq),
                     None => rest.parse::<u8>().ok().filter(|d| (1..=max).contains(d)),
-                };
-                d.map(ExpeditionAction::Distance).ok_or_else(|| {
+                }
+                .ok_or_else(|| {
                     err(format!(
                         "expected a square from {} to {} along the attempt",
                         along(attempt, 1),
                         along(attempt, max)
                     ))
-                })
+                })?;
+                if self.offered_distances(attempt, max) & 1 << d == 0 {
+                    return Err(err(format!(
+                        "{} leaves the king to a certain capture while a safe distance exists",
+                        along(attempt, d)
+                    )));
+                }
+                Ok(ExpeditionAction::Distance(d))
             }
             Phase::Start => {
                 let mut found = None;
@@ -1114,8 +1162,8 @@ mod tests {
             act(&h, "e8e1"),
             ExpeditionAction::Attempt(Move::normal(sq("e8"), sq("e1")))
         );
-        // Walking into a distant check is allowed too.
-        let g = pos("4r3/8/8/8/8/8/8/3K3k w - - 0 1");
+        // Walking into a distant check is allowed too (the a2 pawn: no lone king).
+        let g = pos("4r3/8/8/8/8/8/P7/3K3k w - - 0 1");
         let t = tokens(&g);
         assert!(t.contains(&"d1e1".to_string()) && t.contains(&"d1e2".to_string()));
     }
@@ -1137,11 +1185,12 @@ mod tests {
     #[test]
     fn rule_adjacent_slider_attack_is_certain() {
         // The black rook on d2 attacks e2 from next door (certain) and f2, g2 from afar.
-        let g = pos("7k/8/8/8/8/8/3r4/5K2 w - - 0 1");
+        // (White's a4 pawn, blocked, keeps the king from being a lone king.)
+        let g = pos("7k/8/8/p7/P7/8/3r4/5K2 w - - 0 1");
         assert_eq!(tokens(&g), vec!["f1e1", "f1f2", "f1g1", "f1g2"]);
         // A queen next to the king must be answered: take it or step off its reach
         // (f1 stays on its rank two squares away: a gamble, allowed).
-        let g = pos("7k/8/8/8/8/8/8/3qK3 w - - 0 1");
+        let g = pos("7k/8/8/p7/P7/8/8/3qK3 w - - 0 1");
         assert_eq!(tokens(&g), vec!["e1d1", "e1f1", "e1f2"]);
     }
 
@@ -1198,22 +1247,78 @@ mod tests {
     #[test]
     fn rule_no_moves_without_certain_attack_is_stalemate() {
         // a2, b2 next to the black king and b1 under the knight: no legal action; the
-        // king on a1 is attacked only by the distant rook, so it is stalemate.
-        let g = pos("8/8/8/8/8/1k6/3n4/K6r w - - 0 1");
+        // king on a1 is attacked only by the distant rook, so it is stalemate. (White's
+        // blocked a4 pawn: not a lone king, which would be mated.)
+        let g = pos("8/8/p7/P7/8/1k6/3n4/K6r w - - 0 1");
         let r = g.result().expect("no legal action");
         assert_eq!(r.reason, "stalemate");
         assert_eq!(r.returns[0], 0.0);
         // Seed: a king that can only step into distant checks must do so.
-        let g = pos("7k/8/8/8/8/8/7r/K5r1 w - - 0 1");
+        let g = pos("7k/8/8/p7/P7/8/7r/K5r1 w - - 0 1");
         assert_eq!(tokens(&g), vec!["a1a2", "a1b1", "a1b2"]);
         assert!(g.result().is_none());
+    }
+
+    #[test]
+    fn rule_lone_king_is_checkmated_by_a_distant_queen() {
+        // Issue 11: the queen checks a8 from h8; b8 (the queen's rank) and a7, b7 (the
+        // white king) are all attacked, and a lone king may not step into any attack.
+        let g = pos("k6Q/8/1K6/8/8/8/8/8 b - - 0 1");
+        assert!(g.lone_king(Color::Black));
+        assert!(tokens(&g).is_empty());
+        let r = g.result().expect("no legal move");
+        assert_eq!(r.reason, "checkmate");
+        assert_eq!(r.returns[0], 1.0);
+        // With a pawn to spare Black is not bound: Kb8 is a gamble on the dice.
+        let g = pos("k6Q/7p/1K6/8/8/8/8/8 b - - 0 1");
+        assert!(tokens(&g).contains(&"a8b8".to_string()));
+        assert!(g.result().is_none());
+    }
+
+    #[test]
+    fn rule_lone_king_must_leave_every_check_and_not_step_into_attack() {
+        // The e8 rook checks the lone white king from afar: staying on the file (e2) is
+        // no longer a gamble it may take.
+        let g = pos("4r3/8/8/8/8/8/8/4K2k w - - 0 1");
+        assert_eq!(tokens(&g), vec!["e1d1", "e1d2", "e1f1", "e1f2"]);
+        // Not in check, it may not walk into the rook's file either.
+        let g = pos("4r3/8/8/8/8/8/8/3K3k w - - 0 1");
+        assert_eq!(tokens(&g), vec!["d1c1", "d1c2", "d1d2"]);
+        // With a pawn to spare, walking into the file is a gamble again.
+        let g = pos("4r3/8/8/8/8/8/P7/3K3k w - - 0 1");
+        assert!(tokens(&g).contains(&"d1e2".to_string()));
+    }
+
+    #[test]
+    fn rule_lone_king_without_moves_or_check_is_stalemated() {
+        // The queen covers a7, b7 and b8 but not a8: stalemate. Without the lone-king
+        // rule Kb8 (two squares from the queen) would be a gamble.
+        let g = pos("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
+        let r = g.result().expect("no legal move");
+        assert_eq!(r.reason, "stalemate");
+        assert_eq!(r.returns[0], 0.0);
+    }
+
+    #[test]
+    fn rule_cut_short_attempt_offers_safe_distances_else_every_distance() {
+        // The e2 rook's attempt on e7 cut to 3: every stop e3..e5 leaves the white king
+        // safe from certain attackers, so all three are offered.
+        let g = pos("k7/8/8/8/8/8/4R3/K7 w - - 0 1");
+        let h = replay(g, &["e2e7", "roll:3"]).unwrap();
+        assert_eq!(tokens(&h), vec!["go:e3", "go:e4", "go:e5"]);
+        // The knight on f3 checks the white king; only the full move takes it. After a
+        // roll of 2 no stop is safe, so every distance is offered (see
+        // `rule_shortened_outcome_may_leave_the_king_to_be_captured`).
+        let g = pos("5R2/k7/8/8/8/5n2/8/4K3 w - - 0 1");
+        let h = replay(g, &["f8f3", "roll:2"]).unwrap();
+        assert_eq!(tokens(&h), vec!["go:f6", "go:f7"]);
     }
 
     #[test]
     fn rule_shortened_outcome_may_leave_the_king_to_be_captured() {
         // The knight on f3 checks the white king. The rook on f8 attempts to take it
         // (5 squares): legal by its full-length result. A roll of 2 leaves the knight in
-        // place; the shortened move stands and black takes the king.
+        // place; no distance is safe, so every one is offered and black takes the king.
         let g = pos("5R2/k7/8/8/8/5n2/8/4K3 w - - 0 1");
         let t = tokens(&g);
         assert!(t.contains(&"f8f3".to_string()), "{t:?}");

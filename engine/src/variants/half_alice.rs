@@ -16,7 +16,11 @@
 //!   when the capturing pawn is on the same side as the pawn that just double-stepped
 //!   (after that pawn's switch).
 //! - Checkers: with fewer than 16 checkers a colour (parameter), a piece off the mirror
-//!   may move only while its owner has a checker to spare.
+//!   may move only while its owner has a checker to spare
+//!   (`rule_twelve_checkers_limit_plain_side_moves`). Castling from the plain side moves
+//!   two pieces without checkers onto the mirror and needs two free checkers
+//!   (`rule_castling_from_the_plain_side_needs_two_free_checkers`); castling back from
+//!   the mirror side frees two and needs none.
 //!
 //! Decisions where the texts are silent (tested below): castling needs king and rook on
 //! the same side, with the squares they pass empty on that side and their destinations
@@ -170,6 +174,10 @@ impl HalfAlice {
             return;
         }
         let side = self.mirror.contains(king);
+        // From the plain side both king and rook step onto the mirror: two checkers.
+        if !side && self.free_checkers(us) < 2 {
+            return;
+        }
         let occ = b.occupied();
         let occ_s = self.side_occ(side, self.mirror);
         for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
@@ -659,6 +667,34 @@ mod tests {
         // Not in check; a7 attacked before the switch, b7/b8 after it: stalemate.
         let g = pos("k7/8/8/8/8/4B3/8/1R5K b - - 0 1 | b1");
         assert_eq!(g.result().map(|r| r.reason), Some("stalemate"));
+    }
+
+    #[test]
+    fn rule_castling_from_the_plain_side_needs_two_free_checkers() {
+        // Issue 11: twelve checkers, eleven under White's pieces (a3, the pawns, b1, c1):
+        // one free checker lets the king step, but castling needs two.
+        let params = HalfAliceParams {
+            checkers_per_side: 12,
+            ..Default::default()
+        };
+        let fen = "4k3/8/8/8/8/N7/PPPPPPPP/RNB1K2R w K - 0 1";
+        let eleven = "a3 a2 b2 c2 d2 e2 f2 g2 h2 b1 c1";
+        let g = HalfAlice::from_opening(&params, &format!("{fen} | {eleven}")).unwrap();
+        let ms = moves(&g);
+        assert!(ms.contains(&"e1f1".to_string()), "{ms:?}");
+        assert!(!ms.contains(&"e1g1".to_string()), "{ms:?}");
+        // Ten in use (c1 off the mirror): two free, castling is legal.
+        let ten = "a3 a2 b2 c2 d2 e2 f2 g2 h2 b1";
+        let g = HalfAlice::from_opening(&params, &format!("{fen} | {ten}")).unwrap();
+        assert!(moves(&g).contains(&"e1g1".to_string()));
+        // King and rook on the mirror side castle back to the plain side with no
+        // checker free.
+        let params = HalfAliceParams {
+            checkers_per_side: 2,
+            ..Default::default()
+        };
+        let g = HalfAlice::from_opening(&params, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 | e1 h1").unwrap();
+        assert!(moves(&g).contains(&"e1g1".to_string()));
     }
 
     #[test]

@@ -32,14 +32,16 @@
 //!   attempts by each side in the same position make a threefold repetition.
 //! - The ply cap (`ply_cap`, default 400, reason `cap`) counts play plies, not the
 //!   assignment steps.
-//! - Insufficient material: only bare kings (K v K) is a draw. K+minor v K plays on:
-//!   the minor may capture with a queen's pattern, and a king may be forced to step into
-//!   capture since there is no stalemate.
+//! - The orthodox insufficient-material draw does not apply (RULES.md), not even to
+//!   bare kings: any piece, a king too, may capture with a queen's pattern, and a king
+//!   may step into capture since there is no check rule. Repetition and the 50-move
+//!   rule do apply (`rule_no_insufficient_material_draw`).
 //! - With `assignment = "random"` the draw for a side's pieces is the opponent's
 //!   assignment drawn at random (RULES.md: "draw it at random"): the opponent sees it,
 //!   the side itself does not.
 //! - Openings (`from_opening`, a FEN) may leave the side not to move attacked: the king
-//!   merely stands en prise. Touching kings are still refused.
+//!   merely stands en prise. Touching kings load too: with no check rule play reaches
+//!   them (`rule_touching_kings_load_from_fen`).
 //! - Fixed assignments from the parameters count as secret from the side they govern
 //!   (as if the opponent had written them down at the table): `sample_world` redraws
 //!   them like chosen ones.
@@ -352,9 +354,10 @@ fn nth_member(mut set: u128, k: u32) -> Assignment {
 }
 
 /// Reads a FEN. The orthodox reader refuses a position whose side not to move is
-/// attacked; with no check rule such a king merely stands en prise.
+/// attacked, or whose kings touch; with no check rule such a king merely stands en
+/// prise, and a king may step next to the other.
 pub fn board_from_fen(fen: &str) -> Result<Board, GameError> {
-    Board::from_fen_king_en_prise(fen).map_err(|e| GameError::opening_fen(fen, e))
+    Board::from_fen_kings_touching(fen).map_err(|e| GameError::opening_fen(fen, e))
 }
 
 // ----- parameters ----------------------------------------------------------------------
@@ -671,7 +674,9 @@ impl Masquerade {
         if self.phase != Phase::Play || self.winner.is_some() {
             return None;
         }
-        let common = common_draw(
+        // No insufficient-material draw (`extra_mating_power`): any piece, a bare king
+        // too, may capture with a queen's pattern, and a king may walk into capture.
+        common_draw(
             &self.board,
             self.board.ply(),
             self.ply_cap,
@@ -681,14 +686,7 @@ impl Masquerade {
                 .iter()
                 .filter(|r| r.phase == Phase::Play)
                 .map(|r| r.board_key),
-        );
-        if common == Some("cap") {
-            return common;
-        }
-        if self.board.occupied() == self.board.by_role(Role::King) {
-            return Some("insufficient-material");
-        }
-        common
+        )
     }
 
     fn key_with(&self, seat_view: Option<Seat>) -> u64 {
@@ -1564,7 +1562,7 @@ mod tests {
         let g = Masquerade::from_opening(&params, "r3k3/8/8/8/B7/8/8/R3K3 w Qq - 3 9").unwrap();
         assert_eq!(g.board_ref().fen(), "r3k3/8/8/8/B7/8/8/R3K3 w Qq - 3 9");
         for bad in [
-            "8/8/8/8/8/8/3kK3/8 w - - 0 1",
+            "8/8/8/8/8/8/3KK3/8 w - - 0 1",
             "nonsense",
             "8/8/8/8/8/8/8/8 w - - 0 1",
         ] {
@@ -1621,11 +1619,36 @@ mod tests {
     }
 
     #[test]
-    fn rule_bare_kings_draw_but_king_and_minor_play_on() {
-        let g = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1", ORTHO, ORTHO);
-        assert_eq!(g.result().unwrap().reason, "insufficient-material");
+    fn rule_no_insufficient_material_draw() {
+        // Bare kings play on: with the queen's pattern the e1 king takes e8 at once.
+        let g = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1", ORTHO, "KQ,QK,RR,BB,NN");
+        assert!(g.result().is_none());
+        assert!(actions(&g).contains("e1xe8?"));
+        let g = replay(g, &["e1xe8?"]).unwrap();
+        assert_eq!(g.result().unwrap().reason, "royal-capture");
+        // King and minor against king play on too.
         let g = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1", ORTHO, ORTHO);
         assert!(g.result().is_none());
+        // The 50-move rule still ends bare kings.
+        let g = pos("4k3/8/8/8/8/8/8/4K3 w - - 99 60", ORTHO, ORTHO);
+        let g = replay(g, &["e1d1"]).unwrap();
+        assert_eq!(g.result().unwrap().reason, "fifty-moves");
+    }
+
+    #[test]
+    fn rule_touching_kings_load_from_fen() {
+        // Issue 11: reachable in play (the white king stepped next to the black one).
+        let fen = "8/p7/8/8/8/3k4/4K3/8 b - - 1 1";
+        let g = pos(fen, ORTHO, ORTHO);
+        assert_eq!(g.board.fen(), fen);
+        // Black's king may try to take the white king next door.
+        assert!(actions(&g).contains("d3xe2?"));
+        // Two kings of one colour are still refused.
+        assert!(Masquerade::from_opening(
+            &MasqueradeParams::default(),
+            "8/8/8/8/8/3K4/4K3/8 b - - 0 1"
+        )
+        .is_err());
     }
 
     #[test]
