@@ -17,8 +17,9 @@
 //! out; a simultaneous root is searched by UCT on one sampled world.
 
 use crate::baseline::random_action;
-use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
-use crate::mcts::{uct_decide, MctsConfig, Uct};
+use crate::common::{sample_chance, AgentRng, Playout};
+use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig, Uct};
+use crate::settings::{Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Returns, Seat, Turn};
@@ -246,7 +247,7 @@ impl<G: Game> IsMcts<G> {
 
     fn playout(&mut self, w: &mut G, rng: &mut Pcg64) -> Returns {
         let (p, c) = (self.config.rollout, self.config.cutoff);
-        self.playout.run(w, p, c, rng)
+        self.playout.run(w, p, c, &self.config.eval, rng)
     }
 
     fn iterate_so(&mut self, w: &mut G, path: &mut Vec<Step>, rng: &mut Pcg64) -> Returns {
@@ -371,36 +372,42 @@ pub struct IsMctsAgent {
 }
 
 impl IsMctsAgent {
+    /// The keys `ismcts` reads: UCT's plus `mode`.
+    pub fn schema() -> Vec<Setting> {
+        let mut v = uct_schema("1000");
+        v.push(Setting {
+            key: "mode",
+            kind: Kind::Choice(&["so", "mo"]),
+            default: "so",
+            tunable: true,
+            help: "single observer (one tree) or multiple observer (one tree per seat)",
+        });
+        v
+    }
+
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[
-            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff", "mode",
-        ])?;
-        let mode = match spec.raw("mode").unwrap_or("so") {
-            "so" => IsMode::So,
+        let s = Settings::read(spec, &Self::schema())?;
+        let mode = match s.choice("mode") {
             "mo" => IsMode::Mo,
-            v => {
-                return Err(AgentError::BadValue {
-                    agent: spec.name.clone(),
-                    key: "mode".into(),
-                    value: v.into(),
-                    expected: "so or mo".into(),
-                })
-            }
-        };
-        let cutoff: u32 = spec.get("cutoff", 0u32)?;
-        let config = MctsConfig {
-            budget: Budget::from_spec(spec, Some(1000))?,
-            c: spec.get("c", 1.4f64)?,
-            rollout: Rollout::from_spec(spec)?,
-            cutoff: (cutoff > 0).then_some(cutoff),
-            ..MctsConfig::default()
+            _ => IsMode::So,
         };
         Ok(IsMctsAgent {
             mode,
-            config,
-            rng: AgentRng::from_spec(spec)?,
+            config: uct_config(&s),
+            rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
         })
+    }
+
+    /// An ISMCTS agent from already-read parts (the registry's `mcts` on hidden
+    /// information keeps its own spec text).
+    pub fn from_parts(mode: IsMode, config: MctsConfig, rng: AgentRng, spec: String) -> Self {
+        IsMctsAgent {
+            mode,
+            config,
+            rng,
+            spec,
+        }
     }
 }
 
@@ -454,6 +461,18 @@ pub fn pimc_decide<G: Game>(
         .unwrap_or_else(|| random_action(game, seat, rng))
 }
 
+/// Worlds sampled per decision (PIMC, and the fallbacks that use it).
+pub const WORLDS: Setting = Setting {
+    key: "worlds",
+    kind: Kind::Int {
+        min: 1,
+        max: 100_000,
+    },
+    default: "10",
+    tunable: true,
+    help: "worlds sampled per decision",
+};
+
 /// The `pimc` agent: determinized UCT with voting (`worlds`, and the UCT keys; the
 /// budget applies to each world).
 pub struct PimcAgent {
@@ -464,21 +483,19 @@ pub struct PimcAgent {
 }
 
 impl PimcAgent {
+    /// The keys `pimc` reads: UCT's (`iters` per world, 200 by default) plus `worlds`.
+    pub fn schema() -> Vec<Setting> {
+        let mut v = uct_schema("200");
+        v.push(WORLDS);
+        v
+    }
+
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[
-            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff", "worlds",
-        ])?;
-        let cutoff: u32 = spec.get("cutoff", 0u32)?;
+        let s = Settings::read(spec, &Self::schema())?;
         Ok(PimcAgent {
-            worlds: spec.get("worlds", 10usize)?.max(1),
-            config: MctsConfig {
-                budget: Budget::from_spec(spec, Some(200))?,
-                c: spec.get("c", 1.4f64)?,
-                rollout: Rollout::from_spec(spec)?,
-                cutoff: (cutoff > 0).then_some(cutoff),
-                ..MctsConfig::default()
-            },
-            rng: AgentRng::from_spec(spec)?,
+            worlds: s.int("worlds") as usize,
+            config: uct_config(&s),
+            rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
         })
     }
