@@ -594,7 +594,10 @@ impl<G: Game> AlphaBetaAgent<G> {
             WORLDS,
             Setting {
                 key: "noise",
-                kind: Kind::Int { min: 0, max: 10_000 },
+                kind: Kind::Int {
+                    min: 0,
+                    max: 10_000,
+                },
                 default: "0",
                 tunable: false,
                 help: "evaluation noise in centipawns, so self-play games differ",
@@ -702,4 +705,3 @@ pub fn fallback_budget() -> Vec<Setting> {
     v[0].help = "UCT iterations (per world) of the fallback (200 when not given)";
     v
 }
-

@@ -250,8 +250,8 @@ mod tests {
     fn default_weights_are_the_piece_values() {
         let e = Evaluator::default();
         for (r, &v) in PIECE_VALUES.iter().enumerate() {
-            for sq in 0..64 {
-                assert_eq!(e.table[r][sq], v + PST[r][sq] as i32, "role {r} square {sq}");
+            for (sq, &bonus) in PST[r].iter().enumerate() {
+                assert_eq!(e.table[r][sq], v + bonus as i32, "role {r} square {sq}");
             }
         }
     }
@@ -260,8 +260,10 @@ mod tests {
     fn weights_change_the_score() {
         let b = Board::from_fen("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
         let base = Evaluator::default().board_score(&b, Color::White);
-        let mut w = EvalWeights::default();
-        w.knight = 4.2;
+        let w = EvalWeights {
+            knight: 4.2,
+            ..Default::default()
+        };
         assert_eq!(Evaluator::new(w).board_score(&b, Color::White), base + 100);
         let flat = Evaluator::new(EvalWeights {
             pst: 0.0,

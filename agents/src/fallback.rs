@@ -7,7 +7,7 @@
 //! | --- | --- | --- | --- |
 //! | `alphabeta` | PIMC (`worlds`, `iters` per world) | UCT | refused |
 //! | `expectimax` | PIMC (10 worlds, `iters` per world) | UCT | refused (needs exactly two seats) |
-//! | `mcts` | built as single-observer ISMCTS | its own decoupled UCT | – |
+//! | `mcts` | single-observer ISMCTS | its own decoupled UCT | – |
 //! | `ismcts` | its own | UCT on one sampled world | – |
 //! | `pimc` | its own | UCT on one sampled world | – |
 //! | `greedy` | moves judged in one sampled world | uniform random | – |
@@ -17,10 +17,12 @@
 //!
 //! Facts read. Each question the table asks is one function below ([`hidden_information`],
 //! [`two_teams`], [`two_seats`], [`own_turn`]), reading what the `Game` trait offers today
-//! (`is_perfect_information()`, `num_seats()`, `team()`, `turn()`); the registry asks them
-//! of a probe game built from default parameters ([`probe`]). When static game facts land
-//! on `Game`, each of the first three becomes a one-line read of them and [`probe`] goes;
-//! `own_turn` stays a question about the state.
+//! (`is_perfect_information()`, `num_seats()`, `team()`, `turn()`). Routes are asked of
+//! the state at each decision (information may depend on the variant's parameters);
+//! [`supports`] is asked at build time of a probe game with default parameters
+//! ([`probe`]), since seats and teams do not depend on parameters. When game facts land on
+//! `Game`, each of the first three becomes a one-line read of them (`information`,
+//! `utility`/`seats`); `own_turn` stays a question about the state.
 //!
 //! Decision where the issue texts are silent: refusing is kept for "the method has no
 //! meaning here" (a two-sided search on seats that are not two sides); hidden
@@ -108,9 +110,10 @@ pub fn expectimax<G: Game>(game: &G, seat: Seat) -> Route {
     }
 }
 
-/// What the `mcts` agent is built as for a game like `probe`.
-pub fn mcts<G: Game>(probe: &G) -> Route {
-    if hidden_information(probe) {
+/// What the registry's `mcts` agent plays at `game`: UCT, or ISMCTS on hidden
+/// information.
+pub fn mcts<G: Game>(game: &G) -> Route {
+    if hidden_information(game) {
         Route::IsMcts
     } else {
         Route::Uct
@@ -185,7 +188,10 @@ mod tests {
         let e = supports("expectimax", &ch).unwrap_err();
         assert!(matches!(e, AgentError::Unsupported { .. }));
         let msg = e.to_string();
-        assert!(msg.contains("exactly two seats") && msg.contains("CrowdedHouse"), "{msg}");
+        assert!(
+            msg.contains("exactly two seats") && msg.contains("CrowdedHouse"),
+            "{msg}"
+        );
         assert!(supports("mcts", &ch).is_ok());
     }
 }

@@ -12,9 +12,9 @@
 //!   after `cutoff` plies and scored by the evaluation squashed into (-1, 1).
 //!
 //! Agents: `mcts`, `cheat` (the same UCT reading the true state, the upper reference for
-//! hidden-information agents) and `smmcts`. On a hidden-information game the registry
-//! builds `mcts` as single-observer ISMCTS (`crate::fallback` owns that choice), so this
-//! module never depends on `ismcts`: ISMCTS builds on UCT, not the reverse.
+//! hidden-information agents) and `smmcts`. On a hidden-information game the registry's
+//! `mcts` plays single-observer ISMCTS (`crate::fallback::mcts` owns that choice), so
+//! this module never depends on `ismcts`: ISMCTS builds on UCT, not the reverse.
 
 use crate::baseline::random_action;
 use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
@@ -503,9 +503,9 @@ impl MctsAgent {
         })
     }
 
-    /// The parts the registry needs to build `mcts` as ISMCTS on hidden information.
-    pub fn into_parts(self) -> (MctsConfig, AgentRng, String) {
-        (self.config, self.rng, self.spec)
+    /// The settings, seed and spec text (the registry builds `mcts`'s ISMCTS from them).
+    pub fn parts(&self) -> (MctsConfig, AgentRng, String) {
+        (self.config.clone(), self.rng.clone(), self.spec.clone())
     }
 
     pub fn new(kind: MctsKind, config: MctsConfig) -> Self {
@@ -558,8 +558,9 @@ impl<G: Game> Agent<G> for MctsAgent {
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
         let mut rng = self.rng.for_decision(game.state_key(), rng);
         if self.kind == MctsKind::Plain && crate::fallback::hidden_information(game) {
-            // The registry builds ISMCTS here; built directly, `mcts` still never reads
-            // the hidden state: it searches one world drawn from the seat's information.
+            // The registry's `mcts` runs ISMCTS here (`crate::fallback::mcts`); built
+            // directly, this agent still never reads the hidden state: it searches one
+            // world drawn from the seat's information.
             let world = game.sample_world(seat, &mut rng);
             return uct_decide(&world, seat, &self.config, &mut rng);
         }

@@ -113,15 +113,10 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
         "random" => Box::new(RandomAgent::<G>::from_spec(&s)?),
         "greedy" => Box::new(GreedyAgent::from_spec(&s)?),
         "alphabeta" => Box::new(AlphaBetaAgent::<G>::from_spec(&s)?),
-        "mcts" => {
-            let a = MctsAgent::from_spec(&s, MctsKind::Plain)?;
-            if fallback::mcts(&fallback::probe::<G>()) == Route::IsMcts {
-                let (config, rng, text) = a.into_parts();
-                Box::new(IsMctsAgent::from_parts(IsMode::So, config, rng, text))
-            } else {
-                Box::new(a)
-            }
-        }
+        "mcts" => Box::new(MctsOrIsMcts::new(MctsAgent::from_spec(
+            &s,
+            MctsKind::Plain,
+        )?)),
         "cheat" => Box::new(MctsAgent::from_spec(&s, MctsKind::Cheat)?),
         "smmcts" => Box::new(MctsAgent::from_spec(&s, MctsKind::Sm)?),
         "ismcts" => Box::new(IsMctsAgent::from_spec(&s)?),
@@ -136,6 +131,37 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
         fallback::supports(&s.name, &fallback::probe::<G>())?;
     }
     Ok(agent)
+}
+
+/// The `mcts` agent as the registry builds it: UCT, or single-observer ISMCTS with the
+/// same settings where [`fallback::mcts`] says the game hides information (asked of the
+/// state at each decision, since that fact may depend on the variant's parameters).
+struct MctsOrIsMcts {
+    uct: MctsAgent,
+    ismcts: IsMctsAgent,
+}
+
+impl MctsOrIsMcts {
+    fn new(uct: MctsAgent) -> Self {
+        let (config, rng, spec) = uct.parts();
+        MctsOrIsMcts {
+            ismcts: IsMctsAgent::from_parts(IsMode::So, config, rng, spec),
+            uct,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for MctsOrIsMcts {
+    fn spec(&self) -> String {
+        Agent::<G>::spec(&self.uct)
+    }
+
+    fn act(&mut self, game: &G, seat: engine::game::Seat, rng: &mut rand_pcg::Pcg64) -> G::Action {
+        match fallback::mcts(game) {
+            Route::IsMcts => self.ismcts.act(game, seat, rng),
+            _ => self.uct.act(game, seat, rng),
+        }
+    }
 }
 
 /// Checks a spec without building for a particular game (for early CLI validation).
@@ -268,7 +294,11 @@ mod tests {
                 assert!(e.contains("finite number"), "{spec}: {e}");
             }
         }
-        for spec in ["smmcts:gamma=nan", "alphabeta:eval.knight=nan", "mcts:eval.pst=inf"] {
+        for spec in [
+            "smmcts:gamma=nan",
+            "alphabeta:eval.knight=nan",
+            "mcts:eval.pst=inf",
+        ] {
             let e = build::<Chess>(spec).err().expect(spec).to_string();
             assert!(e.contains("finite number"), "{spec}: {e}");
         }
@@ -284,8 +314,16 @@ mod tests {
             ("alphabeta:worlds=0", "'worlds'", "from 1 to 100000"),
             ("alphabeta:noise=20000", "'noise'", "from 0 to 10000"),
             ("smmcts:gamma=1.5", "'gamma'", "from 0 to 1"),
-            ("alphabeta:eval.queen=1000", "'eval.queen'", "from -100 to 100"),
-            ("alphabeta:quiescence=maybe", "'quiescence'", "true or false"),
+            (
+                "alphabeta:eval.queen=1000",
+                "'eval.queen'",
+                "from -100 to 100",
+            ),
+            (
+                "alphabeta:quiescence=maybe",
+                "'quiescence'",
+                "true or false",
+            ),
         ] {
             let e = build::<Chess>(spec).err().expect(spec);
             assert!(matches!(e, AgentError::BadValue { .. }), "{spec}: {e}");
@@ -313,7 +351,10 @@ mod tests {
                 .err()
                 .unwrap()
                 .to_string();
-            assert!(e.contains(&format!("agent '{name}' has no settings")), "{e}");
+            assert!(
+                e.contains(&format!("agent '{name}' has no settings")),
+                "{e}"
+            );
             assert!(!e.contains("known: )"), "{e}");
         }
     }
@@ -332,7 +373,9 @@ mod tests {
             build::<CrowdedHouse>("expectimax").err(),
             Some(AgentError::Unsupported { .. })
         ));
-        for spec in ["mcts", "random", "greedy", "ismcts", "pimc", "cheat", "smmcts"] {
+        for spec in [
+            "mcts", "random", "greedy", "ismcts", "pimc", "cheat", "smmcts",
+        ] {
             assert!(build::<Trio>(spec).is_ok(), "{spec}");
         }
     }
@@ -345,8 +388,8 @@ mod tests {
             return;
         };
         let mut a = build::<Masquerade>("mcts:iters=30,seed=5").unwrap();
-        let mut b = IsMctsAgent::from_spec(&Spec::parse("ismcts:iters=30,seed=5").unwrap())
-            .unwrap();
+        let mut b =
+            IsMctsAgent::from_spec(&Spec::parse("ismcts:iters=30,seed=5").unwrap()).unwrap();
         assert_eq!(a.spec(), "mcts:iters=30,seed=5");
         let mut r1 = rand_pcg::Pcg64::seed_from_u64(1);
         let mut r2 = rand_pcg::Pcg64::seed_from_u64(1);

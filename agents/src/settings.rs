@@ -289,7 +289,10 @@ pub const UCT: &[Setting] = &[
     },
     Setting {
         key: "cutoff",
-        kind: Kind::Int { min: 0, max: 10_000 },
+        kind: Kind::Int {
+            min: 0,
+            max: 10_000,
+        },
         default: "0",
         tunable: true,
         help: "plies of playout before the evaluation scores it (0: to the end)",

@@ -37,7 +37,9 @@ pub enum AgentError {
     EmptySetting { spec: String },
     #[error("agent '{agent}': key '{key}' given twice (each key at most once)")]
     DuplicateKey { agent: String, key: String },
-    #[error("agent list '{list}': agent {position} is empty (agents are separated by single commas)")]
+    #[error(
+        "agent list '{list}': agent {position} is empty (agents are separated by single commas)"
+    )]
     EmptyInList { list: String, position: usize },
     #[error("agent '{agent}' cannot play {variant}: {why}")]
     Unsupported {
@@ -192,7 +194,10 @@ mod tests {
         for text in ["random:", "random: "] {
             let e = Spec::parse(text).unwrap_err();
             assert!(matches!(e, AgentError::EmptySettings(_)), "{text}");
-            assert!(e.to_string().contains("must be followed by key=value"), "{e}");
+            assert!(
+                e.to_string().contains("must be followed by key=value"),
+                "{e}"
+            );
         }
         let e = Spec::parse("mcts:iters=5,,c=1").unwrap_err();
         assert!(e.to_string().contains("empty setting"), "{e}");

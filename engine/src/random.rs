@@ -97,7 +97,14 @@ mod tests {
         // experiments' seed derivation has always pinned).
         assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf);
         let t: [u64; 3] = splitmix64_table(0);
-        assert_eq!(t, [0xe220_a839_7b1d_cdaf, 0x6e78_9e6a_a1b9_65f4, 0x06c4_5d18_8009_454f]);
+        assert_eq!(
+            t,
+            [
+                0xe220_a839_7b1d_cdaf,
+                0x6e78_9e6a_a1b9_65f4,
+                0x06c4_5d18_8009_454f
+            ]
+        );
     }
 
     #[test]

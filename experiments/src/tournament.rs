@@ -62,7 +62,7 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub variant: String,
     /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).
-    #[arg(long)]
+    #[arg(long, long_help = agents::registry::help())]
     pub agents: String,
     /// Games per matchup (played in colour-swapped pairs).
     #[arg(long)]
@@ -220,7 +220,7 @@ struct Plan {
 }
 
 pub fn run(args: &TournamentArgs) -> Result<()> {
-    let specs = split_agents(&args.agents);
+    let specs = split_agents(&args.agents)?;
     if specs.is_empty() {
         bail!("--agents: no agent given");
     }
