@@ -232,7 +232,8 @@ pub const BUDGET: &[Setting] = &[
         },
         default: "",
         tunable: false,
-        help: "iterations (simulations) per decision",
+        help:
+            "iterations (simulations) per decision; a default applies only when no limit is given",
     },
     Setting {
         key: "nodes",
