@@ -423,8 +423,13 @@ impl<G: Game> Agent<G> for IsMctsAgent {
 
 /// Perfect-information Monte Carlo: draws `worlds` worlds with `sample_world(seat)`,
 /// runs UCT on each as if it were the true state and plays the action most worlds chose
-/// (ties by total visits). It is subject to strategy fusion: in each world it assumes
-/// it will later know what it cannot.
+/// (ties by total visits, then the action first met). It is subject to strategy fusion:
+/// in each world it assumes it will later know what it cannot.
+///
+/// Votes are kept in the order actions are first met, not in a hash map: a map's
+/// iteration order differs from process to process, which made the tie-break (and so
+/// whole games) differ between runs of the same seed (test
+/// `rule_pimc_is_deterministic_for_a_seed`).
 pub fn pimc_decide<G: Game>(
     game: &G,
     seat: Seat,
@@ -436,28 +441,37 @@ pub fn pimc_decide<G: Game>(
         let w = game.sample_world(seat, rng);
         return uct_decide(&w, seat, config, rng);
     }
-    let mut votes: HashMap<G::Action, (u32, f64)> = HashMap::new();
+    // (action, worlds that chose it, total visits), in the order first met.
+    let mut votes: Vec<(G::Action, u32, f64)> = Vec::new();
+    let mut index: HashMap<G::Action, usize> = HashMap::new();
+    let mut slot = |votes: &mut Vec<(G::Action, u32, f64)>, a: G::Action| -> usize {
+        *index.entry(a).or_insert_with(|| {
+            votes.push((a, 0, 0.0));
+            votes.len() - 1
+        })
+    };
     for _ in 0..worlds.max(1) {
         let w = game.sample_world(seat, rng);
         let mut uct = Uct::<G>::new(config.clone());
         uct.search(&w, rng);
         let stats = uct.root_stats();
         if let Some(a) = uct.best_action() {
-            let v = votes.entry(a).or_insert((0, 0.0));
-            v.0 += 1;
+            let i = slot(&mut votes, a);
+            votes[i].1 += 1;
         }
         for (a, visits, _) in stats {
-            votes.entry(a).or_insert((0, 0.0)).1 += visits;
+            let i = slot(&mut votes, a);
+            votes[i].2 += visits;
         }
     }
-    votes
-        .into_iter()
-        .max_by(|x, y| {
-            (x.1 .0, x.1 .1)
-                .partial_cmp(&(y.1 .0, y.1 .1))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .map(|v| v.0)
+    let mut best: Option<(G::Action, u32, f64)> = None;
+    for v in votes {
+        match best {
+            Some(b) if (b.1, b.2) >= (v.1, v.2) => {}
+            _ => best = Some(v),
+        }
+    }
+    best.map(|v| v.0)
         .unwrap_or_else(|| random_action(game, seat, rng))
 }
 
@@ -517,5 +531,38 @@ impl<G: Game> Agent<G> for PimcAgent {
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
         let mut rng = self.rng.for_decision(game.state_key(), rng);
         pimc_decide(game, seat, self.worlds, &self.config, &mut rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::Budget;
+    use engine::variants::masquerade::{Masquerade, MasqueradeParams};
+    use rand::SeedableRng;
+
+    #[test]
+    fn rule_pimc_is_deterministic_for_a_seed() {
+        // Few iterations per world make ties in votes and visits common: the choice
+        // among them must not depend on a hash map's per-instance order.
+        let g = Masquerade::new(&MasqueradeParams {
+            white_assigns: Some("KQ,QN,RB,NR,BK".into()),
+            black_assigns: Some("KK,QQ,RR,BB,NN".into()),
+            ..Default::default()
+        });
+        let Turn::Seat(seat) = g.turn() else {
+            panic!("a seat to move after fixed assignments");
+        };
+        let config = MctsConfig {
+            budget: Budget::iterations(8),
+            ..MctsConfig::default()
+        };
+        for seed in 0..24 {
+            let first = pimc_decide(&g, seat, 3, &config, &mut Pcg64::seed_from_u64(seed));
+            for _ in 0..3 {
+                let again = pimc_decide(&g, seat, 3, &config, &mut Pcg64::seed_from_u64(seed));
+                assert_eq!(first, again, "seed {seed}");
+            }
+        }
     }
 }
