@@ -8,10 +8,12 @@
 //!   opponent piece, or en passant, on games with an orthodox `board()`; games without
 //!   a board get no quiescence (the static evaluation is used at depth 0).
 //! - Degrade rules: a chance node inside the search is the probability-weighted mean of
-//!   its outcomes (full window); a simultaneous node is scored statically; a game whose
-//!   seats do not form exactly two teams ([`Game::team`]) is searched by UCT (`mcts`); a
-//!   hidden-information game is searched by UCT on sampled worlds with voting (`pimc`),
-//!   never on the true state.
+//!   its outcomes (full window); a simultaneous node is scored statically. Which games
+//!   go elsewhere is `crate::fallback`'s: a hidden-information game is searched by UCT
+//!   on sampled worlds with voting (`pimc`), never on the true state; a root where this
+//!   seat does not act alone by UCT; a game whose seats do not form exactly two teams
+//!   ([`Game::team`]) is refused by the registry.
+//! - The evaluation's weights come from the spec's `eval.*` keys (`crate::eval`).
 //! - Teams: a game with more seats in two teams (Crowded House) is searched as a
 //!   two-sided game. The sign flips only where the team to move changes (consecutive
 //!   decisions of one team, or of one seat in a compound turn, keep it), evaluation is
@@ -20,17 +22,20 @@
 //!   each seat is its own team and nothing changes.
 
 use crate::common::{action_move, capture_score, AgentRng, Budget};
-use crate::eval::evaluate;
-use crate::ismcts::pimc_decide;
+use crate::eval::Evaluator;
+use crate::fallback::{self, Route};
+use crate::ismcts::{pimc_decide, WORLDS};
 use crate::mcts::{uct_decide, MctsConfig};
+use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Seat, Turn, MAX_SEATS};
-use engine::variants::chess::ChessAction;
+use engine::random::splitmix64;
 use rand::Rng;
 use rand_pcg::Pcg64;
-use std::any::Any;
 use std::hash::{Hash, Hasher};
+
+pub use crate::fallback::two_teams;
 use std::time::Instant;
 
 /// Score of a mate at the root; a mate `n` plies away scores `MATE - n`.
@@ -71,6 +76,8 @@ pub struct AlphaBetaConfig {
     /// Self-play between deterministic searchers repeats one game forever; a little
     /// noise gives balance runs distinct games at almost no cost in strength.
     pub noise: i32,
+    /// The static evaluation.
+    pub eval: Evaluator,
 }
 
 impl Default for AlphaBetaConfig {
@@ -87,6 +94,7 @@ impl Default for AlphaBetaConfig {
             worlds: 10,
             fallback_iters: 200,
             noise: 0,
+            eval: Evaluator::default(),
         }
     }
 }
@@ -116,24 +124,6 @@ pub struct AlphaBeta<G: Game> {
     /// Salt of the evaluation noise for the current decision.
     noise_salt: u64,
     pub info: SearchInfo,
-}
-
-/// The lowest seat of each seat's team, when the seats of `game` form exactly two teams.
-pub fn two_teams<G: Game>(game: &G) -> Option<[Seat; MAX_SEATS]> {
-    let n = game.num_seats();
-    if !(2..=MAX_SEATS).contains(&n) {
-        return None;
-    }
-    let mut side = [0; MAX_SEATS];
-    let mut leaders = 0;
-    for (s, lead) in side.iter_mut().enumerate().take(n) {
-        let t = game.team(s);
-        *lead = (0..s).find(|&o| game.team(o) == t).unwrap_or(s);
-        if *lead == s {
-            leaders += 1;
-        }
-    }
-    (leaders == 2).then_some(side)
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -263,7 +253,7 @@ impl<G: Game> AlphaBeta<G> {
     /// partners agree on it.
     #[inline]
     fn static_eval(&self, g: &G, me: Seat) -> i32 {
-        let score = (evaluate(g, self.side[me]) * 100.0).round() as i32;
+        let score = (self.config.eval.evaluate(g, self.side[me]) * 100.0).round() as i32;
         if self.config.noise == 0 {
             return score;
         }
@@ -386,7 +376,7 @@ impl<G: Game> AlphaBeta<G> {
                         k[1] = k[0];
                         k[0] = Some(a);
                     }
-                    let h = &mut self.history[action_index(a)];
+                    let h = &mut self.history[action_index(g, a)];
                     *h = (*h + depth * depth).min(KILLER_BASE - 1);
                 }
                 break;
@@ -507,7 +497,7 @@ impl<G: Game> AlphaBeta<G> {
             } else if Some(a) == killers[1] {
                 KILLER_BASE
             } else {
-                self.history[action_index(a)]
+                self.history[action_index(g, a)]
             };
             buf.push((a, s));
         }
@@ -540,11 +530,11 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// A 12-bit index of an action for the history table: from/to squares of chess moves,
-/// a hash otherwise.
+/// A 12-bit index of an action for the history table: from/to squares where the game
+/// names the move ([`Game::action_move`]), a hash otherwise.
 #[inline]
-fn action_index<A: Hash + 'static>(a: A) -> usize {
-    if let Some(ChessAction::Move(m)) = (&a as &dyn Any).downcast_ref::<ChessAction>() {
+fn action_index<G: Game>(g: &G, a: G::Action) -> usize {
+    if let Some(m) = g.action_move(a) {
         return (m.code() & 0xFFF) as usize;
     }
     let mut h = FxHasher(0);
@@ -572,51 +562,68 @@ pub struct AlphaBetaAgent<G: Game> {
     spec: String,
 }
 
+/// The depth of a tree search (`alphabeta`, `expectimax`).
+pub const DEPTH: Setting = Setting {
+    key: "depth",
+    kind: Kind::Int { min: 1, max: 64 },
+    default: "4",
+    tunable: true,
+    help: "plies (iterative deepening up to it)",
+};
+
 impl<G: Game> AlphaBetaAgent<G> {
+    /// The keys `alphabeta` reads (`iters` and `worlds` size the PIMC/UCT fallback).
+    pub fn schema() -> Vec<Setting> {
+        let mut v = vec![DEPTH];
+        v.extend(fallback_budget());
+        v.extend([
+            Setting {
+                key: "quiescence",
+                kind: Kind::Bool,
+                default: "true",
+                tunable: true,
+                help: "search captures past the depth",
+            },
+            Setting {
+                key: "tt_bits",
+                kind: Kind::Int { min: 4, max: 28 },
+                default: "18",
+                tunable: false,
+                help: "log2 of transposition table entries",
+            },
+            WORLDS,
+            Setting {
+                key: "noise",
+                kind: Kind::Int {
+                    min: 0,
+                    max: 10_000,
+                },
+                default: "0",
+                tunable: false,
+                help: "evaluation noise in centipawns, so self-play games differ",
+            },
+        ]);
+        v.extend(settings::eval_settings());
+        v
+    }
+
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[
-            "depth",
-            "nodes",
-            "time_ms",
-            "seed",
-            "quiescence",
-            "tt_bits",
-            "worlds",
-            "iters",
-            "noise",
-        ])?;
-        let depth: u32 = spec.get("depth", 4u32)?;
-        if depth == 0 || depth > 64 {
-            return Err(AgentError::BadValue {
-                agent: spec.name.clone(),
-                key: "depth".into(),
-                value: depth.to_string(),
-                expected: "a depth from 1 to 64".into(),
-            });
-        }
-        let tt_bits: u32 = spec.get("tt_bits", 18u32)?;
-        if !(4..=28).contains(&tt_bits) {
-            return Err(AgentError::BadValue {
-                agent: spec.name.clone(),
-                key: "tt_bits".into(),
-                value: tt_bits.to_string(),
-                expected: "4 to 28".into(),
-            });
-        }
-        let budget = Budget::from_spec(spec, None)?;
+        let s = Settings::read(spec, &Self::schema())?;
+        let budget = Budget::from_settings(&s);
         let config = AlphaBetaConfig {
-            depth,
+            depth: s.int("depth") as u32,
             budget,
-            quiescence: spec.get("quiescence", true)?,
-            tt_bits,
-            worlds: spec.get("worlds", 10usize)?,
+            quiescence: s.flag("quiescence"),
+            tt_bits: s.int("tt_bits") as u32,
+            worlds: s.int("worlds") as usize,
             fallback_iters: budget.iters.unwrap_or(200),
-            noise: spec.get("noise", 0u32)?.min(10_000) as i32,
+            noise: s.int("noise") as i32,
+            eval: Evaluator::new(s.eval()),
         };
         Ok(Self::new_with(
             config,
             spec.canonical(),
-            AgentRng::from_spec(spec)?,
+            AgentRng::from_settings(&s),
         ))
     }
 
@@ -657,13 +664,16 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
         let mut rng = self.rng.for_decision(game.state_key(), rng);
-        if !game.is_perfect_information() {
-            let cfg = self.fallback_config();
-            return pimc_decide(game, seat, self.config.worlds, &cfg, &mut rng);
-        }
-        if game.turn() != Turn::Seat(seat) || two_teams(game).is_none() {
-            let cfg = self.fallback_config();
-            return uct_decide(game, seat, &cfg, &mut rng);
+        match fallback::alphabeta(game, seat) {
+            Route::Own => {}
+            Route::Pimc => {
+                let cfg = self.fallback_config();
+                return pimc_decide(game, seat, self.config.worlds, &cfg, &mut rng);
+            }
+            _ => {
+                let cfg = self.fallback_config();
+                return uct_decide(game, seat, &cfg, &mut rng);
+            }
         }
         let config = self.config.clone();
         let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
@@ -683,15 +693,15 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
     }
 }
 
-/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The orthodox move of an action (for tests and tools).
 pub fn move_of<G: Game>(game: &mut G, action: G::Action) -> Option<engine::Move> {
     action_move(game, action)
+}
+
+/// Budget and seed keys of a depth-bounded search: `iters` only sizes the UCT/PIMC
+/// fallback (200 iterations when not given), `nodes` and `time_ms` stop the search.
+pub fn fallback_budget() -> Vec<Setting> {
+    let mut v = settings::join(&[settings::BUDGET, settings::SEED]);
+    v[0].help = "UCT iterations (per world) of the fallback (200 when not given)";
+    v
 }

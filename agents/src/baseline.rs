@@ -2,6 +2,7 @@
 //! material for the mover, a win counts above all material, random tie-break; on
 //! hidden-information games judged in one world sampled from the mover's information).
 
+use crate::settings::Settings;
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Seat};
@@ -16,7 +17,7 @@ pub struct RandomAgent<G: Game> {
 
 impl<G: Game> RandomAgent<G> {
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[])?;
+        Settings::read(spec, &[])?;
         Ok(RandomAgent {
             actions: Vec::with_capacity(64),
         })
@@ -50,7 +51,7 @@ pub struct GreedyAgent;
 
 impl GreedyAgent {
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[])?;
+        Settings::read(spec, &[])?;
         Ok(GreedyAgent)
     }
 }

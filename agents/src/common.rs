@@ -1,15 +1,16 @@
 //! Pieces the search agents share: budgets (`iters`, `nodes`, `time_ms`), the agent's
-//! own seed, capture detection and MVV-LVA on games with an orthodox board, squashing
-//! an evaluation into a return, and playouts.
+//! own seed, capture detection and MVV-LVA on games with an orthodox board (through
+//! [`Game::action_move`], no type tests), squashing an evaluation into a return, and
+//! playouts. Chance outcomes are drawn by the workspace's one rule,
+//! [`engine::random::sample_index`].
 
-use crate::eval::{evaluate, role_value};
+use crate::eval::{default_evaluator, role_value, Evaluator};
+use crate::settings::Settings;
 use crate::spec::{AgentError, Spec};
 use engine::game::{Game, Returns, Seat, Turn, MAX_SEATS};
-use engine::variants::chess::{Chess, ChessAction};
 use engine::Move;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use std::any::Any;
 use std::time::{Duration, Instant};
 
 /// How much search an agent may spend on one decision. Any limit that is set stops the
@@ -22,37 +23,31 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Reads `iters`, `nodes` and `time_ms`; with none given, `iters = default_iters`
-    /// (or, when that is `None`, no limit here: the caller's depth bounds the search).
-    pub fn from_spec(spec: &Spec, default_iters: Option<u64>) -> Result<Budget, AgentError> {
-        let iters = spec
-            .raw("iters")
-            .map(|_| spec.get("iters", 0u64))
-            .transpose()?;
-        let nodes = spec
-            .raw("nodes")
-            .map(|_| spec.get("nodes", 0u64))
-            .transpose()?;
-        let time = spec
-            .raw("time_ms")
-            .map(|_| spec.get("time_ms", 0u64))
-            .transpose()?
-            .map(Duration::from_millis);
-        for (k, v) in [("iters", iters), ("nodes", nodes)] {
-            if v == Some(0) {
-                return Err(AgentError::BadValue {
-                    agent: spec.name.clone(),
-                    key: k.into(),
-                    value: "0".into(),
-                    expected: "a positive number".into(),
-                });
-            }
-        }
-        let mut b = Budget { iters, nodes, time };
+    /// Reads `iters`, `nodes` and `time_ms` (each positive, by the schema); with none
+    /// given, `iters` takes its schema default (an agent without one has no limit here:
+    /// its depth bounds the search).
+    pub fn from_settings(s: &Settings) -> Budget {
+        let given = |k: &str| s.given(k).then(|| s.int(k));
+        let mut b = Budget {
+            iters: given("iters"),
+            nodes: given("nodes"),
+            time: given("time_ms").map(Duration::from_millis),
+        };
         if b.iters.is_none() && b.nodes.is_none() && b.time.is_none() {
-            b.iters = default_iters;
+            b.iters = s.opt_int("iters");
         }
-        Ok(b)
+        b
+    }
+
+    /// Reads the budget keys of a spec outside any agent's schema (for tools).
+    pub fn from_spec(spec: &Spec, default_iters: Option<u64>) -> Result<Budget, AgentError> {
+        let mut budget = crate::settings::BUDGET.to_vec();
+        let text = default_iters.map(|n| n.to_string());
+        let leaked: Option<&'static str> = text.map(|t| &*Box::leak(t.into_boxed_str()));
+        if let Some(t) = leaked {
+            budget[0].default = t;
+        }
+        Ok(Budget::from_settings(&Settings::read(spec, &budget)?))
     }
 
     pub fn iterations(n: u64) -> Budget {
@@ -98,13 +93,10 @@ pub struct AgentRng {
 }
 
 impl AgentRng {
-    pub fn from_spec(spec: &Spec) -> Result<AgentRng, AgentError> {
-        Ok(AgentRng {
-            seed: spec
-                .raw("seed")
-                .map(|_| spec.get("seed", 0u64))
-                .transpose()?,
-        })
+    pub fn from_settings(s: &Settings) -> AgentRng {
+        AgentRng {
+            seed: s.opt_int("seed"),
+        }
     }
 
     /// The generator to use for one decision.
@@ -116,15 +108,13 @@ impl AgentRng {
     }
 }
 
-/// The orthodox move behind an action, when the game has a board: chess actions
-/// directly, other board games by playing the action and reading the board's last move.
+/// The orthodox move behind an action, when the game has a board: the game's
+/// [`Game::action_move`] when it names the move, else by playing the action and reading
+/// the board's last move.
 #[inline]
 pub fn action_move<G: Game>(game: &mut G, action: G::Action) -> Option<Move> {
-    if let Some(a) = (&action as &dyn Any).downcast_ref::<ChessAction>() {
-        return match a {
-            ChessAction::Move(m) => Some(*m),
-            ChessAction::Start(_) => None,
-        };
+    if let Some(m) = game.action_move(action) {
+        return Some(m);
     }
     game.board()?;
     game.apply(action);
@@ -153,33 +143,32 @@ pub fn squash(x: f64, scale: f64) -> f64 {
     (x / scale).tanh()
 }
 
-/// Evaluation at a cut-off playout, as per-seat returns in (-1, 1) (pawns / 4 squashed).
+/// Evaluation at a cut-off playout, as per-seat returns in (-1, 1) (pawns / 4 squashed),
+/// with the default weights.
 pub fn eval_returns<G: Game>(game: &G) -> Returns {
+    eval_returns_with(default_evaluator(), game)
+}
+
+/// [`eval_returns`] with the given evaluator.
+pub fn eval_returns_with<G: Game>(eval: &Evaluator, game: &G) -> Returns {
     let mut r = [0.0; MAX_SEATS];
     let n = game.num_seats().min(MAX_SEATS);
     if n == 2 {
-        let v = squash(evaluate(game, 0), 4.0);
+        let v = squash(eval.evaluate(game, 0), 4.0);
         r[0] = v;
         r[1] = -v;
     } else {
         for (s, x) in r.iter_mut().enumerate().take(n) {
-            *x = squash(evaluate(game, s), 4.0);
+            *x = squash(eval.evaluate(game, s), 4.0);
         }
     }
     r
 }
 
-/// Samples an index from (outcome, probability) pairs.
+/// Samples an index from (outcome, probability) pairs (the engine's one rule).
 #[inline]
-pub fn sample_chance<A: Copy>(outcomes: &[(A, f64)], rng: &mut Pcg64) -> usize {
-    let mut x: f64 = rng.gen();
-    for (i, &(_, p)) in outcomes.iter().enumerate() {
-        if x < p {
-            return i;
-        }
-        x -= p;
-    }
-    outcomes.len() - 1
+pub fn sample_chance<A>(outcomes: &[(A, f64)], rng: &mut Pcg64) -> usize {
+    engine::random::sample_index(outcomes, rng)
 }
 
 /// Playout policy.
@@ -193,16 +182,10 @@ pub enum Rollout {
 }
 
 impl Rollout {
-    pub fn from_spec(spec: &Spec) -> Result<Rollout, AgentError> {
-        match spec.raw("rollout").unwrap_or("random") {
-            "random" => Ok(Rollout::Random),
-            "heavy" => Ok(Rollout::Heavy),
-            v => Err(AgentError::BadValue {
-                agent: spec.name.clone(),
-                key: "rollout".into(),
-                value: v.into(),
-                expected: "random or heavy".into(),
-            }),
+    pub fn from_settings(s: &Settings) -> Rollout {
+        match s.choice("rollout") {
+            "heavy" => Rollout::Heavy,
+            _ => Rollout::Random,
         }
     }
     pub fn name(self) -> &'static str {
@@ -231,26 +214,23 @@ impl<G: Game> Default for Playout<G> {
 }
 
 impl<G: Game> Playout<G> {
-    /// Plays from `game` to the end (or `cutoff` plies, then evaluates), returns the
-    /// returns and takes every playout move back, leaving `game` as it was.
+    /// Plays from `game` to the end (or `cutoff` plies, then scores the position with
+    /// `eval`), returns the returns and takes every playout move back, leaving `game` as
+    /// it was.
     pub fn run(
         &mut self,
         game: &mut G,
         policy: Rollout,
         cutoff: Option<u32>,
+        eval: &Evaluator,
         rng: &mut Pcg64,
     ) -> Returns {
-        if let Some(chess) = (game as &mut dyn Any).downcast_mut::<Chess>() {
-            if matches!(chess.turn(), Turn::Seat(_) | Turn::Terminal) {
-                return chess_playout(chess, policy, cutoff, rng);
-            }
-        }
         let mut plies = 0u32;
         let r = loop {
             if cutoff.is_some_and(|c| plies >= c) {
                 break match game.turn() {
                     Turn::Terminal => game.returns(),
-                    _ => eval_returns(game),
+                    _ => eval_returns_with(eval, game),
                 };
             }
             match game.turn() {
@@ -310,38 +290,4 @@ impl<G: Game> Playout<G> {
 #[inline]
 pub fn value_of(r: &Returns, seat: Seat) -> f64 {
     r[seat]
-}
-
-/// A playout on chess without asking `turn()` every ply: the side to move is the
-/// board's, and an empty move list (mate, stalemate, automatic draw or the ply cap) ends
-/// the game. Same policies and cut-off as the generic playout, one move generation less
-/// a ply.
-fn chess_playout(
-    chess: &mut Chess,
-    policy: Rollout,
-    cutoff: Option<u32>,
-    rng: &mut Pcg64,
-) -> Returns {
-    let mut scratch = Playout::<Chess>::default();
-    let mut plies = 0u32;
-    let r = loop {
-        let seat = chess.board_ref().turn().index();
-        chess.legal_actions(seat, &mut scratch.actions);
-        if scratch.actions.is_empty() {
-            break chess.returns();
-        }
-        if cutoff.is_some_and(|c| plies >= c) {
-            break eval_returns(chess);
-        }
-        let a = match policy {
-            Rollout::Random => scratch.actions[rng.gen_range(0..scratch.actions.len())],
-            Rollout::Heavy => scratch.pick(chess, policy, rng),
-        };
-        chess.apply(a);
-        plies += 1;
-    };
-    for _ in 0..plies {
-        chess.undo();
-    }
-    r
 }

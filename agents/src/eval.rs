@@ -3,15 +3,137 @@
 //! material (Adrenaline's stacks, Half Alice's mirror sides); the `material` hook alone
 //! for games without a board.
 //!
-//! Scores are from the point of view of `seat`, in pawns.
+//! Scores are from the point of view of `seat`, in pawns. The weights are a serde struct,
+//! [`EvalWeights`], reachable from agent specs as `eval.*` keys (`alphabeta:eval.knight=3.2`)
+//! so a tuner can vary them like variant parameters; [`EVAL_SETTINGS`] is generated from
+//! the same field list, so the struct and the spec keys cannot drift. Move ordering
+//! (MVV-LVA, [`role_value`]) keeps the fixed [`PIECE_VALUES`]: it orders, it does not score.
 
+use crate::settings::{Kind, Setting};
 use engine::game::{Game, Seat};
-use engine::variants::chess::{material_balance, Chess};
+use engine::variants::chess::material_balance;
 use engine::{Board, Color, Role, Square};
-use std::any::TypeId;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
-/// Material values, pawn = 100 centipawns.
+/// Material values, pawn = 100 centipawns (the defaults of [`EvalWeights`]).
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+/// Declares the weights once: the struct, its defaults, the `eval.*` settings and the
+/// setter by field name all come from this list.
+macro_rules! eval_weights {
+    ($($field:ident = $default:literal, $help:literal;)*) => {
+        /// Evaluation weights, in pawns (`pst` scales the piece-square bonuses).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct EvalWeights {
+            $(#[doc = $help] pub $field: f64,)*
+        }
+
+        impl Default for EvalWeights {
+            fn default() -> Self {
+                EvalWeights { $($field: $default,)* }
+            }
+        }
+
+        impl EvalWeights {
+            /// Sets the weight called `field`; false when there is none.
+            pub fn set(&mut self, field: &str, value: f64) -> bool {
+                match field {
+                    $(stringify!($field) => self.$field = value,)*
+                    _ => return false,
+                }
+                true
+            }
+        }
+
+        /// One tunable `eval.<field>` setting per weight.
+        pub const EVAL_SETTINGS: &[Setting] = &[$(Setting {
+            key: concat!("eval.", stringify!($field)),
+            kind: Kind::Real { min: -100.0, max: 100.0 },
+            default: stringify!($default),
+            tunable: true,
+            help: $help,
+        },)*];
+    };
+}
+
+eval_weights! {
+    pawn = 1.0, "pawn value (pawns)";
+    knight = 3.2, "knight value (pawns)";
+    bishop = 3.3, "bishop value (pawns)";
+    rook = 5.0, "rook value (pawns)";
+    queen = 9.0, "queen value (pawns)";
+    pst = 1.0, "scale of the piece-square bonuses";
+}
+
+/// The weights turned into one centipawn table per role and square (value plus scaled
+/// bonus, rounded), so scoring a board costs one lookup per piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluator {
+    weights: EvalWeights,
+    table: [[i32; 64]; 6],
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::new(EvalWeights::default())
+    }
+}
+
+impl Evaluator {
+    pub fn new(weights: EvalWeights) -> Self {
+        let w = &weights;
+        let values = [w.pawn, w.knight, w.bishop, w.rook, w.queen, 0.0];
+        let mut table = [[0i32; 64]; 6];
+        for (r, row) in table.iter_mut().enumerate() {
+            let v = (values[r] * 100.0).round() as i32;
+            for (sq, cell) in row.iter_mut().enumerate() {
+                *cell = v + (PST[r][sq] as f64 * w.pst).round() as i32;
+            }
+        }
+        Evaluator { weights, table }
+    }
+
+    pub fn weights(&self) -> &EvalWeights {
+        &self.weights
+    }
+
+    /// Material plus piece-square score of `board` for `color`, in centipawns.
+    pub fn board_score(&self, board: &Board, color: Color) -> i32 {
+        let mut score = 0i32;
+        for sq in board.occupied() {
+            let p = board.piece_at(sq).expect("occupied square");
+            let rel: Square = sq.relative(p.color);
+            let v = self.table[p.role.index()][rel.index()];
+            if p.color == color {
+                score += v;
+            } else {
+                score -= v;
+            }
+        }
+        score
+    }
+
+    /// Evaluation of `game` for `seat` in pawns: board material and placement plus the
+    /// variant's term where the variant has an orthodox board, else the variant's
+    /// `material` hook.
+    pub fn evaluate<G: Game>(&self, game: &G, seat: Seat) -> f64 {
+        match game.board() {
+            Some(b) if seat < 2 => {
+                self.board_score(b, Color::from_index(seat)) as f64 / 100.0
+                    + variant_term(game, b, seat)
+            }
+            _ => game.material(seat),
+        }
+    }
+}
+
+/// The evaluator with the default weights.
+pub fn default_evaluator() -> &'static Evaluator {
+    static DEFAULT: OnceLock<Evaluator> = OnceLock::new();
+    DEFAULT.get_or_init(Evaluator::default)
+}
 
 /// Piece-square bonuses (centipawns) from white's side, a1 first; mirrored for black.
 /// Simple, well-known shapes: pawns advance, knights and bishops centralise, the king
@@ -51,43 +173,23 @@ const PST: [[i8; 64]; 6] = {
     [P, N, B, R, Q, K]
 };
 
-/// Material plus piece-square score of `board` for `color`, in centipawns.
+/// Material plus piece-square score of `board` for `color`, in centipawns, with the
+/// default weights.
 pub fn board_score(board: &Board, color: Color) -> i32 {
-    let mut score = 0i32;
-    for sq in board.occupied() {
-        let p = board.piece_at(sq).expect("occupied square");
-        let rel: Square = sq.relative(p.color);
-        let v = PIECE_VALUES[p.role.index()] + PST[p.role.index()][rel.index()] as i32;
-        if p.color == color {
-            score += v;
-        } else {
-            score -= v;
-        }
-    }
-    score
+    default_evaluator().board_score(board, color)
 }
 
-/// Evaluation of `game` for `seat` in pawns: board material and placement plus the
-/// variant's term where the variant has an orthodox board, else the variant's
-/// `material` hook.
+/// Evaluation of `game` for `seat` in pawns with the default weights (see
+/// [`Evaluator::evaluate`]).
 pub fn evaluate<G: Game>(game: &G, seat: Seat) -> f64 {
-    match game.board() {
-        Some(b) if seat < 2 => {
-            board_score(b, Color::from_index(seat)) as f64 / 100.0 + variant_term(game, b, seat)
-        }
-        _ => game.material(seat),
-    }
+    default_evaluator().evaluate(game, seat)
 }
 
 /// What the variant's `material` hook adds to plain material (pawns): the piece-square
-/// score already counts the pieces, so only the difference is added. Zero for variants
-/// that do not override the hook beyond material; orthodox chess skips the call (the
-/// type test is resolved at compile time), so its search pays nothing for it.
+/// score already counts the pieces, so only the difference is added. Exactly zero for
+/// variants whose hook is plain material (orthodox chess).
 #[inline]
 pub fn variant_term<G: Game>(game: &G, board: &Board, seat: Seat) -> f64 {
-    if TypeId::of::<G>() == TypeId::of::<Chess>() {
-        return 0.0;
-    }
     game.material(seat) - material_balance(board, Color::from_index(seat))
 }
 
@@ -142,6 +244,32 @@ mod tests {
         });
         let a = ab.search(&g).expect("a placement");
         assert_eq!(g.action_notation(a), "+e8");
+    }
+
+    #[test]
+    fn default_weights_are_the_piece_values() {
+        let e = Evaluator::default();
+        for (r, &v) in PIECE_VALUES.iter().enumerate() {
+            for (sq, &bonus) in PST[r].iter().enumerate() {
+                assert_eq!(e.table[r][sq], v + bonus as i32, "role {r} square {sq}");
+            }
+        }
+    }
+
+    #[test]
+    fn weights_change_the_score() {
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
+        let base = Evaluator::default().board_score(&b, Color::White);
+        let w = EvalWeights {
+            knight: 4.2,
+            ..Default::default()
+        };
+        assert_eq!(Evaluator::new(w).board_score(&b, Color::White), base + 100);
+        let flat = Evaluator::new(EvalWeights {
+            pst: 0.0,
+            ..Default::default()
+        });
+        assert_eq!(flat.board_score(&b, Color::White), 320);
     }
 
     #[test]

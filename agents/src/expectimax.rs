@@ -10,13 +10,18 @@
 //! value (the tests check this against full-width expectimax).
 //!
 //! Degrade rules: without chance nodes this is minimax with alpha-beta; a simultaneous
-//! node is scored statically; games with other than two seats are searched by UCT and
-//! hidden-information games by UCT on sampled worlds with voting.
+//! node is scored statically. Which games go elsewhere is `crate::fallback`'s:
+//! hidden-information games are searched by UCT on sampled worlds with voting, a root
+//! where this seat does not act alone by UCT, and games with other than two seats are
+//! refused by the registry. The evaluation's weights come from the `eval.*` keys.
 
+use crate::alphabeta::{fallback_budget, DEPTH};
 use crate::common::{squash, AgentRng, Budget};
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
+use crate::fallback::{self, Route};
 use crate::ismcts::pimc_decide;
 use crate::mcts::{uct_decide, MctsConfig};
+use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Seat, Turn};
@@ -49,6 +54,8 @@ pub struct Expectimax<G: Game> {
     /// Use the transposition table (bounds keyed by state and depth); off for
     /// `Pruning::None`, which is the plain full-width reference.
     pub use_tt: bool,
+    /// The evaluation at the horizon.
+    pub eval: Evaluator,
     tt: HashMap<(u64, i32), (f64, f64)>,
     start: Instant,
     stopped: bool,
@@ -62,6 +69,7 @@ impl<G: Game> Expectimax<G> {
             budget,
             nodes: 0,
             use_tt: pruning != Pruning::None,
+            eval: Evaluator::default(),
             tt: HashMap::new(),
             start: Instant::now(),
             stopped: false,
@@ -81,8 +89,8 @@ impl<G: Game> Expectimax<G> {
         (v, self.nodes)
     }
 
-    fn leaf(g: &G) -> f64 {
-        squash(evaluate(g, 0), 4.0)
+    fn leaf(&self, g: &G) -> f64 {
+        squash(self.eval.evaluate(g, 0), 4.0)
     }
 
     fn legal(&mut self, g: &G, seat: Seat, ply: usize) -> Vec<G::Action> {
@@ -108,8 +116,8 @@ impl<G: Game> Expectimax<G> {
         let turn = g.turn();
         match turn {
             Turn::Terminal => return g.returns()[0].clamp(L, U),
-            _ if depth <= 0 || ply > 200 => return Self::leaf(g),
-            Turn::Simultaneous => return Self::leaf(g),
+            _ if depth <= 0 || ply > 200 => return self.leaf(g),
+            Turn::Simultaneous => return self.leaf(g),
             _ => {}
         }
         let key = (g.state_key(), depth);
@@ -365,41 +373,41 @@ pub struct ExpectimaxAgent {
     depth: u32,
     pruning: Pruning,
     budget: Budget,
+    eval: Evaluator,
     rng: AgentRng,
     spec: String,
 }
 
 impl ExpectimaxAgent {
+    /// The keys `expectimax` reads.
+    pub fn schema() -> Vec<Setting> {
+        let mut v = vec![DEPTH];
+        v.extend(fallback_budget());
+        v.push(Setting {
+            key: "star",
+            kind: Kind::Choice(&["none", "0", "1", "2"]),
+            default: "2",
+            tunable: true,
+            help: "pruning at chance nodes: none (full width), 0 (alpha-beta only), Star1, Star2",
+        });
+        v.extend(settings::eval_settings());
+        v
+    }
+
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&["depth", "nodes", "time_ms", "seed", "star", "iters"])?;
-        let pruning = match spec.raw("star").unwrap_or("2") {
+        let s = Settings::read(spec, &Self::schema())?;
+        let pruning = match s.choice("star") {
             "0" => Pruning::AlphaBeta,
             "1" => Pruning::Star1,
-            "2" => Pruning::Star2,
             "none" => Pruning::None,
-            v => {
-                return Err(AgentError::BadValue {
-                    agent: spec.name.clone(),
-                    key: "star".into(),
-                    value: v.into(),
-                    expected: "none, 0, 1 or 2".into(),
-                })
-            }
+            _ => Pruning::Star2,
         };
-        let depth: u32 = spec.get("depth", 4u32)?;
-        if depth == 0 || depth > 64 {
-            return Err(AgentError::BadValue {
-                agent: spec.name.clone(),
-                key: "depth".into(),
-                value: depth.to_string(),
-                expected: "a depth from 1 to 64".into(),
-            });
-        }
         Ok(ExpectimaxAgent {
-            depth,
+            depth: s.int("depth") as u32,
             pruning,
-            budget: Budget::from_spec(spec, None)?,
-            rng: AgentRng::from_spec(spec)?,
+            budget: Budget::from_settings(&s),
+            eval: Evaluator::new(s.eval()),
+            rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
         })
     }
@@ -419,13 +427,13 @@ impl<G: Game> Agent<G> for ExpectimaxAgent {
             },
             ..MctsConfig::default()
         };
-        if !game.is_perfect_information() {
-            return pimc_decide(game, seat, 10, &fallback, &mut rng);
-        }
-        if game.num_seats() != 2 || game.turn() != Turn::Seat(seat) {
-            return uct_decide(game, seat, &fallback, &mut rng);
+        match fallback::expectimax(game, seat) {
+            Route::Own => {}
+            Route::Pimc => return pimc_decide(game, seat, 10, &fallback, &mut rng),
+            _ => return uct_decide(game, seat, &fallback, &mut rng),
         }
         let mut x = Expectimax::<G>::new(self.pruning, self.budget);
+        x.eval = self.eval.clone();
         match x.best_action(game, self.depth) {
             Some((a, _)) => a,
             None => crate::baseline::random_action(game, seat, &mut rng),

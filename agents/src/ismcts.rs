@@ -17,8 +17,9 @@
 //! out; a simultaneous root is searched by UCT on one sampled world.
 
 use crate::baseline::random_action;
-use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
-use crate::mcts::{uct_decide, MctsConfig, Uct};
+use crate::common::{sample_chance, AgentRng, Playout};
+use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig, Uct};
+use crate::settings::{Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Returns, Seat, Turn};
@@ -246,7 +247,7 @@ impl<G: Game> IsMcts<G> {
 
     fn playout(&mut self, w: &mut G, rng: &mut Pcg64) -> Returns {
         let (p, c) = (self.config.rollout, self.config.cutoff);
-        self.playout.run(w, p, c, rng)
+        self.playout.run(w, p, c, &self.config.eval, rng)
     }
 
     fn iterate_so(&mut self, w: &mut G, path: &mut Vec<Step>, rng: &mut Pcg64) -> Returns {
@@ -371,36 +372,42 @@ pub struct IsMctsAgent {
 }
 
 impl IsMctsAgent {
+    /// The keys `ismcts` reads: UCT's plus `mode`.
+    pub fn schema() -> Vec<Setting> {
+        let mut v = uct_schema("1000");
+        v.push(Setting {
+            key: "mode",
+            kind: Kind::Choice(&["so", "mo"]),
+            default: "so",
+            tunable: true,
+            help: "single observer (one tree) or multiple observer (one tree per seat)",
+        });
+        v
+    }
+
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[
-            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff", "mode",
-        ])?;
-        let mode = match spec.raw("mode").unwrap_or("so") {
-            "so" => IsMode::So,
+        let s = Settings::read(spec, &Self::schema())?;
+        let mode = match s.choice("mode") {
             "mo" => IsMode::Mo,
-            v => {
-                return Err(AgentError::BadValue {
-                    agent: spec.name.clone(),
-                    key: "mode".into(),
-                    value: v.into(),
-                    expected: "so or mo".into(),
-                })
-            }
-        };
-        let cutoff: u32 = spec.get("cutoff", 0u32)?;
-        let config = MctsConfig {
-            budget: Budget::from_spec(spec, Some(1000))?,
-            c: spec.get("c", 1.4f64)?,
-            rollout: Rollout::from_spec(spec)?,
-            cutoff: (cutoff > 0).then_some(cutoff),
-            ..MctsConfig::default()
+            _ => IsMode::So,
         };
         Ok(IsMctsAgent {
             mode,
-            config,
-            rng: AgentRng::from_spec(spec)?,
+            config: uct_config(&s),
+            rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
         })
+    }
+
+    /// An ISMCTS agent from already-read parts (the registry's `mcts` on hidden
+    /// information keeps its own spec text).
+    pub fn from_parts(mode: IsMode, config: MctsConfig, rng: AgentRng, spec: String) -> Self {
+        IsMctsAgent {
+            mode,
+            config,
+            rng,
+            spec,
+        }
     }
 }
 
@@ -416,8 +423,13 @@ impl<G: Game> Agent<G> for IsMctsAgent {
 
 /// Perfect-information Monte Carlo: draws `worlds` worlds with `sample_world(seat)`,
 /// runs UCT on each as if it were the true state and plays the action most worlds chose
-/// (ties by total visits). It is subject to strategy fusion: in each world it assumes
-/// it will later know what it cannot.
+/// (ties by total visits, then the action first met). It is subject to strategy fusion:
+/// in each world it assumes it will later know what it cannot.
+///
+/// Votes are kept in the order actions are first met, not in a hash map: a map's
+/// iteration order differs from process to process, which made the tie-break (and so
+/// whole games) differ between runs of the same seed (test
+/// `rule_pimc_is_deterministic_for_a_seed`).
 pub fn pimc_decide<G: Game>(
     game: &G,
     seat: Seat,
@@ -429,30 +441,51 @@ pub fn pimc_decide<G: Game>(
         let w = game.sample_world(seat, rng);
         return uct_decide(&w, seat, config, rng);
     }
-    let mut votes: HashMap<G::Action, (u32, f64)> = HashMap::new();
+    // (action, worlds that chose it, total visits), in the order first met.
+    let mut votes: Vec<(G::Action, u32, f64)> = Vec::new();
+    let mut index: HashMap<G::Action, usize> = HashMap::new();
+    let mut slot = |votes: &mut Vec<(G::Action, u32, f64)>, a: G::Action| -> usize {
+        *index.entry(a).or_insert_with(|| {
+            votes.push((a, 0, 0.0));
+            votes.len() - 1
+        })
+    };
     for _ in 0..worlds.max(1) {
         let w = game.sample_world(seat, rng);
         let mut uct = Uct::<G>::new(config.clone());
         uct.search(&w, rng);
         let stats = uct.root_stats();
         if let Some(a) = uct.best_action() {
-            let v = votes.entry(a).or_insert((0, 0.0));
-            v.0 += 1;
+            let i = slot(&mut votes, a);
+            votes[i].1 += 1;
         }
         for (a, visits, _) in stats {
-            votes.entry(a).or_insert((0, 0.0)).1 += visits;
+            let i = slot(&mut votes, a);
+            votes[i].2 += visits;
         }
     }
-    votes
-        .into_iter()
-        .max_by(|x, y| {
-            (x.1 .0, x.1 .1)
-                .partial_cmp(&(y.1 .0, y.1 .1))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .map(|v| v.0)
+    let mut best: Option<(G::Action, u32, f64)> = None;
+    for v in votes {
+        match best {
+            Some(b) if (b.1, b.2) >= (v.1, v.2) => {}
+            _ => best = Some(v),
+        }
+    }
+    best.map(|v| v.0)
         .unwrap_or_else(|| random_action(game, seat, rng))
 }
+
+/// Worlds sampled per decision (PIMC, and the fallbacks that use it).
+pub const WORLDS: Setting = Setting {
+    key: "worlds",
+    kind: Kind::Int {
+        min: 1,
+        max: 100_000,
+    },
+    default: "10",
+    tunable: true,
+    help: "worlds sampled per decision",
+};
 
 /// The `pimc` agent: determinized UCT with voting (`worlds`, and the UCT keys; the
 /// budget applies to each world).
@@ -464,21 +497,19 @@ pub struct PimcAgent {
 }
 
 impl PimcAgent {
+    /// The keys `pimc` reads: UCT's (`iters` per world, 200 by default) plus `worlds`.
+    pub fn schema() -> Vec<Setting> {
+        let mut v = uct_schema("200");
+        v.push(WORLDS);
+        v
+    }
+
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        spec.check_keys(&[
-            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff", "worlds",
-        ])?;
-        let cutoff: u32 = spec.get("cutoff", 0u32)?;
+        let s = Settings::read(spec, &Self::schema())?;
         Ok(PimcAgent {
-            worlds: spec.get("worlds", 10usize)?.max(1),
-            config: MctsConfig {
-                budget: Budget::from_spec(spec, Some(200))?,
-                c: spec.get("c", 1.4f64)?,
-                rollout: Rollout::from_spec(spec)?,
-                cutoff: (cutoff > 0).then_some(cutoff),
-                ..MctsConfig::default()
-            },
-            rng: AgentRng::from_spec(spec)?,
+            worlds: s.int("worlds") as usize,
+            config: uct_config(&s),
+            rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
         })
     }
@@ -500,5 +531,38 @@ impl<G: Game> Agent<G> for PimcAgent {
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
         let mut rng = self.rng.for_decision(game.state_key(), rng);
         pimc_decide(game, seat, self.worlds, &self.config, &mut rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::Budget;
+    use engine::variants::masquerade::{Masquerade, MasqueradeParams};
+    use rand::SeedableRng;
+
+    #[test]
+    fn rule_pimc_is_deterministic_for_a_seed() {
+        // Few iterations per world make ties in votes and visits common: the choice
+        // among them must not depend on a hash map's per-instance order.
+        let g = Masquerade::new(&MasqueradeParams {
+            white_assigns: Some("KQ,QN,RB,NR,BK".into()),
+            black_assigns: Some("KK,QQ,RR,BB,NN".into()),
+            ..Default::default()
+        });
+        let Turn::Seat(seat) = g.turn() else {
+            panic!("a seat to move after fixed assignments");
+        };
+        let config = MctsConfig {
+            budget: Budget::iterations(8),
+            ..MctsConfig::default()
+        };
+        for seed in 0..24 {
+            let first = pimc_decide(&g, seat, 3, &config, &mut Pcg64::seed_from_u64(seed));
+            for _ in 0..3 {
+                let again = pimc_decide(&g, seat, 3, &config, &mut Pcg64::seed_from_u64(seed));
+                assert_eq!(first, again, "seed {seed}");
+            }
+        }
     }
 }

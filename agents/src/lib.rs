@@ -1,5 +1,11 @@
 //! Every chesslab decision maker, behind one [`Agent`] trait, built from spec strings
-//! such as `alphabeta:depth=3` by [`registry::build`].
+//! such as `alphabeta:depth=3` by [`registry::build`]. Each agent's keys are a schema
+//! ([`settings`]) that spec reading, help texts and tuners share; which agent plays which
+//! game, and what it falls back to, is [`fallback`]'s.
+//!
+//! Module order: `mcts` (UCT) <- `ismcts` (ISMCTS and PIMC, built on UCT) <- `alphabeta`,
+//! `expectimax` (which fall back to them) <- `registry`; `fallback` answers questions
+//! about games and depends on no search.
 //!
 //! ```
 //! use agents::registry::build;
@@ -21,10 +27,12 @@ pub mod baseline;
 pub mod common;
 pub mod eval;
 pub mod expectimax;
+pub mod fallback;
 pub mod golf;
 pub mod ismcts;
 pub mod mcts;
 pub mod registry;
+pub mod settings;
 pub mod spec;
 pub mod testgames;
 

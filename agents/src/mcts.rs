@@ -11,13 +11,15 @@
 //! - Playouts: uniform or capture-preferring (`rollout=random|heavy`), optionally cut
 //!   after `cutoff` plies and scored by the evaluation squashed into (-1, 1).
 //!
-//! Agents: `mcts` (on a hidden-information game it runs single-observer ISMCTS on
-//! sampled worlds instead of reading the true state), `cheat` (the same UCT reading the
-//! true state, the upper reference for hidden-information agents) and `smmcts`.
+//! Agents: `mcts`, `cheat` (the same UCT reading the true state, the upper reference for
+//! hidden-information agents) and `smmcts`. On a hidden-information game the registry's
+//! `mcts` plays single-observer ISMCTS (`crate::fallback::mcts` owns that choice), so
+//! this module never depends on `ismcts`: ISMCTS builds on UCT, not the reverse.
 
 use crate::baseline::random_action;
 use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
-use crate::ismcts::{IsMcts, IsMode};
+use crate::eval::Evaluator;
+use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Returns, Seat, Turn, MAX_SEATS};
@@ -49,6 +51,8 @@ pub struct MctsConfig {
     pub sim_select: SimSelect,
     /// Exploration of regret matching.
     pub gamma: f64,
+    /// Scores cut-off playouts.
+    pub eval: Evaluator,
 }
 
 impl Default for MctsConfig {
@@ -60,6 +64,7 @@ impl Default for MctsConfig {
             cutoff: None,
             sim_select: SimSelect::Duct,
             gamma: 0.1,
+            eval: Evaluator::default(),
         }
     }
 }
@@ -258,7 +263,7 @@ impl<G: Game> Uct<G> {
 
     fn playout_from(&mut self, g: &mut G, rng: &mut Pcg64) -> Returns {
         let (policy, cutoff) = (self.config.rollout, self.config.cutoff);
-        self.playout.run(g, policy, cutoff, rng)
+        self.playout.run(g, policy, cutoff, &self.config.eval, rng)
     }
 
     /// UCB1 over the expanded children of seat node `n`: (child, action index).
@@ -311,14 +316,7 @@ impl<G: Game> Uct<G> {
                     };
                     bd.current[i] = gamma / k as f64 + (1.0 - gamma) * sigma;
                 }
-                let mut x: f64 = rng.gen();
-                for i in 0..k {
-                    if x < bd.current[i] {
-                        return i;
-                    }
-                    x -= bd.current[i];
-                }
-                k - 1
+                engine::random::sample_prob_index(&bd.current, rng)
             }
         }
     }
@@ -413,17 +411,10 @@ impl<G: Game> Uct<G> {
     }
 }
 
-/// Samples an index from probabilities summing to one.
+/// Samples an index from probabilities summing to one (the engine's one rule).
 #[inline]
 pub fn sample_probs(probs: &[f64], rng: &mut Pcg64) -> usize {
-    let mut x: f64 = rng.gen();
-    for (i, &p) in probs.iter().enumerate() {
-        if x < p {
-            return i;
-        }
-        x -= p;
-    }
-    probs.len() - 1
+    engine::random::sample_prob_index(probs, rng)
 }
 
 /// What an MCTS agent does with the state it is given.
@@ -445,50 +436,76 @@ pub struct MctsAgent {
     spec: String,
 }
 
+/// UCT's schema with `iters` defaulting to `default_iters` when no limit is given.
+pub fn uct_schema(default_iters: &'static str) -> Vec<Setting> {
+    let mut v = settings::join(&[settings::BUDGET, settings::UCT, settings::SEED]);
+    v[0].default = default_iters;
+    v.extend(settings::eval_settings());
+    v
+}
+
+/// Settings of `smmcts` beyond UCT's.
+pub const SM_SETTINGS: &[Setting] = &[
+    Setting {
+        key: "select",
+        kind: Kind::Choice(&["duct", "rm"]),
+        default: "duct",
+        tunable: true,
+        help: "selection at simultaneous nodes: decoupled UCT or regret matching",
+    },
+    Setting {
+        key: "gamma",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        default: "0.1",
+        tunable: true,
+        help: "exploration of regret matching",
+    },
+];
+
+/// The UCT settings of a spec read by a UCT schema (shared by every agent built on UCT).
+pub fn uct_config(s: &Settings) -> MctsConfig {
+    let cutoff = s.int("cutoff") as u32;
+    MctsConfig {
+        budget: Budget::from_settings(s),
+        c: s.real("c"),
+        rollout: Rollout::from_settings(s),
+        cutoff: (cutoff > 0).then_some(cutoff),
+        eval: Evaluator::new(s.eval()),
+        ..MctsConfig::default()
+    }
+}
+
 impl MctsAgent {
-    pub fn from_spec(spec: &Spec, kind: MctsKind) -> Result<Self, AgentError> {
-        let mut keys = vec![
-            "iters", "nodes", "time_ms", "c", "seed", "rollout", "cutoff",
-        ];
+    /// The keys each kind reads.
+    pub fn schema(kind: MctsKind) -> Vec<Setting> {
+        let mut v = uct_schema("1000");
         if kind == MctsKind::Sm {
-            keys.extend(["select", "gamma"]);
+            v.extend_from_slice(SM_SETTINGS);
         }
-        spec.check_keys(&keys)?;
-        let cutoff: u32 = spec.get("cutoff", 0u32)?;
-        let sim_select = match spec.raw("select").unwrap_or("duct") {
-            "duct" => SimSelect::Duct,
-            "rm" => SimSelect::Rm,
-            v => {
-                return Err(AgentError::BadValue {
-                    agent: spec.name.clone(),
-                    key: "select".into(),
-                    value: v.into(),
-                    expected: "duct or rm".into(),
-                })
-            }
-        };
-        let config = MctsConfig {
-            budget: Budget::from_spec(spec, Some(1000))?,
-            c: spec.get("c", 1.4f64)?,
-            rollout: Rollout::from_spec(spec)?,
-            cutoff: (cutoff > 0).then_some(cutoff),
-            sim_select,
-            gamma: spec.get("gamma", 0.1f64)?,
-        };
-        if !(0.0..=1.0).contains(&config.gamma) {
-            return Err(AgentError::BadValue {
-                agent: spec.name.clone(),
-                key: "gamma".into(),
-                value: config.gamma.to_string(),
-                expected: "a number in [0, 1]".into(),
-            });
+        v
+    }
+
+    pub fn from_spec(spec: &Spec, kind: MctsKind) -> Result<Self, AgentError> {
+        let s = Settings::read(spec, &Self::schema(kind))?;
+        let mut config = uct_config(&s);
+        if kind == MctsKind::Sm {
+            config.sim_select = match s.choice("select") {
+                "rm" => SimSelect::Rm,
+                _ => SimSelect::Duct,
+            };
+            config.gamma = s.real("gamma");
         }
         Ok(MctsAgent {
             kind,
             config,
-            rng: AgentRng::from_spec(spec)?,
+            rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
         })
+    }
+
+    /// The settings, seed and spec text (the registry builds `mcts`'s ISMCTS from them).
+    pub fn parts(&self) -> (MctsConfig, AgentRng, String) {
+        (self.config.clone(), self.rng.clone(), self.spec.clone())
     }
 
     pub fn new(kind: MctsKind, config: MctsConfig) -> Self {
@@ -540,10 +557,12 @@ impl<G: Game> Agent<G> for MctsAgent {
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
         let mut rng = self.rng.for_decision(game.state_key(), rng);
-        if self.kind == MctsKind::Plain && !game.is_perfect_information() {
-            // Degrade: do not read the hidden state; search sampled worlds instead.
-            let mut is = IsMcts::<G>::new(IsMode::So, self.config.clone());
-            return is.decide(game, seat, &mut rng);
+        if self.kind == MctsKind::Plain && crate::fallback::hidden_information(game) {
+            // The registry's `mcts` runs ISMCTS here (`crate::fallback::mcts`); built
+            // directly, this agent still never reads the hidden state: it searches one
+            // world drawn from the seat's information.
+            let world = game.sample_world(seat, &mut rng);
+            return uct_decide(&world, seat, &self.config, &mut rng);
         }
         uct_decide(game, seat, &self.config, &mut rng)
     }

@@ -1,54 +1,167 @@
-//! The one list of agents: spec names mapped to constructors.
+//! The one list of agents: spec names mapped to constructors and settings schemas
+//! ([`AGENT_TABLE`]). The keys column below, the README's Agents table and `--help`
+//! ([`help`]) are generated from or checked against the schemas (tests
+//! `rule_registry_doc_table_matches_the_schemas`, `rule_readme_agents_table_matches_the_schemas`),
+//! so no list of keys is kept by hand.
 //!
 //! | name | what | keys |
 //! | --- | --- | --- |
-//! | `random`, `greedy` | baselines | none |
-//! | `alphabeta` | negamax, ID, TT, quiescence | `depth nodes time_ms seed quiescence tt_bits worlds iters noise` |
-//! | `mcts` | UCT | `iters nodes time_ms c seed rollout cutoff` |
-//! | `cheat` | UCT on the true state | as `mcts` |
-//! | `smmcts` | simultaneous-move MCTS | as `mcts`, plus `select=duct\|rm gamma` |
-//! | `ismcts` | information-set MCTS | as `mcts`, plus `mode=so\|mo` |
-//! | `pimc` | determinized UCT with voting | as `mcts`, plus `worlds` |
-//! | `expectimax` | *-minimax | `depth nodes time_ms seed star=none\|0\|1\|2 iters` |
+//! | `random`, `greedy` | baselines | – |
+//! | `alphabeta` | negamax, ID, TT, quiescence | `depth`(4) `iters` `nodes` `time_ms` `seed` `quiescence`(true) `tt_bits`(18) `worlds`(10) `noise`(0) `eval.*` |
+//! | `mcts` | UCT | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
+//! | `cheat` | UCT on the true state | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
+//! | `smmcts` | simultaneous-move MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `select=duct\|rm`(duct) `gamma`(0.1) |
+//! | `ismcts` | information-set MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `mode=so\|mo`(so) |
+//! | `pimc` | determinized UCT with voting | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) |
+//! | `expectimax` | *-minimax | `depth`(4) `iters` `nodes` `time_ms` `seed` `star=none\|0\|1\|2`(2) `eval.*` |
+//!
+//! `eval.*` stands for the evaluation weights `eval.pawn` ... `eval.pst` (`crate::eval`)
+//! and the reserved `eval` (a weights file, not read yet). Which agent plays which game,
+//! and which it refuses, is `crate::fallback`'s.
 
 use crate::alphabeta::AlphaBetaAgent;
 use crate::baseline::{GreedyAgent, RandomAgent};
 use crate::expectimax::ExpectimaxAgent;
-use crate::ismcts::{IsMctsAgent, PimcAgent};
+use crate::fallback::{self, Route};
+use crate::ismcts::{IsMctsAgent, IsMode, PimcAgent};
 use crate::mcts::{MctsAgent, MctsKind};
+use crate::settings::{Kind, Setting};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::Game;
 
-/// Every agent name, as help texts list them.
-pub const AGENTS: &[&str] = &[
-    "random",
-    "greedy",
-    "alphabeta",
-    "mcts",
-    "expectimax",
-    "ismcts",
-    "smmcts",
-    "cheat",
-    "pimc",
+/// One agent of the lab: its spec name, what it is, and the keys it reads.
+pub struct AgentInfo {
+    pub name: &'static str,
+    pub what: &'static str,
+    pub schema: fn() -> Vec<Setting>,
+}
+
+fn no_settings() -> Vec<Setting> {
+    Vec::new()
+}
+
+/// Every agent, in the order help texts list them.
+pub const AGENT_TABLE: &[AgentInfo] = &[
+    AgentInfo {
+        name: "random",
+        what: "uniform over legal actions",
+        schema: no_settings,
+    },
+    AgentInfo {
+        name: "greedy",
+        what: "best one-ply material, a win above all",
+        schema: no_settings,
+    },
+    AgentInfo {
+        name: "alphabeta",
+        what: "negamax, iterative deepening, TT, quiescence",
+        schema: AlphaBetaAgent::<engine::variants::chess::Chess>::schema,
+    },
+    AgentInfo {
+        name: "mcts",
+        what: "UCT",
+        schema: || MctsAgent::schema(MctsKind::Plain),
+    },
+    AgentInfo {
+        name: "expectimax",
+        what: "*-minimax with Star1/Star2 pruning",
+        schema: ExpectimaxAgent::schema,
+    },
+    AgentInfo {
+        name: "ismcts",
+        what: "information-set MCTS",
+        schema: IsMctsAgent::schema,
+    },
+    AgentInfo {
+        name: "smmcts",
+        what: "simultaneous-move MCTS",
+        schema: || MctsAgent::schema(MctsKind::Sm),
+    },
+    AgentInfo {
+        name: "cheat",
+        what: "UCT on the true state",
+        schema: || MctsAgent::schema(MctsKind::Cheat),
+    },
+    AgentInfo {
+        name: "pimc",
+        what: "determinized UCT with voting",
+        schema: PimcAgent::schema,
+    },
 ];
 
+/// Every agent name, as help texts list them.
+pub fn names() -> Vec<&'static str> {
+    AGENT_TABLE.iter().map(|a| a.name).collect()
+}
+
+/// The settings of agent `name`, if there is one.
+pub fn schema(name: &str) -> Option<Vec<Setting>> {
+    AGENT_TABLE
+        .iter()
+        .find(|a| a.name == name)
+        .map(|a| (a.schema)())
+}
+
 /// Builds an agent for games of type `G` from a spec string such as `greedy` or
-/// `alphabeta:depth=3`.
+/// `alphabeta:depth=3`. Fails on an unknown agent, key or value, and with
+/// [`AgentError::Unsupported`] when the agent cannot play games of type `G`
+/// ([`fallback::supports`]).
 pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
     let s = Spec::parse(spec)?;
-    Ok(match s.name.as_str() {
+    let agent: Box<dyn Agent<G>> = match s.name.as_str() {
         "random" => Box::new(RandomAgent::<G>::from_spec(&s)?),
         "greedy" => Box::new(GreedyAgent::from_spec(&s)?),
         "alphabeta" => Box::new(AlphaBetaAgent::<G>::from_spec(&s)?),
-        "mcts" => Box::new(MctsAgent::from_spec(&s, MctsKind::Plain)?),
+        "mcts" => Box::new(MctsOrIsMcts::new(MctsAgent::from_spec(
+            &s,
+            MctsKind::Plain,
+        )?)),
         "cheat" => Box::new(MctsAgent::from_spec(&s, MctsKind::Cheat)?),
         "smmcts" => Box::new(MctsAgent::from_spec(&s, MctsKind::Sm)?),
         "ismcts" => Box::new(IsMctsAgent::from_spec(&s)?),
         "pimc" => Box::new(PimcAgent::from_spec(&s)?),
         "expectimax" => Box::new(ExpectimaxAgent::from_spec(&s)?),
-        other => return Err(AgentError::UnknownAgent(other.into(), AGENTS.join(", "))),
-    })
+        other => {
+            debug_assert!(!names().contains(&other), "'{other}' has no constructor");
+            return Err(AgentError::UnknownAgent(other.into(), names().join(", ")));
+        }
+    };
+    if matches!(s.name.as_str(), "alphabeta" | "expectimax") {
+        fallback::supports(&s.name, &fallback::probe::<G>())?;
+    }
+    Ok(agent)
+}
+
+/// The `mcts` agent as the registry builds it: UCT, or single-observer ISMCTS with the
+/// same settings where [`fallback::mcts`] says the game hides information (asked of the
+/// state at each decision, since that fact may depend on the variant's parameters).
+struct MctsOrIsMcts {
+    uct: MctsAgent,
+    ismcts: IsMctsAgent,
+}
+
+impl MctsOrIsMcts {
+    fn new(uct: MctsAgent) -> Self {
+        let (config, rng, spec) = uct.parts();
+        MctsOrIsMcts {
+            ismcts: IsMctsAgent::from_parts(IsMode::So, config, rng, spec),
+            uct,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for MctsOrIsMcts {
+    fn spec(&self) -> String {
+        Agent::<G>::spec(&self.uct)
+    }
+
+    fn act(&mut self, game: &G, seat: engine::game::Seat, rng: &mut rand_pcg::Pcg64) -> G::Action {
+        match fallback::mcts(game) {
+            Route::IsMcts => self.ismcts.act(game, seat, rng),
+            _ => self.uct.act(game, seat, rng),
+        }
+    }
 }
 
 /// Checks a spec without building for a particular game (for early CLI validation).
@@ -56,14 +169,94 @@ pub fn validate<G: Game>(spec: &str) -> Result<(), AgentError> {
     build::<G>(spec).map(|_| ())
 }
 
+/// The keys cell of the doc tables for agent `name`: every key in schema order, its
+/// choices and its default; the `eval` keys as one `eval.*`.
+pub fn keys_cell(name: &str) -> Option<String> {
+    let schema = schema(name)?;
+    if schema.is_empty() {
+        return Some("–".into());
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for s in &schema {
+        if s.key == "eval" || s.key.starts_with("eval.") {
+            if !parts.iter().any(|p| p == "`eval.*`") {
+                parts.push("`eval.*`".into());
+            }
+            continue;
+        }
+        let mut p = match s.kind {
+            Kind::Choice(words) => format!("`{}={}`", s.key, words.join("\\|")),
+            _ => format!("`{}`", s.key),
+        };
+        if !s.default.is_empty() {
+            p.push_str(&format!("({})", s.default));
+        }
+        parts.push(p);
+    }
+    Some(parts.join(" "))
+}
+
+/// The agents and their settings as `--help` prints them: for every agent each key,
+/// its rule, its default and whether a tuner may vary it.
+pub fn help() -> String {
+    let mut out = String::from(
+        "One spec per seat, comma-separated: name or name:key=value,... (a key=value piece \
+         belongs to the spec before it). Agents and their settings:\n",
+    );
+    for a in AGENT_TABLE {
+        let schema = (a.schema)();
+        out.push_str(&format!("\n{} - {}", a.name, a.what));
+        if schema.is_empty() {
+            out.push_str(" (no settings)\n");
+            continue;
+        }
+        out.push('\n');
+        let mut eval_done = false;
+        for s in &schema {
+            if s.key.starts_with("eval.") {
+                if !eval_done {
+                    let keys: Vec<String> = schema
+                        .iter()
+                        .filter(|x| x.key.starts_with("eval."))
+                        .map(|x| format!("{}={}", x.key, x.default))
+                        .collect();
+                    out.push_str(&format!(
+                        "  {}: evaluation weights, {} [tunable]\n",
+                        keys.join(" "),
+                        s.kind.describe()
+                    ));
+                    eval_done = true;
+                }
+                continue;
+            }
+            let default = if s.default.is_empty() {
+                String::new()
+            } else {
+                format!(" (default {})", s.default)
+            };
+            let tunable = if s.tunable { " [tunable]" } else { "" };
+            out.push_str(&format!(
+                "  {}: {}, {}{default}{tunable}\n",
+                s.key,
+                s.help,
+                s.kind.describe()
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testgames::Trio;
     use engine::variants::chess::Chess;
+    use engine::variants::crowded_house::CrowdedHouse;
+    use engine::variants::masquerade::Masquerade;
 
     #[test]
     fn every_agent_builds_and_unknown_keys_are_named() {
-        for name in AGENTS {
+        for name in names() {
             assert!(build::<Chess>(name).is_ok(), "{name}");
         }
         for spec in [
@@ -72,6 +265,7 @@ mod tests {
             "smmcts:select=rm,gamma=0.2",
             "ismcts:mode=mo,time_ms=10",
             "expectimax:star=1,depth=2",
+            "alphabeta:eval.knight=3.2,eval.pst=0.5",
         ] {
             assert!(build::<Chess>(spec).is_ok(), "{spec}");
         }
@@ -89,5 +283,216 @@ mod tests {
             let e = build::<Chess>(bad).err().unwrap();
             assert!(matches!(e, AgentError::BadValue { .. }), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn rule_real_settings_finite_for_every_agent() {
+        for agent in ["mcts", "ismcts", "cheat", "smmcts", "pimc"] {
+            for v in ["nan", "inf", "-inf"] {
+                let spec = format!("{agent}:c={v}");
+                let e = build::<Chess>(&spec).err().expect(&spec).to_string();
+                assert!(e.contains("finite number"), "{spec}: {e}");
+            }
+        }
+        for spec in [
+            "smmcts:gamma=nan",
+            "alphabeta:eval.knight=nan",
+            "mcts:eval.pst=inf",
+        ] {
+            let e = build::<Chess>(spec).err().expect(spec).to_string();
+            assert!(e.contains("finite number"), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn rule_settings_in_range_by_the_schema() {
+        for (spec, key, rule) in [
+            ("mcts:c=-1", "'c'", "from 0 to 100"),
+            ("mcts:time_ms=0", "'time_ms'", ">= 1"),
+            ("alphabeta:time_ms=0", "'time_ms'", ">= 1"),
+            ("pimc:worlds=0", "'worlds'", "from 1 to 100000"),
+            ("alphabeta:worlds=0", "'worlds'", "from 1 to 100000"),
+            ("alphabeta:noise=20000", "'noise'", "from 0 to 10000"),
+            ("smmcts:gamma=1.5", "'gamma'", "from 0 to 1"),
+            (
+                "alphabeta:eval.queen=1000",
+                "'eval.queen'",
+                "from -100 to 100",
+            ),
+            (
+                "alphabeta:quiescence=maybe",
+                "'quiescence'",
+                "true or false",
+            ),
+        ] {
+            let e = build::<Chess>(spec).err().expect(spec);
+            assert!(matches!(e, AgentError::BadValue { .. }), "{spec}: {e}");
+            let msg = e.to_string();
+            assert!(msg.contains(key) && msg.contains(rule), "{spec}: {msg}");
+        }
+    }
+
+    #[test]
+    fn rule_spec_syntax_refusals_name_the_rule() {
+        for (spec, rule) in [
+            ("alphabeta:depth=1,depth=2", "given twice"),
+            ("random:", "must be followed by key=value"),
+            ("mcts:iters=10,,c=1", "empty setting"),
+        ] {
+            let e = build::<Chess>(spec).err().expect(spec).to_string();
+            assert!(e.contains(rule), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn rule_agent_without_settings_says_so() {
+        for name in ["random", "greedy"] {
+            let e = build::<Chess>(&format!("{name}:depth=3"))
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(
+                e.contains(&format!("agent '{name}' has no settings")),
+                "{e}"
+            );
+            assert!(!e.contains("known: )"), "{e}");
+        }
+    }
+
+    #[test]
+    fn rule_registry_refuses_what_an_agent_cannot_play() {
+        engine::game::conformance::check(&Trio::default(), 3, 1);
+        for spec in ["alphabeta", "expectimax:depth=2"] {
+            let e = build::<Trio>(spec).err().expect(spec);
+            assert!(matches!(e, AgentError::Unsupported { .. }), "{spec}: {e}");
+            assert!(e.to_string().contains("cannot play Trio"), "{e}");
+        }
+        // Crowded House: two teams of two, so alpha-beta plays; *-minimax needs two seats.
+        assert!(build::<CrowdedHouse>("alphabeta:depth=1").is_ok());
+        assert!(matches!(
+            build::<CrowdedHouse>("expectimax").err(),
+            Some(AgentError::Unsupported { .. })
+        ));
+        for spec in [
+            "mcts", "random", "greedy", "ismcts", "pimc", "cheat", "smmcts",
+        ] {
+            assert!(build::<Trio>(spec).is_ok(), "{spec}");
+        }
+    }
+
+    #[test]
+    fn rule_mcts_on_hidden_information_is_ismcts_with_its_own_spec() {
+        use rand::SeedableRng;
+        let g = fallback::probe::<Masquerade>();
+        let engine::game::Turn::Seat(seat) = g.turn() else {
+            return;
+        };
+        let mut a = build::<Masquerade>("mcts:iters=30,seed=5").unwrap();
+        let mut b =
+            IsMctsAgent::from_spec(&Spec::parse("ismcts:iters=30,seed=5").unwrap()).unwrap();
+        assert_eq!(a.spec(), "mcts:iters=30,seed=5");
+        let mut r1 = rand_pcg::Pcg64::seed_from_u64(1);
+        let mut r2 = rand_pcg::Pcg64::seed_from_u64(1);
+        assert_eq!(
+            a.act(&g, seat, &mut r1),
+            Agent::<Masquerade>::act(&mut b, &g, seat, &mut r2)
+        );
+    }
+
+    #[test]
+    fn every_schema_default_is_valid_and_keys_unique() {
+        for a in AGENT_TABLE {
+            let schema = (a.schema)();
+            for (i, s) in schema.iter().enumerate() {
+                assert!(
+                    !schema[..i].iter().any(|o| o.key == s.key),
+                    "{}: '{}' twice",
+                    a.name,
+                    s.key
+                );
+                if !s.default.is_empty() {
+                    s.parse(a.name, s.default)
+                        .unwrap_or_else(|e| panic!("{}: default of '{}': {e}", a.name, s.key));
+                }
+            }
+        }
+    }
+
+    /// The keys cells of a markdown table whose first cell names agents in backticks.
+    fn table_rows(text: &str, prefix: &str) -> Vec<(Vec<String>, String)> {
+        let mut rows = Vec::new();
+        for line in text.lines() {
+            let Some(line) = line.strip_prefix(prefix) else {
+                continue;
+            };
+            let line = line.trim();
+            if !line.starts_with("| `") {
+                continue;
+            }
+            let cells: Vec<&str> = split_cells(line);
+            let names: Vec<String> = cells[0]
+                .split(',')
+                .map(|n| n.trim().trim_matches('`').to_string())
+                .collect();
+            if names.iter().all(|n| schema(n).is_some()) {
+                rows.push((names, cells[cells.len() - 1].trim().to_string()));
+            }
+        }
+        rows
+    }
+
+    /// Splits a table row on `|` not escaped as `\|`.
+    fn split_cells(line: &str) -> Vec<&str> {
+        let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+        let mut cells = Vec::new();
+        let mut start = 0;
+        let bytes = inner.as_bytes();
+        for i in 0..bytes.len() {
+            if bytes[i] == b'|' && (i == 0 || bytes[i - 1] != b'\\') {
+                cells.push(&inner[start..i]);
+                start = i + 1;
+            }
+        }
+        cells.push(&inner[start..]);
+        cells
+    }
+
+    fn check_table(text: &str, prefix: &str, what: &str) {
+        let rows = table_rows(text, prefix);
+        let mut seen: Vec<String> = Vec::new();
+        for (names, cell) in rows {
+            for n in names {
+                let want = keys_cell(&n).unwrap();
+                assert_eq!(cell, want, "{what}: keys of '{n}' (expected the second)");
+                seen.push(n);
+            }
+        }
+        for n in names() {
+            assert!(seen.iter().any(|s| s == n), "{what}: no row for '{n}'");
+        }
+    }
+
+    #[test]
+    fn rule_registry_doc_table_matches_the_schemas() {
+        check_table(include_str!("registry.rs"), "//! ", "registry doc table");
+    }
+
+    #[test]
+    fn rule_readme_agents_table_matches_the_schemas() {
+        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+        let text = std::fs::read_to_string(readme).expect("README.md");
+        check_table(&text, "", "README Agents table");
+    }
+
+    #[test]
+    fn help_lists_every_agent_and_key() {
+        let h = help();
+        for a in AGENT_TABLE {
+            assert!(h.contains(&format!("\n{} - ", a.name)), "{}", a.name);
+            for s in (a.schema)() {
+                assert!(h.contains(s.key), "{}: {}", a.name, s.key);
+            }
+        }
+        assert!(h.contains("random - uniform over legal actions (no settings)"));
     }
 }

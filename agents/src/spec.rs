@@ -1,5 +1,13 @@
-//! Agent spec strings: `name` or `name:key=value,key=value`, with errors that name the
-//! unknown agent, key or value.
+//! Agent spec strings: `name` or `name:key=value,key=value`, and lists of them as
+//! `--agents` takes them, with errors that name the unknown agent, key or value and the
+//! rule broken.
+//!
+//! Syntax rules (tests `rule_spec_*`): a name of letters, digits, `-` and `_`; after a
+//! `:`, at least one `key=value`, separated by commas, none empty, each key at most once
+//! (`depth=1,depth=2` is refused rather than read as either). In a list, a `key=value`
+//! piece belongs to the spec before it (`ismcts:iters=2000,c=0.7,random` is two agents)
+//! and no spec may be empty (`random,,greedy`, a trailing comma). What keys an agent
+//! takes and their ranges are [`crate::settings`]'.
 
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -8,7 +16,7 @@ use thiserror::Error;
 pub enum AgentError {
     #[error("unknown agent '{0}' (known: {1})")]
     UnknownAgent(String, String),
-    #[error("agent '{agent}': unknown key '{key}' (known: {known})")]
+    #[error("{}", unknown_key_text(agent, key, known))]
     UnknownKey {
         agent: String,
         key: String,
@@ -23,12 +31,30 @@ pub enum AgentError {
     },
     #[error("agent spec '{0}': expected name[:key=value,...]")]
     Syntax(String),
+    #[error("agent spec '{0}': ':' must be followed by key=value settings (or drop the ':')")]
+    EmptySettings(String),
+    #[error("agent spec '{spec}': empty setting between commas (each setting is key=value)")]
+    EmptySetting { spec: String },
+    #[error("agent '{agent}': key '{key}' given twice (each key at most once)")]
+    DuplicateKey { agent: String, key: String },
+    #[error(
+        "agent list '{list}': agent {position} is empty (agents are separated by single commas)"
+    )]
+    EmptyInList { list: String, position: usize },
     #[error("agent '{agent}' cannot play {variant}: {why}")]
     Unsupported {
         agent: String,
         variant: String,
         why: String,
     },
+}
+
+fn unknown_key_text(agent: &str, key: &str, known: &str) -> String {
+    if known.is_empty() {
+        format!("agent '{agent}' has no settings (got '{key}')")
+    } else {
+        format!("agent '{agent}': unknown key '{key}' (known: {known})")
+    }
 }
 
 /// A parsed spec: the agent's name and its key/value settings.
@@ -55,11 +81,26 @@ impl Spec {
         }
         let mut values = BTreeMap::new();
         if let Some(rest) = rest {
-            for kv in rest.split(',').filter(|s| !s.is_empty()) {
+            if rest.trim().is_empty() {
+                return Err(AgentError::EmptySettings(text.into()));
+            }
+            for kv in rest.split(',') {
+                if kv.trim().is_empty() {
+                    return Err(AgentError::EmptySetting { spec: text.into() });
+                }
                 let (k, v) = kv
                     .split_once('=')
                     .ok_or_else(|| AgentError::Syntax(text.into()))?;
-                values.insert(k.trim().to_string(), v.trim().to_string());
+                let k = k.trim();
+                if k.is_empty() {
+                    return Err(AgentError::Syntax(text.into()));
+                }
+                if values.insert(k.to_string(), v.trim().to_string()).is_some() {
+                    return Err(AgentError::DuplicateKey {
+                        agent: name.into(),
+                        key: k.into(),
+                    });
+                }
             }
         }
         Ok(Spec {
@@ -68,31 +109,9 @@ impl Spec {
         })
     }
 
-    /// Fails on any key not in `known` (call after reading every key).
-    pub fn check_keys(&self, known: &[&str]) -> Result<(), AgentError> {
-        for k in self.values.keys() {
-            if !known.contains(&k.as_str()) {
-                return Err(AgentError::UnknownKey {
-                    agent: self.name.clone(),
-                    key: k.clone(),
-                    known: known.join(", "),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// The value of `key` parsed as `T`, or `default` when absent.
-    pub fn get<T: std::str::FromStr>(&self, key: &str, default: T) -> Result<T, AgentError> {
-        match self.values.get(key) {
-            None => Ok(default),
-            Some(v) => v.parse().map_err(|_| AgentError::BadValue {
-                agent: self.name.clone(),
-                key: key.into(),
-                value: v.clone(),
-                expected: format!("expected a {}", std::any::type_name::<T>()),
-            }),
-        }
+    /// The given (key, value) pairs, keys sorted.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v.as_str()))
     }
 
     /// The raw value of `key`, if given.
@@ -115,6 +134,32 @@ impl Spec {
     }
 }
 
+/// Splits an `--agents` list into specs (see the module documentation for the rules).
+pub fn split_list(list: &str) -> Result<Vec<String>, AgentError> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in list.split(',') {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            if list.trim().is_empty() {
+                return Ok(Vec::new());
+            }
+            return Err(AgentError::EmptyInList {
+                list: list.into(),
+                position: out.len() + 1,
+            });
+        }
+        let continues = piece.contains('=') && !piece.contains(':');
+        match out.last_mut() {
+            Some(prev) if continues && prev.contains(':') => {
+                prev.push(',');
+                prev.push_str(piece);
+            }
+            _ => out.push(piece.to_string()),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,9 +168,9 @@ mod tests {
     fn parses_name_and_keys() {
         let s = Spec::parse("ismcts:iters=2000,c=0.7").unwrap();
         assert_eq!(s.name, "ismcts");
-        assert_eq!(s.get("iters", 0u32), Ok(2000));
-        assert_eq!(s.get("c", 1.0f64), Ok(0.7));
-        assert_eq!(s.get("depth", 3u32), Ok(3));
+        assert_eq!(s.raw("iters"), Some("2000"));
+        assert_eq!(s.raw("c"), Some("0.7"));
+        assert_eq!(s.raw("depth"), None);
         assert_eq!(s.canonical(), "ismcts:c=0.7,iters=2000");
     }
 
@@ -133,14 +178,47 @@ mod tests {
     fn errors_name_the_problem() {
         assert!(matches!(Spec::parse("a:b"), Err(AgentError::Syntax(_))));
         assert!(matches!(Spec::parse(""), Err(AgentError::Syntax(_))));
-        let s = Spec::parse("x:depth=abc").unwrap();
-        assert!(matches!(
-            s.get("depth", 1u32),
-            Err(AgentError::BadValue { .. })
-        ));
-        assert!(matches!(
-            s.check_keys(&["iters"]),
-            Err(AgentError::UnknownKey { .. })
-        ));
+        assert!(matches!(Spec::parse("a:=3"), Err(AgentError::Syntax(_))));
+        assert!(matches!(Spec::parse("a b"), Err(AgentError::Syntax(_))));
+    }
+
+    #[test]
+    fn rule_spec_each_key_once() {
+        let e = Spec::parse("alphabeta:depth=1,depth=2").unwrap_err();
+        assert!(matches!(e, AgentError::DuplicateKey { .. }));
+        assert!(e.to_string().contains("'depth' given twice"), "{e}");
+    }
+
+    #[test]
+    fn rule_spec_colon_needs_settings() {
+        for text in ["random:", "random: "] {
+            let e = Spec::parse(text).unwrap_err();
+            assert!(matches!(e, AgentError::EmptySettings(_)), "{text}");
+            assert!(
+                e.to_string().contains("must be followed by key=value"),
+                "{e}"
+            );
+        }
+        let e = Spec::parse("mcts:iters=5,,c=1").unwrap_err();
+        assert!(e.to_string().contains("empty setting"), "{e}");
+        let e = Spec::parse("mcts:iters=5,").unwrap_err();
+        assert!(e.to_string().contains("empty setting"), "{e}");
+    }
+
+    #[test]
+    fn rule_spec_list_has_no_empty_spec() {
+        assert_eq!(
+            split_list("ismcts:iters=2000,c=0.7,random, greedy").unwrap(),
+            vec!["ismcts:iters=2000,c=0.7", "random", "greedy"]
+        );
+        for (list, pos) in [("random,,greedy", 2), (",random", 1), ("random,", 2)] {
+            let e = split_list(list).unwrap_err();
+            assert!(
+                matches!(e, AgentError::EmptyInList { position, .. } if position == pos),
+                "{list}: {e}"
+            );
+            assert!(e.to_string().contains("is empty"), "{e}");
+        }
+        assert_eq!(split_list("").unwrap(), Vec::<String>::new());
     }
 }

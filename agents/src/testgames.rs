@@ -5,6 +5,7 @@
 //! - [`Fusion`]: hidden information built to show strategy fusion.
 //! - [`BiasedRps`]: one simultaneous round of rock-paper-scissors with biased payoffs.
 //! - [`DiceRace`]: a race with dice (chance nodes), solved by full-width expectimax.
+//! - [`Trio`]: three seats each for itself (no two sides), for the agents' fallbacks.
 
 use engine::game::{
     two_seat_returns, Dynamics, Game, GameError, GameFacts, GameResult, Returns, Seat, Turn,
@@ -501,5 +502,86 @@ impl Game for DiceRace {
     }
     fn material(&self, seat: Seat) -> f64 {
         self.scores[seat] as f64 - self.scores[1 - seat] as f64
+    }
+}
+
+// ----- Trio -----------------------------------------------------------------------------
+
+/// Three seats, each for itself: in turn each says `low` or `high`; whoever said `high`
+/// alone wins (+1, the others -1/2), else everybody draws. Its seats form three teams,
+/// so two-sided searches cannot play it.
+#[derive(Clone, Debug, Default)]
+pub struct Trio {
+    said: Vec<bool>,
+}
+
+impl Game for Trio {
+    type Action = bool;
+    type Params = ();
+    fn facts(&self) -> GameFacts {
+        GameFacts {
+            seats: 3,
+            ..GameFacts::TWO_SEAT_CLASSIC
+        }
+    }
+    fn new(_: &()) -> Trio {
+        Trio::default()
+    }
+    fn num_seats(&self) -> usize {
+        3
+    }
+    fn turn(&self) -> Turn {
+        if self.said.len() == 3 {
+            Turn::Terminal
+        } else {
+            Turn::Seat(self.said.len())
+        }
+    }
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<bool>) {
+        out.clear();
+        if self.turn() == Turn::Seat(seat) {
+            out.extend([false, true]);
+        }
+    }
+    fn apply(&mut self, a: bool) {
+        self.said.push(a);
+    }
+    fn undo(&mut self) {
+        self.said.pop().expect("nothing to undo");
+    }
+    fn result(&self) -> Option<GameResult> {
+        if self.said.len() < 3 {
+            return None;
+        }
+        let mut returns: Returns = [0.0; engine::game::MAX_SEATS];
+        let highs: Vec<usize> = (0..3).filter(|&s| self.said[s]).collect();
+        if let [winner] = highs[..] {
+            for (s, r) in returns.iter_mut().enumerate().take(3) {
+                *r = if s == winner { 1.0 } else { -0.5 };
+            }
+        }
+        Some(GameResult {
+            returns,
+            reason: "said",
+        })
+    }
+    fn state_key(&self) -> u64 {
+        hash_of(&self.said)
+    }
+    fn observation(&self, _: Seat) -> String {
+        format!("{:?}", self.said)
+    }
+    fn action_notation(&self, a: bool) -> String {
+        if a { "high" } else { "low" }.into()
+    }
+    fn parse_action(&self, text: &str) -> Result<bool, GameError> {
+        match text {
+            "low" => Ok(false),
+            "high" => Ok(true),
+            _ => Err(bad(text)),
+        }
+    }
+    fn history_len(&self) -> usize {
+        self.said.len()
     }
 }

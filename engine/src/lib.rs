@@ -22,6 +22,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod random;
 pub mod registry;
 pub mod square;
 pub mod variants;

@@ -1,28 +1,8 @@
 //! Zobrist hashing keys, fixed at compile time so keys are stable across runs and builds
 //! (transposition tables and recorded keys stay comparable).
 
+use crate::random::{splitmix64, splitmix64_table as table};
 use crate::square::{Color, Piece, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
-const fn table<const N: usize>(seed: u64) -> [u64; N] {
-    let mut out = [0u64; N];
-    let mut state = seed;
-    let mut i = 0;
-    while i < N {
-        let (s, v) = splitmix(state);
-        state = s;
-        out[i] = v;
-        i += 1;
-    }
-    out
-}
 
 static PIECE_SQUARE: [u64; 12 * 64] = table(0x0123_4567_89ab_cdef);
 static CASTLING: [u64; 64] = table(0x5eed_ca57_1e00_0001);
@@ -57,5 +37,5 @@ pub fn side(color: Color) -> u64 {
 /// A general-purpose key table for variants that hash extra state (burial grids,
 /// hands, counters): `extra(i)` is a fixed pseudo-random word for any index.
 pub const fn extra(i: u64) -> u64 {
-    splitmix(i.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xabcd_ef01_2345_6789).1
+    splitmix64(i.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xabcd_ef01_2345_6789)
 }

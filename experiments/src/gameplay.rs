@@ -10,7 +10,7 @@ use crate::util::mix;
 use agents::Agent;
 use anyhow::{anyhow, bail, Result};
 use engine::game::{joint_notation, Game, Turn};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -80,16 +80,7 @@ pub fn play_game<G: Game>(
                 if outcomes.is_empty() {
                     bail!("chance node without outcomes");
                 }
-                let r: f64 = chance_rng.gen();
-                let mut acc = 0.0;
-                let mut pick = outcomes[outcomes.len() - 1].0;
-                for &(a, p) in &outcomes {
-                    acc += p;
-                    if r < acc {
-                        pick = a;
-                        break;
-                    }
-                }
+                let pick = outcomes[engine::random::sample_index(&outcomes, &mut chance_rng)].0;
                 actions.push(game.action_notation(pick));
                 game.apply(pick);
             }

@@ -43,7 +43,7 @@ fn help_tail() -> String {
     format!(
         "Variants (--variant; rules in docs/RULES.md):\n{}\nAgents (--agents NAME:key=value,...): {}",
         engine::registry::help_table(),
-        agents::registry::AGENTS.join(", ")
+        agents::registry::names().join(", ")
     )
 }
 

@@ -15,7 +15,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
     /// One agent spec per seat, comma-separated (`random,greedy`).
-    #[arg(long)]
+    #[arg(long, long_help = agents::registry::help())]
     pub agents: String,
     /// Seed: agents' streams are mix(seed, seat + 1), chance draws from mix(seed, 0).
     #[arg(long, default_value_t = 1)]
@@ -83,7 +83,7 @@ impl VariantVisitor for Play<'_> {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let specs = split_agents(&args.agents);
+    let specs = split_agents(&args.agents)?;
     if specs.is_empty() {
         bail!("--agents: no agent given");
     }

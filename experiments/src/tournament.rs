@@ -35,7 +35,7 @@ pub struct TournamentArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
     /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).
-    #[arg(long)]
+    #[arg(long, long_help = agents::registry::help())]
     pub agents: String,
     /// Games per matchup (played in colour-swapped pairs).
     #[arg(long)]
@@ -114,7 +114,7 @@ struct Plan {
 }
 
 pub fn run(args: &TournamentArgs) -> Result<()> {
-    let specs = split_agents(&args.agents);
+    let specs = split_agents(&args.agents)?;
     if specs.is_empty() {
         bail!("--agents: no agent given");
     }

@@ -1,12 +1,8 @@
 //! Seeds, digests and small helpers shared by the experiment drivers.
 
-/// SplitMix64's finaliser: a fixed, well-mixed bijection on `u64`.
-pub fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// SplitMix64's finaliser: a fixed, well-mixed bijection on `u64` (the workspace's one
+/// copy, in the engine; recorded seeds depend on it staying bit-identical).
+pub use engine::random::splitmix64;
 
 /// The fixed mixing function for derived seeds: `mix(master, i)` is the seed of item
 /// `i` of a run seeded with `master`. It depends on nothing else (no thread count, no
@@ -38,24 +34,10 @@ pub fn digest_hex(text: &str) -> String {
 
 /// Splits an `--agents` list on commas, keeping the commas inside one agent's spec:
 /// a piece of the form `key=value` without a `:` continues the previous spec, so
-/// `ismcts:iters=2000,c=0.7,random` is two agents.
-pub fn split_agents(list: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for piece in list.split(',') {
-        let piece = piece.trim();
-        if piece.is_empty() {
-            continue;
-        }
-        let continues = piece.contains('=') && !piece.contains(':');
-        match out.last_mut() {
-            Some(prev) if continues && prev.contains(':') => {
-                prev.push(',');
-                prev.push_str(piece);
-            }
-            _ => out.push(piece.to_string()),
-        }
-    }
-    out
+/// `ismcts:iters=2000,c=0.7,random` is two agents. An empty spec is an error
+/// (`agents::spec::split_list`).
+pub fn split_agents(list: &str) -> anyhow::Result<Vec<String>> {
+    agents::spec::split_list(list).map_err(|e| anyhow::anyhow!("--agents: {e}"))
 }
 
 /// Result text: `1-0`, `0-1`, `1/2-1/2` for two seats, otherwise the returns per seat.
@@ -151,10 +133,15 @@ mod tests {
     #[test]
     fn agent_lists_keep_spec_commas() {
         assert_eq!(
-            split_agents("ismcts:iters=2000,c=0.7,random, greedy"),
+            split_agents("ismcts:iters=2000,c=0.7,random, greedy").unwrap(),
             vec!["ismcts:iters=2000,c=0.7", "random", "greedy"]
         );
-        assert_eq!(split_agents("random,random"), vec!["random", "random"]);
+        assert_eq!(
+            split_agents("random,random").unwrap(),
+            vec!["random", "random"]
+        );
+        let e = split_agents("random,,greedy").unwrap_err().to_string();
+        assert!(e.contains("agent 2 is empty"), "{e}");
     }
 
     #[test]

@@ -376,7 +376,9 @@ fn bad_inputs_are_clear_errors() {
         fails(&args)
     };
     assert!(run(base("random,nosuch")).contains("unknown agent 'nosuch'"));
-    assert!(run(base("random:depth=3,greedy")).contains("unknown key 'depth'"));
+    assert!(
+        run(base("random:depth=3,greedy")).contains("agent 'random' has no settings (got 'depth')")
+    );
     let mut v = base("random,greedy");
     v[2] = "nochess".into();
     assert!(run(v).contains("unknown variant 'nochess'"));

@@ -95,15 +95,7 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                         "chance probabilities sum to {total}"
                     );
                     assert!(chance.iter().all(|c| c.1 > 0.0));
-                    let mut x: f64 = rng.gen();
-                    let mut pick = chance[chance.len() - 1].0;
-                    for &(a, p) in &chance {
-                        if x < p {
-                            pick = a;
-                            break;
-                        }
-                        x -= p;
-                    }
+                    let pick = chance[crate::random::sample_index(&chance, &mut rng)].0;
                     let text = g.action_notation(pick);
                     assert_eq!(
                         g.parse_action(&text).ok(),

@@ -289,6 +289,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// The orthodox move `action` plays, when the action itself names one (chess's
+    /// moves). Agents read it for capture detection and move ordering without playing
+    /// the action; with `None` (the default) an agent on a variant with a
+    /// [`board`](Game::board) plays the action and reads the board's last move instead.
+    /// Override only where the answer equals that board's last move after the action.
+    fn action_move(&self, action: Self::Action) -> Option<crate::Move> {
+        let _ = action;
+        None
+    }
+
     /// The variant's own figures for balance reports, read once a game is over: stable
     /// column names with per-game values (e.g. Cassandra's prophecies made per rung).
     /// Reports average each column over games. Must depend only on the state and its

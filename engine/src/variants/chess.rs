@@ -337,6 +337,13 @@ impl Game for Chess {
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }
+
+    fn action_move(&self, action: ChessAction) -> Option<Move> {
+        match action {
+            ChessAction::Move(m) => Some(m),
+            ChessAction::Start(_) => None,
+        }
+    }
 }
 
 /// Material of `us` minus the opponent's (pawn 1, knight and bishop 3, rook 5, queen 9):

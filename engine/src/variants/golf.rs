@@ -81,6 +81,7 @@
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
+use crate::random::splitmix64_next;
 use crate::square::{Color, Piece, Role, Square};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -483,21 +484,13 @@ impl MoveTargets {
 // Hash keys
 // ---------------------------------------------------------------------------------------
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
 const fn key_table<const N: usize>(seed: u64) -> [u128; N] {
     let mut out = [0u128; N];
     let mut state = seed;
     let mut i = 0;
     while i < N {
-        let (s, hi) = splitmix(state);
-        let (s2, lo) = splitmix(s);
+        let (s, hi) = splitmix64_next(state);
+        let (s2, lo) = splitmix64_next(s);
         state = s2;
         out[i] = ((hi as u128) << 64) | lo as u128;
         i += 1;

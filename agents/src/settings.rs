@@ -1,0 +1,373 @@
+//! Agent settings schemas: for every agent, each key it reads with its kind, range,
+//! default and whether a tuner may vary it. `from_spec` reads specs through
+//! [`Settings::read`], the registry's doc table and `--help` are generated from the same
+//! lists ([`crate::registry::doc_table`]), and a tuner reads [`Setting::tunable`] and the
+//! ranges; no list of keys is kept by hand anywhere else.
+//!
+//! Rules a spec must follow (each refusal names the rule, `AgentError`):
+//! - every key is one of the agent's settings (an agent without settings says so);
+//! - integers are whole numbers within the setting's range;
+//! - real numbers are finite and within the range (`nan`, `inf` and `-inf` are refused:
+//!   a NaN exploration constant used to make UCT select nothing and crash the game);
+//! - choices are one of the listed words, booleans `true` or `false`;
+//! - the syntax rules (each key once, no empty spec, no `name:` without settings) are
+//!   [`crate::spec::Spec::parse`]'s.
+//!
+//! Decisions where the issue texts are silent: `time_ms` must be positive like `iters`
+//! and `nodes` (a zero budget is refused, not read as "no limit"); `worlds` must be
+//! positive (it was silently raised to 1); `noise` above 10,000 centipawns is refused
+//! (it was silently clamped); `c` ranges over [0, 100] and every `eval.*` weight over
+//! [-100, 100] pawns (wide enough for any tuner, narrow enough to catch typos).
+//! `eval` (a TOML file of weights) is reserved for a later issue: listed, refused with a
+//! message saying so. Tests: `rule_*` in this module and in `registry`.
+
+use crate::eval::EvalWeights;
+use crate::spec::{AgentError, Spec};
+use std::collections::BTreeMap;
+
+/// What values a setting takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A whole number in `min..=max`.
+    Int { min: u64, max: u64 },
+    /// A finite real number in `min..=max`.
+    Real { min: f64, max: f64 },
+    /// `true` or `false`.
+    Bool,
+    /// One of the words.
+    Choice(&'static [&'static str]),
+    /// A path to a file (reserved: not read yet).
+    File,
+}
+
+impl Kind {
+    /// The rule in words, for errors and the doc table.
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Int { min, max } if *max == u64::MAX => format!("an integer >= {min}"),
+            Kind::Int { min, max } => format!("an integer from {min} to {max}"),
+            Kind::Real { min, max } => format!("a finite number from {min} to {max}"),
+            Kind::Bool => "true or false".into(),
+            Kind::Choice(words) => format!("one of {}", words.join(", ")),
+            Kind::File => "a file path".into(),
+        }
+    }
+}
+
+/// One key of an agent's spec.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setting {
+    pub key: &'static str,
+    pub kind: Kind,
+    /// The value used when the key is absent, as spec text; `""` when absent means
+    /// "not set" (an unset budget limit, no seed).
+    pub default: &'static str,
+    /// Whether a tuner may vary it (strength knobs yes; budgets, seeds and table sizes
+    /// no).
+    pub tunable: bool,
+    pub help: &'static str,
+}
+
+/// A parsed value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Int(u64),
+    Real(f64),
+    Bool(bool),
+    Choice(&'static str),
+}
+
+impl Setting {
+    /// Parses `text` by this setting's kind and range.
+    pub fn parse(&self, agent: &str, text: &str) -> Result<Value, AgentError> {
+        let bad = || AgentError::BadValue {
+            agent: agent.into(),
+            key: self.key.into(),
+            value: text.into(),
+            expected: format!("must be {}", self.kind.describe()),
+        };
+        match self.kind {
+            Kind::Int { min, max } => {
+                let v: u64 = text.parse().map_err(|_| bad())?;
+                if v < min || v > max {
+                    return Err(bad());
+                }
+                Ok(Value::Int(v))
+            }
+            Kind::Real { min, max } => {
+                let v: f64 = text.parse().map_err(|_| bad())?;
+                if !v.is_finite() || v < min || v > max {
+                    return Err(bad());
+                }
+                Ok(Value::Real(v))
+            }
+            Kind::Bool => text.parse().map(Value::Bool).map_err(|_| bad()),
+            Kind::Choice(words) => words
+                .iter()
+                .find(|w| **w == text)
+                .map(|w| Value::Choice(w))
+                .ok_or_else(bad),
+            Kind::File => Err(AgentError::BadValue {
+                agent: agent.into(),
+                key: self.key.into(),
+                value: text.into(),
+                expected: "reading weights from a file is reserved and not supported yet; \
+                           give eval.* keys instead"
+                    .into(),
+            }),
+        }
+    }
+}
+
+/// An agent's settings read from a spec against its schema: every given key checked,
+/// every default available.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    agent: String,
+    schema: Vec<Setting>,
+    given: BTreeMap<&'static str, Value>,
+}
+
+impl Settings {
+    /// Checks every key of `spec` against `schema` and parses its value.
+    pub fn read(spec: &Spec, schema: &[Setting]) -> Result<Settings, AgentError> {
+        let mut given = BTreeMap::new();
+        for (k, v) in spec.pairs() {
+            let Some(s) = schema.iter().find(|s| s.key == k) else {
+                return Err(AgentError::UnknownKey {
+                    agent: spec.name.clone(),
+                    key: k.into(),
+                    known: if schema.is_empty() {
+                        String::new()
+                    } else {
+                        schema.iter().map(|s| s.key).collect::<Vec<_>>().join(", ")
+                    },
+                });
+            };
+            given.insert(s.key, s.parse(&spec.name, v)?);
+        }
+        Ok(Settings {
+            agent: spec.name.clone(),
+            schema: schema.to_vec(),
+            given,
+        })
+    }
+
+    fn setting(&self, key: &str) -> &Setting {
+        self.schema
+            .iter()
+            .find(|s| s.key == key)
+            .unwrap_or_else(|| panic!("agent '{}' reads '{key}' outside its schema", self.agent))
+    }
+
+    /// The given value, else the default (`None` when neither).
+    fn value(&self, key: &str) -> Option<Value> {
+        if let Some(v) = self.given.get(key) {
+            return Some(v.clone());
+        }
+        let s = self.setting(key);
+        (!s.default.is_empty()).then(|| {
+            s.parse(&self.agent, s.default)
+                .unwrap_or_else(|e| panic!("bad default in the schema: {e}"))
+        })
+    }
+
+    /// Whether the spec gave `key`.
+    pub fn given(&self, key: &str) -> bool {
+        self.given.contains_key(key)
+    }
+
+    pub fn opt_int(&self, key: &str) -> Option<u64> {
+        match self.value(key)? {
+            Value::Int(v) => Some(v),
+            v => panic!("'{key}' is not an integer setting: {v:?}"),
+        }
+    }
+
+    pub fn int(&self, key: &str) -> u64 {
+        self.opt_int(key)
+            .unwrap_or_else(|| panic!("'{key}' has no default"))
+    }
+
+    pub fn real(&self, key: &str) -> f64 {
+        match self.value(key) {
+            Some(Value::Real(v)) => v,
+            v => panic!("'{key}' is not a real setting with a default: {v:?}"),
+        }
+    }
+
+    pub fn flag(&self, key: &str) -> bool {
+        match self.value(key) {
+            Some(Value::Bool(v)) => v,
+            v => panic!("'{key}' is not a boolean setting with a default: {v:?}"),
+        }
+    }
+
+    pub fn choice(&self, key: &str) -> &'static str {
+        match self.value(key) {
+            Some(Value::Choice(v)) => v,
+            v => panic!("'{key}' is not a choice setting with a default: {v:?}"),
+        }
+    }
+
+    /// The evaluation weights: the defaults with every given `eval.*` key applied.
+    pub fn eval(&self) -> EvalWeights {
+        let mut w = EvalWeights::default();
+        for (k, v) in &self.given {
+            if let (Some(field), Value::Real(x)) = (k.strip_prefix("eval."), v) {
+                assert!(w.set(field, *x), "eval key '{k}' without a field");
+            }
+        }
+        w
+    }
+}
+
+/// Budget limits: any that is set stops the search.
+pub const BUDGET: &[Setting] = &[
+    Setting {
+        key: "iters",
+        kind: Kind::Int {
+            min: 1,
+            max: u64::MAX,
+        },
+        default: "",
+        tunable: false,
+        help:
+            "iterations (simulations) per decision; a default applies only when no limit is given",
+    },
+    Setting {
+        key: "nodes",
+        kind: Kind::Int {
+            min: 1,
+            max: u64::MAX,
+        },
+        default: "",
+        tunable: false,
+        help: "nodes per decision",
+    },
+    Setting {
+        key: "time_ms",
+        kind: Kind::Int {
+            min: 1,
+            max: u64::MAX,
+        },
+        default: "",
+        tunable: false,
+        help: "milliseconds per decision",
+    },
+];
+
+/// The agent's own seed (each decision then depends only on the position).
+pub const SEED: &[Setting] = &[Setting {
+    key: "seed",
+    kind: Kind::Int {
+        min: 0,
+        max: u64::MAX,
+    },
+    default: "",
+    tunable: false,
+    help: "reseed at every decision from this and the position",
+}];
+
+/// UCT's settings, shared by every agent built on it.
+pub const UCT: &[Setting] = &[
+    Setting {
+        key: "c",
+        kind: Kind::Real {
+            min: 0.0,
+            max: 100.0,
+        },
+        default: "1.4",
+        tunable: true,
+        help: "UCB1 exploration constant (returns in [-1, 1])",
+    },
+    Setting {
+        key: "rollout",
+        kind: Kind::Choice(&["random", "heavy"]),
+        default: "random",
+        tunable: true,
+        help: "playout policy (heavy: prefer captures)",
+    },
+    Setting {
+        key: "cutoff",
+        kind: Kind::Int {
+            min: 0,
+            max: 10_000,
+        },
+        default: "0",
+        tunable: true,
+        help: "plies of playout before the evaluation scores it (0: to the end)",
+    },
+];
+
+/// The reserved key for reading weights from a file.
+pub const EVAL_FILE: Setting = Setting {
+    key: "eval",
+    kind: Kind::File,
+    default: "",
+    tunable: false,
+    help: "reserved: evaluation weights from a TOML file",
+};
+
+/// Joins schema pieces into one list.
+pub fn join(parts: &[&[Setting]]) -> Vec<Setting> {
+    parts.concat()
+}
+
+/// The `eval.*` settings plus the reserved `eval` key.
+pub fn eval_settings() -> Vec<Setting> {
+    let mut v = vec![EVAL_FILE];
+    v.extend_from_slice(crate::eval::EVAL_SETTINGS);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, schema: &[Setting]) -> Result<Settings, AgentError> {
+        Settings::read(&Spec::parse(text).unwrap(), schema)
+    }
+
+    #[test]
+    fn rule_real_settings_are_finite() {
+        for v in ["nan", "NaN", "inf", "-inf", "infinity"] {
+            let e = read(&format!("mcts:c={v}"), UCT).unwrap_err();
+            let msg = e.to_string();
+            assert!(matches!(e, AgentError::BadValue { .. }), "{msg}");
+            assert!(msg.contains("finite number"), "{msg}");
+            assert!(msg.contains("'c'"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn rule_settings_within_range() {
+        let e = read("mcts:c=-1", UCT).unwrap_err().to_string();
+        assert!(e.contains("from 0 to 100"), "{e}");
+        let e = read("mcts:cutoff=10001", UCT).unwrap_err().to_string();
+        assert!(e.contains("from 0 to 10000"), "{e}");
+        let e = read("mcts:time_ms=0", BUDGET).unwrap_err().to_string();
+        assert!(e.contains("'time_ms'") && e.contains(">= 1"), "{e}");
+        let e = read("mcts:rollout=smart", UCT).unwrap_err().to_string();
+        assert!(e.contains("one of random, heavy"), "{e}");
+        assert_eq!(read("mcts:c=0.7", UCT).unwrap().real("c"), 0.7);
+        assert_eq!(read("mcts", UCT).unwrap().real("c"), 1.4);
+    }
+
+    #[test]
+    fn rule_eval_file_is_reserved() {
+        let e = read("alphabeta:eval=w.toml", &eval_settings())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("reserved"), "{e}");
+    }
+
+    #[test]
+    fn eval_keys_reach_the_weights() {
+        let s = read("alphabeta:eval.knight=3.2,eval.pst=0.5", &eval_settings()).unwrap();
+        let w = s.eval();
+        assert_eq!(w.knight, 3.2);
+        assert_eq!(w.pst, 0.5);
+        assert_eq!(w.rook, EvalWeights::default().rook);
+    }
+}
