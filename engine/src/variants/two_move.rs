@@ -491,13 +491,9 @@ impl TwoMove {
             }
         }
         self.plan = plan;
-        for seat in 0..2 {
+        for (up, &pair) in self.face_up.iter_mut().zip(&chosen) {
             // Four face up after the turn: all back in hand; otherwise the two stay.
-            self.face_up[seat] = if self.face_up[seat] != 0 {
-                0
-            } else {
-                chosen[seat]
-            };
+            *up = if *up != 0 { 0 } else { pair };
         }
         self.moved_pawns = [Bitboard::EMPTY; 2];
         self.advance();
