@@ -1127,6 +1127,17 @@ mod tests {
     }
 
     #[test]
+    fn rule_a_side_without_moves_skips_its_card() {
+        // White's pieces lock each other in: its cards are spent without a decision.
+        let g = pos("RRBQKBRR/PPPPPPPP/8/8/8/8/8/k7 w - - 0 1 -/-");
+        let g = play(&g, &["NB|NQ"]);
+        assert_eq!(pending(&g), ('Q', Color::Black, false));
+        assert_eq!(tally(&g, "skipped_cards"), 2.0);
+        let g = play(&g, &["a1a2", "a2a3"]);
+        assert_eq!(g.turn(), Turn::Simultaneous);
+    }
+
+    #[test]
     fn rule_no_pawn_moves_twice_in_a_turn() {
         let g = pos("4k3/8/8/8/8/8/P7/2B1K3 w - - 0 1 -/-");
         let g = play(&g, &["NR|NB"]);
