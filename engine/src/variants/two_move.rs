@@ -25,8 +25,20 @@
 //! (`rule_castling_with_the_king_card_through_attack`), no en passant
 //! (`rule_no_en_passant`), promotion to N, B, R or Q (`rule_promotion`).
 //!
-//! Seed examples: the Rules Quiz positions are pictures in the seed; the tests rebuild
-//! positions that fit every sentence of the quiz text (`rule_quiz_*`).
+//! Seed examples: the Rules Quiz positions are pictures in the seed, so the tests rebuild
+//! positions that fit every sentence of the quiz text and check its answers by searching
+//! the rest of the turn: taking both of White's movable pawns lets White's rook card move
+//! the bishops and take the king, and with the king on the queen's square it could not
+//! (`rule_quiz_taking_both_movable_pawns_loses_for_black`); blocking Black's last pawn
+//! instead keeps the king and frees the knight for any card
+//! (`rule_quiz_blocking_the_last_pawn_is_better`); White's only turn that wins against
+//! every black choice is bishop + rook cards with a rook promotion
+//! (`rule_quiz_white_wins_with_bishop_and_rook_cards_and_a_rook_promotion`).
+//!
+//! Bad input (a card not in the hand, a joint action of the wrong length or with an
+//! illegal part, a move the pending card cannot make) is a [`GameError`] from
+//! `parse_action`, [`TwoMove::try_apply_joint`] and `replay`
+//! (`rule_bad_input_is_an_error_not_a_panic`). Tallies: `rule_tallies`.
 //!
 //! # Decisions where the texts are silent (RULES.md lists the first ones)
 //! - A pawn that already moved this turn does not count as "a piece that has a move"
