@@ -3,12 +3,13 @@
 //!
 //! Three loops (`benches::selfplay`), from the most general to the leanest: with agents
 //! and notation as `chesslab tournament` plays, through the game API alone, and on the
-//! bare `Board`.
+//! bare `Board`. Then Two Move Chess through the game API, whose plies/s should stay
+//! within 3x of orthodox chess's `game-api` figure (a joint card choice counts as one ply).
 //!
 //! Prints games/s and plies/s for each, then runs the criterion benchmarks.
 //! `cargo bench -p benches --bench selfplay`
 
-use benches::selfplay::{board_only, game_api, with_agents};
+use benches::selfplay::{board_only, game_api, two_move_game_api, with_agents};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
 
@@ -32,6 +33,7 @@ fn bench(c: &mut Criterion) {
     measure("game-api+agents", with_agents, 3.0);
     measure("game-api", game_api, 3.0);
     measure("board", board_only, 3.0);
+    measure("two-move game-api", two_move_game_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -46,6 +48,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             board_only(seed)
+        })
+    });
+    group.bench_function("two_move_random_vs_random_game_api", |b| {
+        b.iter(|| {
+            seed += 1;
+            two_move_game_api(seed)
         })
     });
     group.finish();

@@ -1,6 +1,6 @@
 //! A fixed amount of random self-play for profilers (`perf stat`, `perf record`), where
 //! wall-clock benchmarks are too noisy: `cargo run --release -p benches --example
-//! selfplay-profile -- [agents|api|board] [games]`.
+//! selfplay-profile -- [agents|api|board|two-move] [games]`.
 
 use benches::selfplay;
 
@@ -12,8 +12,9 @@ fn main() {
         "agents" => selfplay::with_agents,
         "api" => selfplay::game_api,
         "board" => selfplay::board_only,
+        "two-move" => selfplay::two_move_game_api,
         other => {
-            eprintln!("unknown mode '{other}' (agents, api, board)");
+            eprintln!("unknown mode '{other}' (agents, api, board, two-move)");
             std::process::exit(2);
         }
     };

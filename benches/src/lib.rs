@@ -8,7 +8,9 @@
 /// - [`game_api`](selfplay::game_api): the same without agents or notation (one
 ///   `legal_actions` per ply);
 /// - [`board_only`](selfplay::board_only): the engine's `Board` directly, the ceiling for
-///   the game API.
+///   the game API;
+/// - [`two_move_game_api`](selfplay::two_move_game_api): `game_api` for Two Move Chess
+///   (simultaneous card choices), to hold against orthodox chess's figure.
 ///
 /// Each plays one game from `seed` and returns its number of plies.
 pub mod selfplay {
@@ -43,6 +45,37 @@ pub mod selfplay {
         while let Turn::Seat(s) = g.turn() {
             g.legal_actions(s, &mut actions);
             g.apply(actions[rng.gen_range(0..actions.len())]);
+            plies += 1;
+        }
+        black_box(g.result());
+        plies
+    }
+
+    /// Two Move Chess through the game API (random cards at the simultaneous node,
+    /// random moves after); plies are actions applied, a joint card choice counting one.
+    pub fn two_move_game_api(seed: u64) -> usize {
+        use engine::variants::two_move::{TwoMove, TwoMoveParams};
+        let mut g = TwoMove::new(&TwoMoveParams::default());
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut actions = Vec::with_capacity(64);
+        let mut joint = Vec::with_capacity(2);
+        let mut plies = 0;
+        loop {
+            match g.turn() {
+                Turn::Seat(s) => {
+                    g.legal_actions(s, &mut actions);
+                    g.apply(actions[rng.gen_range(0..actions.len())]);
+                }
+                Turn::Simultaneous => {
+                    joint.clear();
+                    for s in 0..2 {
+                        g.legal_actions(s, &mut actions);
+                        joint.push(actions[rng.gen_range(0..actions.len())]);
+                    }
+                    g.apply_joint(&joint);
+                }
+                _ => break,
+            }
             plies += 1;
         }
         black_box(g.result());

@@ -22,6 +22,7 @@ use crate::variants::crowded_house::CrowdedHouse;
 use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
 use crate::variants::masquerade::Masquerade;
+use crate::variants::two_move::TwoMove;
 
 /// Something to do with a variant, whatever its type.
 pub trait VariantVisitor {
@@ -109,6 +110,10 @@ variant_table! {
     "masquerade" => Masquerade {
         defaults: Default::default(),
         about: "Masquerade: each side secretly assigns the enemy's capture patterns",
+    },
+    "two-move" => TwoMove {
+        defaults: Default::default(),
+        about: "Two Move: both sides choose two cards at once; cards move pieces in N, B, R, Q, K order",
     },
 }
 

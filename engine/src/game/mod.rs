@@ -359,6 +359,23 @@ pub fn replay<G: Game>(mut game: G, actions: &[&str]) -> Result<G, GameError> {
                         ),
                     });
                 }
+                // `parse_action` does not know the seat: a part may parse yet be illegal
+                // for the seat it belongs to (a card only the other seat may choose).
+                let mut legal = Vec::new();
+                for ((&seat, &part), text) in game
+                    .simultaneous_seats()
+                    .iter()
+                    .zip(&joint)
+                    .zip(a.split(JOINT_SEPARATOR))
+                {
+                    game.legal_actions(seat, &mut legal);
+                    if !legal.contains(&part) {
+                        return Err(GameError::Action {
+                            action: a.to_string(),
+                            message: format!("'{text}' is not legal for {}", game.seat_name(seat)),
+                        });
+                    }
+                }
                 game.apply_joint(&joint);
             }
             _ => {
