@@ -3,12 +3,13 @@
 //!
 //! Three loops (`benches::selfplay`), from the most general to the leanest: with agents
 //! and notation as `chesslab tournament` plays, through the game API alone, and on the
-//! bare `Board`.
+//! bare `Board`; plus Synchronous Chess through the game API, to compare with the
+//! orthodox game-API loop.
 //!
 //! Prints games/s and plies/s for each, then runs the criterion benchmarks.
 //! `cargo bench -p benches --bench selfplay`
 
-use benches::selfplay::{board_only, game_api, with_agents};
+use benches::selfplay::{board_only, game_api, synchronous_game_api, with_agents};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
 
@@ -32,6 +33,9 @@ fn bench(c: &mut Criterion) {
     measure("game-api+agents", with_agents, 3.0);
     measure("game-api", game_api, 3.0);
     measure("board", board_only, 3.0);
+    // Synchronous Chess against `game-api` above: the issue asks for at most 3x fewer
+    // plies/s (a Synchronous ply is a whole turn, both sides' moves).
+    measure("synchronous-api", synchronous_game_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -40,6 +44,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             with_agents(seed)
+        })
+    });
+    group.bench_function("random_vs_random_synchronous", |b| {
+        b.iter(|| {
+            seed += 1;
+            synchronous_game_api(seed)
         })
     });
     group.bench_function("random_vs_random_board", |b| {

@@ -10,6 +10,10 @@
 /// - [`board_only`](selfplay::board_only): the engine's `Board` directly, the ceiling for
 ///   the game API.
 ///
+/// - [`synchronous_game_api`](selfplay::synchronous_game_api): random self-play of
+///   Synchronous Chess through the game API, to compare with `game_api` (its plies are
+///   actions: one simultaneous turn or one exchange-of-blows step each).
+///
 /// Each plays one game from `seed` and returns its number of plies.
 pub mod selfplay {
     use engine::game::{Game, Turn};
@@ -43,6 +47,37 @@ pub mod selfplay {
         while let Turn::Seat(s) = g.turn() {
             g.legal_actions(s, &mut actions);
             g.apply(actions[rng.gen_range(0..actions.len())]);
+            plies += 1;
+        }
+        black_box(g.result());
+        plies
+    }
+
+    /// Random self-play of Synchronous Chess through the game API: one `legal_actions`
+    /// per acting seat per node, joint actions at simultaneous nodes.
+    pub fn synchronous_game_api(seed: u64) -> usize {
+        use engine::variants::synchronous::{Synchronous, SynchronousParams};
+        let mut g = Synchronous::new(&SynchronousParams::default());
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut actions = Vec::with_capacity(64);
+        let mut joint = Vec::with_capacity(2);
+        let mut plies = 0;
+        loop {
+            match g.turn() {
+                Turn::Seat(s) => {
+                    g.legal_actions(s, &mut actions);
+                    g.apply(actions[rng.gen_range(0..actions.len())]);
+                }
+                Turn::Simultaneous => {
+                    joint.clear();
+                    for s in 0..2 {
+                        g.legal_actions(s, &mut actions);
+                        joint.push(actions[rng.gen_range(0..actions.len())]);
+                    }
+                    g.apply_joint(&joint);
+                }
+                _ => break,
+            }
             plies += 1;
         }
         black_box(g.result());
