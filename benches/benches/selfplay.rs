@@ -3,13 +3,16 @@
 //!
 //! Three loops (`benches::selfplay`), from the most general to the leanest: with agents
 //! and notation as `chesslab tournament` plays, through the game API alone, and on the
-//! bare `Board`. Then Two Move Chess through the game API, whose plies/s should stay
-//! within 3x of orthodox chess's `game-api` figure (a joint card choice counts as one ply).
+//! bare `Board`. Then the variants through the game API (`benches::selfplay::random_game`),
+//! whose plies/s should stay within 3x of orthodox chess's `game-api` figure (a joint
+//! action counts as one ply).
 //!
 //! Prints games/s and plies/s for each, then runs the criterion benchmarks.
 //! `cargo bench -p benches --bench selfplay`
 
-use benches::selfplay::{board_only, game_api, two_move_game_api, with_agents};
+use benches::selfplay::{
+    board_only, game_api, synchronous_game_api, two_move_game_api, with_agents,
+};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
 
@@ -34,6 +37,7 @@ fn bench(c: &mut Criterion) {
     measure("game-api", game_api, 3.0);
     measure("board", board_only, 3.0);
     measure("two-move game-api", two_move_game_api, 3.0);
+    measure("synchronous game-api", synchronous_game_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -42,6 +46,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             with_agents(seed)
+        })
+    });
+    group.bench_function("random_vs_random_synchronous", |b| {
+        b.iter(|| {
+            seed += 1;
+            synchronous_game_api(seed)
         })
     });
     group.bench_function("random_vs_random_board", |b| {

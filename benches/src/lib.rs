@@ -9,8 +9,9 @@
 ///   `legal_actions` per ply);
 /// - [`board_only`](selfplay::board_only): the engine's `Board` directly, the ceiling for
 ///   the game API;
-/// - [`two_move_game_api`](selfplay::two_move_game_api): `game_api` for Two Move Chess
-///   (simultaneous card choices), to hold against orthodox chess's figure.
+/// - [`random_game`](selfplay::random_game): the same loop for any variant; the
+///   variants' entries (`two_move_game_api`, `synchronous_game_api`, ...) call it, to
+///   hold against orthodox chess's figure.
 ///
 /// Each plays one game from `seed` and returns its number of plies.
 pub mod selfplay {
@@ -51,13 +52,14 @@ pub mod selfplay {
         plies
     }
 
-    /// Two Move Chess through the game API (random cards at the simultaneous node,
-    /// random moves after); plies are actions applied, a joint card choice counting one.
-    pub fn two_move_game_api(seed: u64) -> usize {
-        use engine::variants::two_move::{TwoMove, TwoMoveParams};
-        let mut g = TwoMove::new(&TwoMoveParams::default());
+    /// Random self-play of any variant through the game API from `start`: one
+    /// `legal_actions` per acting seat per node, joint actions at simultaneous nodes,
+    /// chance outcomes drawn by their probabilities; plies are actions applied (a joint
+    /// action counts one).
+    pub fn random_game<G: Game>(mut g: G, seed: u64) -> usize {
         let mut rng = Pcg64::seed_from_u64(seed);
         let mut actions = Vec::with_capacity(64);
+        let mut outcomes = Vec::new();
         let mut joint = Vec::with_capacity(2);
         let mut plies = 0;
         loop {
@@ -68,18 +70,35 @@ pub mod selfplay {
                 }
                 Turn::Simultaneous => {
                     joint.clear();
-                    for s in 0..2 {
+                    for s in g.simultaneous_seats() {
                         g.legal_actions(s, &mut actions);
                         joint.push(actions[rng.gen_range(0..actions.len())]);
                     }
                     g.apply_joint(&joint);
                 }
-                _ => break,
+                Turn::Chance => {
+                    g.chance_outcomes(&mut outcomes);
+                    let i = engine::random::sample_index(&outcomes, &mut rng);
+                    g.apply(outcomes[i].0);
+                }
+                Turn::Terminal => break,
             }
             plies += 1;
         }
         black_box(g.result());
         plies
+    }
+
+    /// Two Move Chess (simultaneous card choices), to hold against `game_api`.
+    pub fn two_move_game_api(seed: u64) -> usize {
+        use engine::variants::two_move::{TwoMove, TwoMoveParams};
+        random_game(TwoMove::new(&TwoMoveParams::default()), seed)
+    }
+
+    /// Synchronous Chess (a ply is one simultaneous turn or one exchange step).
+    pub fn synchronous_game_api(seed: u64) -> usize {
+        use engine::variants::synchronous::{Synchronous, SynchronousParams};
+        random_game(Synchronous::new(&SynchronousParams::default()), seed)
     }
 
     /// The same rules on the bare board (FIDE draws, 400-ply cap).

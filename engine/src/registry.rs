@@ -22,6 +22,7 @@ use crate::variants::crowded_house::CrowdedHouse;
 use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
 use crate::variants::masquerade::Masquerade;
+use crate::variants::synchronous::Synchronous;
 use crate::variants::two_move::TwoMove;
 
 /// Something to do with a variant, whatever its type.
@@ -110,6 +111,10 @@ variant_table! {
     "masquerade" => Masquerade {
         defaults: Default::default(),
         about: "Masquerade: each side secretly assigns the enemy's capture patterns",
+    },
+    "synchronous" => Synchronous {
+        defaults: Default::default(),
+        about: "Synchronous: both sides move at once; collisions, swaps and exchanges of blows",
     },
     "two-move" => TwoMove {
         defaults: Default::default(),

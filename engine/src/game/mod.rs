@@ -346,35 +346,33 @@ pub fn replay<G: Game>(mut game: G, actions: &[&str]) -> Result<G, GameError> {
                 })
             }
             Turn::Simultaneous => {
-                let joint = a
-                    .split(JOINT_SEPARATOR)
-                    .map(|p| game.parse_action(p))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if joint.len() != game.simultaneous_seats().len() {
+                let seats = game.simultaneous_seats();
+                let parts: Vec<&str> = a.split(JOINT_SEPARATOR).collect();
+                if parts.len() != seats.len() {
                     return Err(GameError::Action {
                         action: a.to_string(),
                         message: format!(
-                            "expected {} joint parts",
-                            game.simultaneous_seats().len()
+                            "expected {} joint parts separated by '{JOINT_SEPARATOR}', got {}",
+                            seats.len(),
+                            parts.len()
                         ),
                     });
                 }
-                // `parse_action` does not know the seat: a part may parse yet be illegal
-                // for the seat it belongs to (a card only the other seat may choose).
+                // `parse_action` knows no seat, so each part is also checked against its
+                // own seat's legal actions: a part legal only for another seat is an
+                // error here, not a corrupt `apply_joint`.
                 let mut legal = Vec::new();
-                for ((&seat, &part), text) in game
-                    .simultaneous_seats()
-                    .iter()
-                    .zip(&joint)
-                    .zip(a.split(JOINT_SEPARATOR))
-                {
+                let mut joint = Vec::with_capacity(parts.len());
+                for (&seat, part) in seats.iter().zip(&parts) {
+                    let act = game.parse_action(part)?;
                     game.legal_actions(seat, &mut legal);
-                    if !legal.contains(&part) {
+                    if !legal.contains(&act) {
                         return Err(GameError::Action {
-                            action: a.to_string(),
-                            message: format!("'{text}' is not legal for {}", game.seat_name(seat)),
+                            action: part.to_string(),
+                            message: format!("not a legal action for {}", game.seat_name(seat)),
                         });
                     }
+                    joint.push(act);
                 }
                 game.apply_joint(&joint);
             }

@@ -13,6 +13,7 @@ pub mod expedition;
 pub mod golf;
 pub mod half_alice;
 pub mod masquerade;
+pub mod synchronous;
 pub mod two_move;
 
 use crate::bitboard::Bitboard;
