@@ -12,6 +12,7 @@ use crate::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
 use crate::variants::expedition::{Expedition, ExpeditionParams};
 use crate::variants::half_alice::{HalfAlice, HalfAliceParams};
 use crate::variants::masquerade::{Masquerade, MasqueradeParams};
+use crate::variants::time::{TimeChess, TimeParams};
 
 /// Something to do with a variant, whatever its type.
 pub trait VariantVisitor {
@@ -31,6 +32,7 @@ pub const VARIANTS: &[&str] = &[
     "adrenaline",
     "expedition",
     "masquerade",
+    "time",
 ];
 
 /// Reads parameters from TOML text over the variant's defaults.
@@ -91,6 +93,11 @@ pub fn visit<V: VariantVisitor>(
             let p: ExpeditionParams = parse_params(name, params_toml, ExpeditionParams::default())?;
             p.validate()?;
             Ok(visitor.visit::<Expedition>("expedition", p))
+        }
+        "time" => {
+            let p: TimeParams = parse_params(name, params_toml, TimeParams::default())?;
+            p.validate()?;
+            Ok(visitor.visit::<TimeChess>("time", p))
         }
         _ => Err(GameError::UnknownVariant(name.into(), VARIANTS.join(", "))),
     }

@@ -9,6 +9,7 @@ pub mod expedition;
 pub mod golf;
 pub mod half_alice;
 pub mod masquerade;
+pub mod time;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
