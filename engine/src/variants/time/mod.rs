@@ -274,6 +274,24 @@ impl TimeChess {
             Color::Black => Phase::Dawn,
             Color::White => Phase::Dusk,
         };
+        TimeChess::start(board, start_phase, ply_cap)
+    }
+
+    /// A game from `board` at any `phase` whose mover is the side to move (tests,
+    /// analysis). Both seats are taken to have seen the board.
+    pub fn from_board_at(board: Board, phase: Phase, ply_cap: u32) -> Result<TimeChess, GameError> {
+        if phase.mover() != board.turn() {
+            return Err(GameError::Opening(format!(
+                "{} moves at {}, but the board has {} to move",
+                phase.mover().name(),
+                phase.name(),
+                board.turn().name()
+            )));
+        }
+        Ok(TimeChess::start(board, phase, ply_cap))
+    }
+
+    fn start(board: Board, start_phase: Phase, ply_cap: u32) -> TimeChess {
         let rep = mix(board.key(), start_phase.index() as u64);
         let start = mix(rep, 0x7469_6d65);
         let mut g = TimeChess {
