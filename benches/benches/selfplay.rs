@@ -5,10 +5,13 @@
 //! and notation as `chesslab tournament` plays, through the game API alone, and on the
 //! bare `Board`.
 //!
+//! A fourth loop runs the game-API loop on Time Chess (`time game-api`), to compare its
+//! plies/s with orthodox chess's (goal: within 3x).
+//!
 //! Prints games/s and plies/s for each, then runs the criterion benchmarks.
 //! `cargo bench -p benches --bench selfplay`
 
-use benches::selfplay::{board_only, game_api, with_agents};
+use benches::selfplay::{board_only, game_api, time_api, with_agents};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
 
@@ -32,6 +35,7 @@ fn bench(c: &mut Criterion) {
     measure("game-api+agents", with_agents, 3.0);
     measure("game-api", game_api, 3.0);
     measure("board", board_only, 3.0);
+    measure("time game-api", time_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -46,6 +50,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             board_only(seed)
+        })
+    });
+    group.bench_function("random_vs_random_time_game_api", |b| {
+        b.iter(|| {
+            seed += 1;
+            time_api(seed)
         })
     });
     group.finish();

@@ -8,7 +8,8 @@
 /// - [`game_api`](selfplay::game_api): the same without agents or notation (one
 ///   `legal_actions` per ply);
 /// - [`board_only`](selfplay::board_only): the engine's `Board` directly, the ceiling for
-///   the game API.
+///   the game API;
+/// - [`time_api`](selfplay::time_api): the game-API loop on Time Chess.
 ///
 /// Each plays one game from `seed` and returns its number of plies.
 pub mod selfplay {
@@ -37,6 +38,22 @@ pub mod selfplay {
 
     pub fn game_api(seed: u64) -> usize {
         let mut g = Chess::new(&ChessParams::default());
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut actions = Vec::with_capacity(64);
+        let mut plies = 0;
+        while let Turn::Seat(s) = g.turn() {
+            g.legal_actions(s, &mut actions);
+            g.apply(actions[rng.gen_range(0..actions.len())]);
+            plies += 1;
+        }
+        black_box(g.result());
+        plies
+    }
+
+    /// [`game_api`] on Time Chess (400-ply cap), for the ratio to orthodox chess.
+    pub fn time_api(seed: u64) -> usize {
+        use engine::variants::time::{TimeChess, TimeParams};
+        let mut g = TimeChess::new(&TimeParams::default());
         let mut rng = Pcg64::seed_from_u64(seed);
         let mut actions = Vec::with_capacity(64);
         let mut plies = 0;
