@@ -48,7 +48,11 @@
 //! `rule_forfeit_resets_nothing_and_repetition_needs_the_same_phase`). An en passant loss
 //! tells the seat where its pawn stood (`rule_en_passant_loss_reveals_the_pawns_square`).
 //! A FEN starts at Dawn with Black to move and at Dusk with White to move
-//! (`rule_fen_starts_at_dawn_or_dusk`).
+//! (`rule_fen_starts_at_dawn_or_dusk`). Promotion works for blind pawn moves like any
+//! other pawn move (`rule_blind_promotion_is_offered_and_resolved_like_any_pawn_move`).
+//! Notation keeps the blind try as chosen and the board keeps its outcome
+//! (`rule_notation_records_blind_tries_as_tried`). Bad action strings, FENs and
+//! parameters are errors (`rule_bad_input_is_an_error_not_a_panic`).
 //!
 //! Decisions of this module where the texts are silent:
 //! - Order of the end checks: the ply cap first, then checkmate/stalemate (at a sighted
@@ -721,6 +725,10 @@ impl Game for TimeChess {
         let moves = self
             .belief
             .get_or_init(|| belief::consistent_moves(self).into());
+        if moves.is_empty() {
+            // Cannot happen (the true move is always consistent); the truth is safe.
+            return w;
+        }
         let m = moves[rng.gen_range(0..moves.len())];
         w.undo();
         w.apply(TimeAction::Move(m));

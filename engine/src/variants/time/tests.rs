@@ -578,3 +578,33 @@ fn belief_after_a_quiet_unseen_move_is_every_quiet_move() {
     // White sees everything: its sample is the truth.
     assert_eq!(g.sample_world(0, &mut rng).state_key(), g.state_key());
 }
+
+#[test]
+fn rule_notation_records_blind_tries_as_tried() {
+    let g0 = at("4k3/8/n7/8/b7/8/8/R3K3 w - - 0 1", Phase::Morning);
+    let mut g = g0.clone();
+    play(&mut g, "a1a8");
+    // The record keeps the try; the board keeps the outcome; replay agrees.
+    let tried: Vec<String> = g.actions_played().map(|a| g0.action_notation(a)).collect();
+    assert_eq!(tried, vec!["a1a8".to_string()]);
+    assert_eq!(g.board_ref().last_move().map(|m| g0.board_ref().uci(m)), Some("a1a4".into()));
+    let r = crate::game::replay(g0, &["a1a8"]).unwrap();
+    assert_eq!(r.state_key(), g.state_key());
+}
+
+#[test]
+fn rule_blind_promotion_is_offered_and_resolved_like_any_pawn_move() {
+    let g0 = at("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", Phase::Morning);
+    let a = actions(&g0);
+    for want in ["a7a8q", "a7a8n", "a7b8q", "a7b8r"] {
+        assert!(a.contains(&want.to_string()), "{want}: {a:?}");
+    }
+    let mut g = g0.clone();
+    play(&mut g, "a7b8n");
+    assert_eq!(g.last_blind_outcome(), moved("b8", Some(Role::Knight)));
+    assert_eq!(piece(&g, "b8"), Some('N'));
+    let mut g = at("n3k3/P7/8/8/8/8/8/4K3 w - - 0 1", Phase::Morning);
+    play(&mut g, "a7a8q");
+    assert_eq!(g.last_blind_outcome(), Some(BlindOutcome::Forfeited));
+    assert_eq!(piece(&g, "a7"), Some('P'));
+}
