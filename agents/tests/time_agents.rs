@@ -10,8 +10,7 @@ use rand_pcg::Pcg64;
 
 /// Plays `white` against `black` to the end; returns the final state.
 fn play(mut g: TimeChess, white: &str, black: &str, seed: u64) -> TimeChess {
-    let mut agents: [Box<dyn Agent<TimeChess>>; 2] =
-        [build(white).unwrap(), build(black).unwrap()];
+    let mut agents: [Box<dyn Agent<TimeChess>>; 2] = [build(white).unwrap(), build(black).unwrap()];
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut legal = Vec::new();
     loop {

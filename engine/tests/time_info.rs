@@ -107,7 +107,10 @@ fn belief_equals_a_brute_force_recount_and_holds_the_truth() {
             let mut before = g.clone();
             before.undo();
             let last = g.actions_played().last().unwrap();
-            assert!(set.contains(&before.action_notation(last)), "truth left the set");
+            assert!(
+                set.contains(&before.action_notation(last)),
+                "truth left the set"
+            );
             sizes.push(set.len());
             checked += 1;
         }
@@ -158,7 +161,10 @@ fn sampled_worlds_never_contradict_the_seats_observations() {
             }
         }
     }
-    assert!(checked > 150 && changed > 100, "checked {checked}, changed {changed}");
+    assert!(
+        checked > 150 && changed > 100,
+        "checked {checked}, changed {changed}"
+    );
 }
 
 /// Pearson's statistic against the uniform distribution.

@@ -196,7 +196,10 @@ pub enum TimeAction {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum BlindOutcome {
     /// The piece ended on `to` (the king's square after castling), capturing `captured`.
-    Moved { to: Square, captured: Option<Role> },
+    Moved {
+        to: Square,
+        captured: Option<Role>,
+    },
     Forfeited,
     Passed,
 }
@@ -438,7 +441,9 @@ impl TimeChess {
         let from = mv.from();
         let to = mv.to();
         if mv.is_castle() {
-            return (castle_path(us, from, to) & theirs).is_empty().then_some(mv);
+            return (castle_path(us, from, to) & theirs)
+                .is_empty()
+                .then_some(mv);
         }
         let role = b.piece_at(from).expect("blind try from an own piece").role;
         match role {
@@ -757,7 +762,11 @@ impl Game for TimeChess {
         let t = text.trim();
         let mut legal = Vec::new();
         self.legal_actions(self.board.turn().index(), &mut legal);
-        if let Some(a) = legal.iter().copied().find(|&a| self.action_notation(a) == t) {
+        if let Some(a) = legal
+            .iter()
+            .copied()
+            .find(|&a| self.action_notation(a) == t)
+        {
             return Ok(a);
         }
         let phase = self.phase();
@@ -825,7 +834,9 @@ impl Game for TimeChess {
             out.push((format!("{side}_blind_self_checks"), self_checks[c] as f64));
             out.push((format!("{side}_blind_passes"), passes[c] as f64));
         }
-        let decided = self.status_result().is_some_and(|r| r.reason == "checkmate")
+        let decided = self
+            .status_result()
+            .is_some_and(|r| r.reason == "checkmate")
             && self.records.last().is_some_and(|r| r.blind.is_some());
         out.push(("decided_after_blind".into(), f64::from(decided)));
         out

@@ -103,7 +103,9 @@ fn rule_blind_player_sees_own_pieces_and_remembers() {
 fn rule_blind_moves_are_generated_on_own_pieces_only() {
     let g = at("4k3/8/8/8/7n/3p4/4P3/4K2R w K - 0 1", Phase::Morning);
     let a = actions(&g);
-    for want in ["h1h8", "h1h5", "h1h4", "e2f3", "e2d3", "e2e4", "e1g1", "h1f1"] {
+    for want in [
+        "h1h8", "h1h5", "h1h4", "e2f3", "e2d3", "e2e4", "e1g1", "h1f1",
+    ] {
         assert!(a.contains(&want.to_string()), "{want} missing from {a:?}");
     }
     for not in ["h1e1", "h1d1", "e1e2"] {
@@ -124,7 +126,10 @@ fn rule_blind_pawn_push_blocked_is_forfeited() {
     assert_eq!(g.last_blind_outcome(), Some(BlindOutcome::Forfeited));
     assert_eq!(piece(&g, "e2"), Some('P'));
     assert_eq!(piece(&g, "e4"), Some('n'));
-    assert_eq!(g.board_ref().by_color(Color::White), before.by_color(Color::White));
+    assert_eq!(
+        g.board_ref().by_color(Color::White),
+        before.by_color(Color::White)
+    );
     assert_eq!(g.board_ref().halfmoves(), 4, "a forfeit resets nothing");
     g.undo();
     play(&mut g, "e2e3");
@@ -214,7 +219,11 @@ fn rule_blind_move_onto_the_king_is_forfeited() {
         let mut g = at(fen, Phase::Morning);
         let before = g.board_ref().clone();
         play(&mut g, try_);
-        assert_eq!(g.last_blind_outcome(), Some(BlindOutcome::Forfeited), "{fen} {try_}");
+        assert_eq!(
+            g.last_blind_outcome(),
+            Some(BlindOutcome::Forfeited),
+            "{fen} {try_}"
+        );
         assert_eq!(g.board_ref().occupied(), before.occupied());
     }
     // Touching kings (a blind king step can make them): the king cannot take the king.
@@ -266,7 +275,10 @@ fn rule_blind_move_may_leave_or_put_own_king_in_check() {
     assert!(!actions(&g).contains(&"f8f2".to_string()));
     play(&mut g, "a8b8");
     let a = actions(&g);
-    assert!(a.iter().all(|m| m.starts_with("f2")), "must leave check: {a:?}");
+    assert!(
+        a.iter().all(|m| m.starts_with("f2")),
+        "must leave check: {a:?}"
+    );
 }
 
 #[test]
@@ -493,7 +505,9 @@ fn rule_fen_starts_at_dawn_or_dusk() {
 fn rule_bad_input_is_an_error_not_a_panic() {
     let p = TimeParams::default();
     let g = TimeChess::new(&p);
-    for bad in ["", "zz", "e7e5e5e5", "e2e4", "e7e4", "pass", "e7e8q", "é7e5"] {
+    for bad in [
+        "", "zz", "e7e5e5e5", "e2e4", "e7e4", "pass", "e7e8q", "é7e5",
+    ] {
         match g.parse_action(bad) {
             Err(GameError::Action { action, message }) => {
                 assert_eq!(action, bad);
@@ -587,7 +601,10 @@ fn rule_notation_records_blind_tries_as_tried() {
     // The record keeps the try; the board keeps the outcome; replay agrees.
     let tried: Vec<String> = g.actions_played().map(|a| g0.action_notation(a)).collect();
     assert_eq!(tried, vec!["a1a8".to_string()]);
-    assert_eq!(g.board_ref().last_move().map(|m| g0.board_ref().uci(m)), Some("a1a4".into()));
+    assert_eq!(
+        g.board_ref().last_move().map(|m| g0.board_ref().uci(m)),
+        Some("a1a4".into())
+    );
     let r = crate::game::replay(g0, &["a1a8"]).unwrap();
     assert_eq!(r.state_key(), g.state_key());
 }
