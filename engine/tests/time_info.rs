@@ -116,7 +116,7 @@ fn belief_equals_a_brute_force_recount_and_holds_the_truth() {
         }
     }
     assert!(checked > 300, "checked {checked}");
-    assert!(sizes.iter().any(|&n| n == 1) && sizes.iter().any(|&n| n > 10));
+    assert!(sizes.contains(&1) && sizes.iter().any(|&n| n > 10));
 }
 
 #[test]
@@ -239,11 +239,10 @@ fn information_keys_are_equal_exactly_when_observations_are() {
     let mut merged = [0usize; 2];
     for game in 0..12 {
         let mut g = start(game);
-        loop {
-            let Turn::Seat(mover) = g.turn() else { break };
+        while let Turn::Seat(mover) = g.turn() {
             let phase = g.phase();
             g.legal_actions(mover, &mut actions);
-            for seat in 0..2 {
+            for (seat, merged) in merged.iter_mut().enumerate() {
                 // Group the actions by key and by observation: the two partitions agree.
                 let mut by_key: HashMap<u64, BTreeSet<String>> = HashMap::new();
                 let mut by_obs: HashMap<String, BTreeSet<String>> = HashMap::new();
@@ -265,7 +264,7 @@ fn information_keys_are_equal_exactly_when_observations_are() {
                 k.sort();
                 o.sort();
                 assert_eq!(k, o, "seat {seat} at {phase:?}");
-                merged[seat] += actions.len() - k.len();
+                *merged += actions.len() - k.len();
             }
             if !step(&mut g, &mut rng) {
                 break;

@@ -376,10 +376,10 @@ impl TimeChess {
     // ----- move generation ------------------------------------------------------------
 
     /// Orthodox legal moves minus captures of the enemy king.
-    fn sighted_moves(&self, out: &mut MoveList) {
+    fn sighted_moves(board: &Board, out: &mut MoveList) {
         out.clear();
-        self.board.generate(out);
-        if let Some(k) = self.board.king(self.board.turn().other()) {
+        board.generate(out);
+        if let Some(k) = board.king(board.turn().other()) {
             let mut i = 0;
             while i < out.len() {
                 if out[i].to() == k && !out[i].is_castle() {
@@ -392,9 +392,8 @@ impl TimeChess {
     }
 
     /// Blind tries: every move the mover's own pieces allow on a board holding only them.
-    fn blind_moves(&self, out: &mut MoveList) {
+    fn blind_moves(b: &Board, out: &mut MoveList) {
         out.clear();
-        let b = &self.board;
         let us = b.turn();
         let own = b.by_color(us);
         let last = Bitboard::relative_rank(us, 7);
@@ -476,22 +475,25 @@ impl TimeChess {
     // ----- status ------------------------------------------------------------------------
 
     fn refresh(&mut self) {
-        let mut moves = std::mem::take(&mut self.status.moves);
-        self.compute_moves(&mut moves);
-        self.status.result = self.compute_result(&moves);
-        self.status.moves = moves;
+        // Generated in place: the list is large, and this runs once per ply.
+        if self.phase().is_blind_turn() {
+            TimeChess::blind_moves(&self.board, &mut self.status.moves);
+        } else {
+            TimeChess::sighted_moves(&self.board, &mut self.status.moves);
+        }
+        self.status.result = self.compute_result(self.status.moves.is_empty());
         self.status.fresh = true;
     }
 
     fn compute_moves(&self, out: &mut MoveList) {
         if self.phase().is_blind_turn() {
-            self.blind_moves(out);
+            TimeChess::blind_moves(&self.board, out);
         } else {
-            self.sighted_moves(out);
+            TimeChess::sighted_moves(&self.board, out);
         }
     }
 
-    fn compute_result(&self, moves: &MoveList) -> Option<GameResult> {
+    fn compute_result(&self, no_moves: bool) -> Option<GameResult> {
         let draw = |reason| {
             Some(GameResult {
                 returns: two_seat_returns(None),
@@ -501,7 +503,7 @@ impl TimeChess {
         if self.records.len() as u64 >= self.ply_cap as u64 {
             return draw("cap");
         }
-        if !self.phase().is_blind_turn() && moves.is_empty() {
+        if !self.phase().is_blind_turn() && no_moves {
             return Some(crate::variants::no_moves_result(
                 self.board.turn(),
                 self.board.in_check(),
@@ -537,7 +539,7 @@ impl TimeChess {
         } else {
             let mut m = MoveList::new();
             self.compute_moves(&mut m);
-            self.compute_result(&m)
+            self.compute_result(m.is_empty())
         }
     }
 
