@@ -70,7 +70,10 @@
 //! uniformly: the prior is uniform over consistent opponent moves, not a model of play.
 //! `information_key(seat)` is a running hash of everything the seat observed since the
 //! start (full boards when it sees, its own tries and their outcomes, the squares of its
-//! captured pieces when it is blind).
+//! captured pieces when it is blind), so equal keys mean equal observation records. It
+//! covers the whole record rather than only what came after the last twilight because a
+//! twilight board does not carry the repetition history, which both seats saw; within
+//! one search the part before the last twilight is the same in every sampled world.
 //!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
