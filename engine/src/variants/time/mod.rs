@@ -560,11 +560,6 @@ impl TimeChess {
     pub fn own_pieces(&self, color: Color) -> [Bitboard; 6] {
         Role::ALL.map(|r| self.board.pieces(color, r))
     }
-
-    /// The position as a seat that sees everything sees it.
-    fn seen_key(&self) -> u64 {
-        mix(self.rep_key(), self.records.len() as u64)
-    }
 }
 
 /// The square of `set` nearest to `from` along a line from it (`None` if empty).
@@ -670,13 +665,15 @@ impl Game for TimeChess {
             });
         }
         self.records.push(rec);
-        self.rep_keys.push(self.rep_key());
+        let rep = self.rep_key();
+        self.rep_keys.push(rep);
         self.belief = OnceLock::new();
         self.refresh();
         // Observations: the mover knows its action and the board after it (it saw the
         // board before a sighted move; twilight follows every blind move). The opponent
         // learns only where it lost a piece while it is blind, else sees the board.
-        let seen = self.seen_key();
+        // What a seat that sees everything sees (ply count included: play is timed).
+        let seen = mix(rep, self.records.len() as u64);
         let m = mover.index();
         self.obs[m] = mix(mix(self.obs[m], action_code(action)), seen);
         let o = them.index();
