@@ -1,6 +1,8 @@
 //! Agent speed: alpha-beta nodes/s on Kiwipete, MCTS simulations/s from the chess start
 //! (uniform playouts to the end of the game), ISMCTS simulations/s on the strategy-fusion
-//! test game and on Masquerade Chess (from the first move, both assignments made). Prints the figures, then runs the criterion benchmarks.
+//! test game, on Masquerade Chess (from the first move, both assignments made) and on Time
+//! Chess (from the first blind turn). Prints the figures, then runs the criterion
+//! benchmarks.
 //!
 //! `cargo bench -p benches --bench agents`
 
@@ -13,6 +15,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::game::Game;
 use engine::variants::chess::{Chess, ChessParams};
 use engine::variants::masquerade::{Masquerade, MasqueradeParams};
+use engine::variants::time::{TimeChess, TimeParams};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use std::hint::black_box;
@@ -69,6 +72,30 @@ fn ismcts_masquerade_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
     );
     let mut rng = Pcg64::seed_from_u64(seed);
     is.search(&masquerade_root(), 0, &mut rng);
+    is.iterations
+}
+
+/// Time Chess at its first blind turn (Black's Evening after 1... e5 2. d4): Black does
+/// not know White's move, so every simulation samples a world.
+fn time_root() -> TimeChess {
+    let mut g = TimeChess::new(&TimeParams::default());
+    for m in ["e7e5", "d2d4"] {
+        let a = g.parse_action(m).expect("legal opening move");
+        g.apply(a);
+    }
+    g
+}
+
+fn ismcts_time_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
+    let mut is = IsMcts::<TimeChess>::new(
+        mode,
+        MctsConfig {
+            budget: Budget::iterations(iters),
+            ..Default::default()
+        },
+    );
+    let mut rng = Pcg64::seed_from_u64(seed);
+    is.search(&time_root(), 1, &mut rng);
     is.iterations
 }
 
@@ -133,6 +160,13 @@ fn print_figures() {
             || ismcts_masquerade_sims(mode, 2_000, 1),
         );
     }
+    for mode in [IsMode::So, IsMode::Mo] {
+        figure(
+            &format!("ismcts {mode:?} on Time Chess from the first blind turn, playouts to the end (goal 20000/s)"),
+            "simulations",
+            || ismcts_time_sims(mode, 2_000, 1),
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -157,6 +191,9 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("ismcts_so_masquerade_500_sims", |b| {
         b.iter(|| ismcts_masquerade_sims(IsMode::So, 500, 3))
+    });
+    g.bench_function("ismcts_so_time_500_sims", |b| {
+        b.iter(|| ismcts_time_sims(IsMode::So, 500, 3))
     });
     g.finish();
 }

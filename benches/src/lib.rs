@@ -101,6 +101,12 @@ pub mod selfplay {
         random_game(Synchronous::new(&SynchronousParams::default()), seed)
     }
 
+    /// Time Chess (blind phases; a ply is one seat's move, tried or forfeited).
+    pub fn time_api(seed: u64) -> usize {
+        use engine::variants::time::{TimeChess, TimeParams};
+        random_game(TimeChess::new(&TimeParams::default()), seed)
+    }
+
     /// The same rules on the bare board (FIDE draws, 400-ply cap).
     pub fn board_only(seed: u64) -> usize {
         let mut b = Board::startpos();

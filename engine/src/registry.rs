@@ -23,6 +23,7 @@ use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
 use crate::variants::masquerade::Masquerade;
 use crate::variants::synchronous::Synchronous;
+use crate::variants::time::TimeChess;
 use crate::variants::two_move::TwoMove;
 
 /// Something to do with a variant, whatever its type.
@@ -115,6 +116,10 @@ variant_table! {
     "synchronous" => Synchronous {
         defaults: Default::default(),
         about: "Synchronous: both sides move at once; collisions, swaps and exchanges of blows",
+    },
+    "time" => TimeChess {
+        defaults: Default::default(),
+        about: "Time Chess: six phases from Dawn; blind moves against one's own pieces only",
     },
     "two-move" => TwoMove {
         defaults: Default::default(),

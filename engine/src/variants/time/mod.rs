@@ -1,0 +1,845 @@
+//! Time Chess (seed "Time Chess", 2009; RULES.md "Time Chess"): orthodox chess in a
+//! cycle of six phases, in two of which one player is blind to the enemy pieces.
+//!
+//! Rules implemented (the `rule_*` test for each is in `tests.rs`):
+//! - Black moves first. Six phases repeat ([`Phase`]): Dawn (Black, all see), Midday
+//!   (White, Black blind), Evening (Black, Black blind), Dusk (White, all see), Midnight
+//!   (Black, White blind), Morning (White, White blind)
+//!   (`rule_black_moves_first_and_six_phases_repeat`).
+//! - A blind player sees only their own pieces and remembers the board they last saw
+//!   (`rule_blind_player_sees_own_pieces_and_remembers`, `observation`).
+//! - A blind move is chosen against the mover's own pieces only
+//!   (`rule_blind_moves_are_generated_on_own_pieces_only`), then resolved on the true
+//!   board: a pawn push blocked by an enemy piece is forfeited
+//!   (`rule_blind_pawn_push_blocked_is_forfeited`); a pawn diagonal onto an empty square
+//!   is forfeited (`rule_blind_pawn_diagonal_onto_empty_square_is_forfeited`) and onto an
+//!   enemy piece captures (`rule_blind_pawn_diagonal_captures`); a slider stopped by an
+//!   enemy piece on its path captures it and stops there
+//!   (`rule_blind_slider_stops_at_first_enemy_and_captures`, the seed's queen example
+//!   `rule_seed_example_queen_stopped_on_third_square`); a knight or king landing on an
+//!   enemy piece captures it (`rule_blind_knight_and_king_capture_what_they_land_on`).
+//! - Kings are never captured: a blind slider whose path meets the enemy king stops on
+//!   the square before it, forfeited if that is its origin
+//!   (`rule_blind_slider_stops_before_the_king`); a blind pawn, knight or king move onto
+//!   the enemy king is forfeited (`rule_blind_move_onto_the_king_is_forfeited`); sighted
+//!   moves never take a king (`rule_sighted_moves_never_take_a_king`).
+//! - A blind move may leave or put the own king in check
+//!   (`rule_blind_move_may_leave_or_put_own_king_in_check`); checkmate and stalemate are
+//!   judged only at the start of a non-blind turn of the side to move
+//!   (`rule_mate_is_judged_only_at_a_sighted_turn`, the seed's extra turn:
+//!   `rule_seed_example_mated_king_going_blind_gets_an_extra_turn`).
+//! - What a seat learns: the blind mover learns where its moved piece ended and what it
+//!   captured, or that the move was forfeited; a seat learns the square on which its
+//!   piece was captured, not by what, until it sees again
+//!   (`rule_blind_mover_learns_end_square_capture_or_forfeit`,
+//!   `rule_blind_seat_learns_capture_square_not_the_capturer`). The sighted opponent of a
+//!   blind mover sees the result, not the move tried
+//!   (`rule_sighted_opponent_sees_the_result_not_the_try`).
+//!
+//! Decisions (RULES.md's, tested): blind castling is offered when the right is held and
+//! no own piece stands between king and rook (or on their targets); an enemy piece there
+//! forfeits it and attacks are ignored (`rule_blind_castling`). A blind en passant is a
+//! pawn diagonal onto an empty square: forfeited (`rule_blind_en_passant_is_forfeited`).
+//! A blind mover whose own pieces leave it no move passes (`rule_blind_mover_without_moves_passes`).
+//! Blind moves ignore remembered enemy pieces (same generator test as above). Draws
+//! (insufficient material, 50 moves, repetition, the cap) are judged after every ply,
+//! blind ones included; a forfeited move resets nothing; positions repeat only with the
+//! same phase (`rule_draws_are_judged_after_every_ply`,
+//! `rule_forfeit_resets_nothing_and_repetition_needs_the_same_phase`). An en passant loss
+//! tells the seat where its pawn stood (`rule_en_passant_loss_reveals_the_pawns_square`).
+//! A FEN starts at Dawn with Black to move and at Dusk with White to move
+//! (`rule_fen_starts_at_dawn_or_dusk`). Promotion works for blind pawn moves like any
+//! other pawn move (`rule_blind_promotion_is_offered_and_resolved_like_any_pawn_move`).
+//! Notation keeps the blind try as chosen and the board keeps its outcome
+//! (`rule_notation_records_blind_tries_as_tried`). Bad action strings, FENs and
+//! parameters are errors (`rule_bad_input_is_an_error_not_a_panic`).
+//!
+//! Decisions of this module where the texts are silent:
+//! - Order of the end checks: the ply cap first, then checkmate/stalemate (at a sighted
+//!   turn), then insufficient material, 50 moves, repetition.
+//! - The end of the game shows the board to both seats (a terminal state hides nothing).
+//! - A FEN may leave the side not to move in check (its blind move may have done that);
+//!   touching kings are refused, as the board's reader does.
+//!
+//! Information: the only thing a seat ever does not know is the opponent's one sighted
+//! move made while the seat was blind (White's Midday move for Black, Black's Midnight
+//! move for White); the blind seat moves next, and after its blind move twilight shows
+//! everything. The belief (module [`belief`]) is the exact set of the opponent's legal
+//! moves from the last seen position that leave the seat's own pieces as they are (the
+//! seat's only observation) and do not end the game. `sample_world` draws one of them
+//! uniformly: the prior is uniform over consistent opponent moves, not a model of play.
+//! `information_key(seat)` is a running hash of everything the seat observed since the
+//! start (full boards when it sees, its own tries and their outcomes, the squares of its
+//! captured pieces when it is blind), so equal keys mean equal observation records. It
+//! covers the whole record rather than only what came after the last twilight because a
+//! twilight board does not carry the repetition history, which both seats saw; within
+//! one search the part before the last twilight is the same in every sampled world.
+//!
+//! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
+//! `pass`.
+
+pub mod belief;
+#[cfg(test)]
+mod tests;
+
+use crate::attacks::{self, between};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::square::{Color, Role, Square};
+use crate::variants::chess::material_balance;
+use crate::zobrist;
+use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
+
+/// Tunable numbers of Time Chess. The seed gives none besides the fixed six phases.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TimeParams {
+    /// Plies after which the game is a draw recorded as `cap`.
+    pub ply_cap: u32,
+}
+
+impl Default for TimeParams {
+    fn default() -> Self {
+        TimeParams { ply_cap: 400 }
+    }
+}
+
+impl VariantParams for TimeParams {
+    /// Checks ranges; the registry calls this before building a game.
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)
+    }
+}
+
+/// The six times of day, in order; Dawn comes first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Phase {
+    Dawn,
+    Midday,
+    Evening,
+    Dusk,
+    Midnight,
+    Morning,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 6] = [
+        Phase::Dawn,
+        Phase::Midday,
+        Phase::Evening,
+        Phase::Dusk,
+        Phase::Midnight,
+        Phase::Morning,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Phase {
+        Phase::ALL[i % 6]
+    }
+
+    pub fn next(self) -> Phase {
+        Phase::from_index(self.index() + 1)
+    }
+
+    /// Who moves in this phase.
+    pub fn mover(self) -> Color {
+        match self {
+            Phase::Dawn | Phase::Evening | Phase::Midnight => Color::Black,
+            Phase::Midday | Phase::Dusk | Phase::Morning => Color::White,
+        }
+    }
+
+    /// Who is blind in this phase (day: Black, night: White, twilight: nobody).
+    pub fn blind(self) -> Option<Color> {
+        match self {
+            Phase::Midday | Phase::Evening => Some(Color::Black),
+            Phase::Midnight | Phase::Morning => Some(Color::White),
+            Phase::Dawn | Phase::Dusk => None,
+        }
+    }
+
+    /// Whether the mover is blind (Evening, Morning).
+    pub fn is_blind_turn(self) -> bool {
+        self.blind() == Some(self.mover())
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Dawn => "Dawn",
+            Phase::Midday => "Midday",
+            Phase::Evening => "Evening",
+            Phase::Dusk => "Dusk",
+            Phase::Midnight => "Midnight",
+            Phase::Morning => "Morning",
+        }
+    }
+}
+
+/// A seat's action: a move (sighted: orthodox; blind: as tried), or a blind pass.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TimeAction {
+    Move(Move),
+    Pass,
+}
+
+/// How a blind try turned out on the true board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum BlindOutcome {
+    /// The piece ended on `to` (the king's square after castling), capturing `captured`.
+    Moved {
+        to: Square,
+        captured: Option<Role>,
+    },
+    Forfeited,
+    Passed,
+}
+
+/// One ply of the record, with what `undo` needs.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    action: TimeAction,
+    phase: Phase,
+    /// Whether the board took a real move (else a null move).
+    board_move: bool,
+    /// For blind plies, the outcome.
+    blind: Option<BlindOutcome>,
+    /// The square where a piece was captured this ply (en passant: where the pawn stood).
+    captured_on: Option<Square>,
+    /// A blind ply after which the mover's own king stood attacked.
+    self_check: bool,
+    /// The seats' observation hashes before the ply.
+    obs: [u64; 2],
+}
+
+/// What the side to move can do, computed once per position (see `chess.rs`).
+#[derive(Clone)]
+struct Status {
+    moves: MoveList,
+    result: Option<GameResult>,
+    fresh: bool,
+}
+
+impl std::fmt::Debug for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Status")
+            .field("moves", &self.moves.len())
+            .field("result", &self.result)
+            .field("fresh", &self.fresh)
+            .finish()
+    }
+}
+
+/// A Time Chess game.
+#[derive(Clone, Debug)]
+pub struct TimeChess {
+    board: Board,
+    ply_cap: u32,
+    start_phase: Phase,
+    records: Vec<Record>,
+    /// Repetition keys (board key with the phase) of every position, the start included.
+    rep_keys: Vec<u64>,
+    /// Running hash of what each seat has observed.
+    obs: [u64; 2],
+    status: Status,
+    /// The blind seat's belief at the current state, worked out on first use.
+    belief: OnceLock<Arc<[Move]>>,
+}
+
+pub(crate) fn mix(h: u64, x: u64) -> u64 {
+    zobrist::extra(h.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+fn action_code(a: TimeAction) -> u64 {
+    match a {
+        TimeAction::Move(m) => m.code() as u64 + 1,
+        TimeAction::Pass => 1 << 20,
+    }
+}
+
+/// Squares that must hold no piece for `us` to castle with the rook on `rook`.
+fn castle_path(us: Color, king: Square, rook: Square) -> Bitboard {
+    let (kd, rd) = Board::castle_targets(us, king, rook);
+    (between(king, kd).with(kd) | between(rook, rd).with(rd))
+        .without(king)
+        .without(rook)
+}
+
+impl TimeChess {
+    /// A game from `board`: Dawn if Black is to move, Dusk if White is.
+    pub fn from_board(board: Board, ply_cap: u32) -> TimeChess {
+        let start_phase = match board.turn() {
+            Color::Black => Phase::Dawn,
+            Color::White => Phase::Dusk,
+        };
+        TimeChess::start(board, start_phase, ply_cap)
+    }
+
+    /// A game from `board` at any `phase` whose mover is the side to move (tests,
+    /// analysis). Both seats are taken to have seen the board.
+    pub fn from_board_at(board: Board, phase: Phase, ply_cap: u32) -> Result<TimeChess, GameError> {
+        if phase.mover() != board.turn() {
+            return Err(GameError::opening(
+                &board.fen(),
+                format!(
+                    "{} moves at {}, but the board has {} to move",
+                    phase.mover().name(),
+                    phase.name(),
+                    board.turn().name()
+                ),
+            ));
+        }
+        Ok(TimeChess::start(board, phase, ply_cap))
+    }
+
+    fn start(board: Board, start_phase: Phase, ply_cap: u32) -> TimeChess {
+        let rep = mix(board.key(), start_phase.index() as u64);
+        let start = mix(rep, 0x7469_6d65);
+        let mut g = TimeChess {
+            board,
+            ply_cap,
+            start_phase,
+            records: Vec::new(),
+            rep_keys: vec![rep],
+            obs: [mix(start, 1), mix(start, 2)],
+            status: Status {
+                moves: MoveList::new(),
+                result: None,
+                fresh: false,
+            },
+            belief: OnceLock::new(),
+        };
+        g.refresh();
+        g
+    }
+
+    /// The orthodox start with Black to move (Dawn).
+    pub fn startpos(ply_cap: u32) -> TimeChess {
+        let mut b = Board::startpos();
+        let (c, ep, h, f) = (b.castling_rights(), b.ep_square(), b.halfmoves(), 1);
+        b.set_state(Color::Black, c, ep, h, f);
+        TimeChess::from_board(b, ply_cap)
+    }
+
+    pub fn board_ref(&self) -> &Board {
+        &self.board
+    }
+
+    /// The phase of the ply to be played now.
+    pub fn phase(&self) -> Phase {
+        Phase::from_index(self.start_phase.index() + self.records.len())
+    }
+
+    /// Blind outcomes so far, oldest first, with the mover.
+    pub fn blind_outcomes(&self) -> impl Iterator<Item = (Color, BlindOutcome)> + '_ {
+        self.records
+            .iter()
+            .filter_map(|r| r.blind.map(|b| (r.phase.mover(), b)))
+    }
+
+    /// The outcome of the last ply if it was blind.
+    pub fn last_blind_outcome(&self) -> Option<BlindOutcome> {
+        self.records.last().and_then(|r| r.blind)
+    }
+
+    /// The square where a piece was captured on the last ply (en passant: where the
+    /// pawn stood).
+    pub fn last_capture_square(&self) -> Option<Square> {
+        self.records.last().and_then(|r| r.captured_on)
+    }
+
+    /// The actions played so far, oldest first.
+    pub fn actions_played(&self) -> impl Iterator<Item = TimeAction> + '_ {
+        self.records.iter().map(|r| r.action)
+    }
+
+    /// Whether `seat` has something it does not know now: it is its blind turn and the
+    /// opponent moved unseen just before.
+    pub fn hides_from(&self, seat: Seat) -> bool {
+        let ph = self.phase();
+        ph.is_blind_turn()
+            && ph.mover().index() == seat
+            && !self.records.is_empty()
+            && self.status_result().is_none()
+    }
+
+    fn rep_key(&self) -> u64 {
+        mix(self.board.key(), self.phase().index() as u64)
+    }
+
+    // ----- move generation ------------------------------------------------------------
+
+    /// Orthodox legal moves minus captures of the enemy king.
+    fn sighted_moves(board: &Board, out: &mut MoveList) {
+        out.clear();
+        board.generate(out);
+        if let Some(k) = board.king(board.turn().other()) {
+            let mut i = 0;
+            while i < out.len() {
+                if out[i].to() == k && !out[i].is_castle() {
+                    out.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Blind tries: every move the mover's own pieces allow on a board holding only them.
+    fn blind_moves(b: &Board, out: &mut MoveList) {
+        out.clear();
+        let us = b.turn();
+        let own = b.by_color(us);
+        let last = Bitboard::relative_rank(us, 7);
+        for sq in own {
+            let role = b.piece_at(sq).expect("own piece").role;
+            if role != Role::Pawn {
+                for to in attacks::attacks(role, us, sq, own) - own {
+                    out.push(Move::normal(sq, to));
+                }
+                continue;
+            }
+            let step = Bitboard::from_square(sq).forward(us);
+            let one = step - own;
+            let two = one.forward(us) & (Bitboard::relative_rank(us, 3) - own);
+            let diag = attacks::pawn_attacks(us, sq) - own;
+            for to in one | two | diag {
+                if last.contains(to) {
+                    for r in Role::PROMOTIONS {
+                        out.push(Move::new(sq, to, MoveKind::Promotion(r)));
+                    }
+                } else {
+                    out.push(Move::normal(sq, to));
+                }
+            }
+        }
+        if let Some(king) = b.king(us) {
+            let back = Bitboard::relative_rank(us, 0);
+            if back.contains(king) {
+                for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
+                    if (castle_path(us, king, rook) & own).is_empty() {
+                        out.push(Move::new(king, rook, MoveKind::Castle));
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a blind try does on the true board: the move to make (`None`: forfeited).
+    pub fn resolve_blind(&self, mv: Move) -> Option<Move> {
+        let b = &self.board;
+        let us = b.turn();
+        let theirs = b.by_color(us.other());
+        let their_king = b.pieces(us.other(), Role::King);
+        let from = mv.from();
+        let to = mv.to();
+        if mv.is_castle() {
+            return (castle_path(us, from, to) & theirs)
+                .is_empty()
+                .then_some(mv);
+        }
+        let role = b.piece_at(from).expect("blind try from an own piece").role;
+        match role {
+            Role::Pawn => {
+                if from.file() == to.file() {
+                    let path = between(from, to).with(to);
+                    (path & theirs).is_empty().then_some(mv)
+                } else {
+                    (theirs - their_king).contains(to).then_some(mv)
+                }
+            }
+            Role::Knight | Role::King => (!their_king.contains(to)).then_some(mv),
+            _ => {
+                let path = between(from, to).with(to);
+                let hit = path & theirs;
+                let Some(first) = nearest(from, hit) else {
+                    return Some(mv);
+                };
+                if their_king.contains(first) {
+                    // Kings are never captured: stop short, or forfeit next to the origin.
+                    let gap = between(from, first);
+                    farthest(from, gap).map(|sq| Move::normal(from, sq))
+                } else {
+                    Some(Move::normal(from, first))
+                }
+            }
+        }
+    }
+
+    // ----- status ------------------------------------------------------------------------
+
+    fn refresh(&mut self) {
+        // Generated in place: the list is large, and this runs once per ply.
+        if self.phase().is_blind_turn() {
+            TimeChess::blind_moves(&self.board, &mut self.status.moves);
+        } else {
+            TimeChess::sighted_moves(&self.board, &mut self.status.moves);
+        }
+        self.status.result = self.compute_result(self.status.moves.is_empty());
+        self.status.fresh = true;
+    }
+
+    fn compute_moves(&self, out: &mut MoveList) {
+        if self.phase().is_blind_turn() {
+            TimeChess::blind_moves(&self.board, out);
+        } else {
+            TimeChess::sighted_moves(&self.board, out);
+        }
+    }
+
+    fn compute_result(&self, no_moves: bool) -> Option<GameResult> {
+        let draw = |reason| {
+            Some(GameResult {
+                returns: two_seat_returns(None),
+                reason,
+            })
+        };
+        if self.records.len() as u64 >= self.ply_cap as u64 {
+            return draw("cap");
+        }
+        if !self.phase().is_blind_turn() && no_moves {
+            return Some(crate::variants::no_moves_result(
+                self.board.turn(),
+                self.board.in_check(),
+            ));
+        }
+        if self.board.is_insufficient_material() {
+            return draw("insufficient-material");
+        }
+        let half = self.board.halfmoves() as usize;
+        if half >= 100 {
+            return draw("fifty-moves");
+        }
+        // Same phase means six plies apart; look back no further than the last reset.
+        let n = self.rep_keys.len();
+        let key = self.rep_keys[n - 1];
+        let mut back = 6;
+        let mut seen = 0;
+        while back <= half && back < n {
+            if self.rep_keys[n - 1 - back] == key {
+                seen += 1;
+                if seen >= 2 {
+                    return draw("repetition");
+                }
+            }
+            back += 6;
+        }
+        None
+    }
+
+    fn status_result(&self) -> Option<GameResult> {
+        if self.status.fresh {
+            self.status.result
+        } else {
+            let mut m = MoveList::new();
+            self.compute_moves(&mut m);
+            self.compute_result(m.is_empty())
+        }
+    }
+
+    fn with_moves<R>(&self, f: impl FnOnce(&MoveList) -> R) -> R {
+        if self.status.fresh {
+            f(&self.status.moves)
+        } else {
+            let mut m = MoveList::new();
+            self.compute_moves(&mut m);
+            f(&m)
+        }
+    }
+
+    /// The seat's own pieces, role by role (what a blind seat sees of the board).
+    pub fn own_pieces(&self, color: Color) -> [Bitboard; 6] {
+        Role::ALL.map(|r| self.board.pieces(color, r))
+    }
+}
+
+/// The square of `set` nearest to `from` along a line from it (`None` if empty).
+fn nearest(from: Square, set: Bitboard) -> Option<Square> {
+    set.into_iter().min_by_key(|&s| s.distance(from))
+}
+
+/// The square of `set` farthest from `from` (`None` if empty).
+fn farthest(from: Square, set: Bitboard) -> Option<Square> {
+    set.into_iter().max_by_key(|&s| s.distance(from))
+}
+
+impl Game for TimeChess {
+    type Action = TimeAction;
+    type Params = TimeParams;
+
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
+    }
+
+    /// Parameters should have passed [`TimeParams::validate`] (the registry checks).
+    fn new(params: &TimeParams) -> TimeChess {
+        TimeChess::startpos(params.ply_cap.max(1))
+    }
+
+    fn from_opening(params: &TimeParams, opening: &str) -> Result<TimeChess, GameError> {
+        let board = Board::from_fen_king_en_prise(opening)
+            .map_err(|e| GameError::opening_fen(opening, e))?;
+        Ok(TimeChess::from_board(board, params.ply_cap))
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.status_result().is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Seat(self.board.turn().index())
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<TimeAction>) {
+        out.clear();
+        if seat != self.board.turn().index() || self.status_result().is_some() {
+            return;
+        }
+        self.with_moves(|m| out.extend(m.iter().map(|&m| TimeAction::Move(m))));
+        if out.is_empty() {
+            out.push(TimeAction::Pass);
+        }
+    }
+
+    fn apply(&mut self, action: TimeAction) {
+        let phase = self.phase();
+        let mover = self.board.turn();
+        let them = mover.other();
+        let mut rec = Record {
+            action,
+            phase,
+            board_move: false,
+            blind: None,
+            captured_on: None,
+            self_check: false,
+            obs: self.obs,
+        };
+        let blind_turn = phase.is_blind_turn();
+        let played = match action {
+            TimeAction::Pass => None,
+            TimeAction::Move(m) if blind_turn => self.resolve_blind(m),
+            TimeAction::Move(m) => Some(m),
+        };
+        let mut captured = None;
+        match played {
+            Some(m) => {
+                if let Some(p) = self.board.captured_piece(m) {
+                    captured = Some(p.role);
+                    rec.captured_on = Some(match m.kind() {
+                        MoveKind::EnPassant => Square::from_coords(m.to().file(), m.from().rank()),
+                        _ => m.to(),
+                    });
+                }
+                self.board.make(m);
+                rec.board_move = true;
+            }
+            None => self.board.make_null(),
+        }
+        if blind_turn {
+            rec.blind = Some(match (action, played) {
+                (TimeAction::Pass, _) => BlindOutcome::Passed,
+                (_, None) => BlindOutcome::Forfeited,
+                (_, Some(m)) => BlindOutcome::Moved {
+                    to: if m.is_castle() {
+                        Board::castle_targets(mover, m.from(), m.to()).0
+                    } else {
+                        m.to()
+                    },
+                    captured,
+                },
+            });
+            rec.self_check = self.board.king(mover).is_some_and(|k| {
+                self.board
+                    .attackers_to(k, them, self.board.occupied())
+                    .any()
+            });
+        }
+        self.records.push(rec);
+        let rep = self.rep_key();
+        self.rep_keys.push(rep);
+        self.belief = OnceLock::new();
+        self.refresh();
+        // Observations: the mover knows its action and the board after it (it saw the
+        // board before a sighted move; twilight follows every blind move). The opponent
+        // learns only where it lost a piece while it is blind, else sees the board.
+        // What a seat that sees everything sees (ply count included: play is timed).
+        let seen = mix(rep, self.records.len() as u64);
+        let m = mover.index();
+        self.obs[m] = mix(mix(self.obs[m], action_code(action)), seen);
+        let o = them.index();
+        self.obs[o] = if phase.blind() == Some(them) {
+            mix(
+                self.obs[o],
+                rec.captured_on.map_or(0, |s| s.index() as u64 + 1),
+            )
+        } else {
+            mix(self.obs[o], seen)
+        };
+        if self.status.result.is_some() {
+            for h in &mut self.obs {
+                *h = mix(*h, seen ^ 0xe4d);
+            }
+        }
+    }
+
+    fn undo(&mut self) {
+        let rec = self.records.pop().expect("undo without an action");
+        if rec.board_move {
+            self.board.unmake();
+        } else {
+            self.board.unmake_null();
+        }
+        self.rep_keys.pop();
+        self.obs = rec.obs;
+        self.status.fresh = false;
+        self.belief = OnceLock::new();
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.status_result()
+    }
+
+    fn state_key(&self) -> u64 {
+        mix(self.rep_key(), self.records.len() as u64 ^ 0x5a5a)
+    }
+
+    fn information_key(&self, seat: Seat) -> u64 {
+        mix(self.obs[seat.min(1)], 11 + seat as u64)
+    }
+
+    /// Draws the opponent's unseen move uniformly from the moves consistent with what
+    /// `seat` observed ([`belief::consistent_moves`]); the true state where nothing is
+    /// hidden from `seat`.
+    fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> TimeChess {
+        let mut w = self.clone();
+        if !self.hides_from(seat) {
+            return w;
+        }
+        let moves = self
+            .belief
+            .get_or_init(|| belief::consistent_moves(self).into());
+        if moves.is_empty() {
+            // Cannot happen (the true move is always consistent); the truth is safe.
+            return w;
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        w.undo();
+        w.apply(TimeAction::Move(m));
+        w
+    }
+
+    fn observation(&self, seat: Seat) -> String {
+        belief::describe(self, Color::from_index(seat.min(1)))
+    }
+
+    fn action_notation(&self, action: TimeAction) -> String {
+        match action {
+            TimeAction::Move(m) => self.board.uci(m),
+            TimeAction::Pass => "pass".into(),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<TimeAction, GameError> {
+        let err = |m: String| GameError::Action {
+            action: text.into(),
+            message: m,
+        };
+        if self.status_result().is_some() {
+            return Err(err("the game is over".into()));
+        }
+        let t = text.trim();
+        let mut legal = Vec::new();
+        self.legal_actions(self.board.turn().index(), &mut legal);
+        if let Some(a) = legal
+            .iter()
+            .copied()
+            .find(|&a| self.action_notation(a) == t)
+        {
+            return Ok(a);
+        }
+        let phase = self.phase();
+        let shape_ok = t == "pass"
+            || ((4..=5).contains(&t.len())
+                && t.is_ascii()
+                && Square::parse(&t[0..2]).is_some()
+                && Square::parse(&t[2..4]).is_some());
+        Err(err(if !shape_ok {
+            "expected a UCI move like 'e2e4' or 'pass'".into()
+        } else if phase.is_blind_turn() {
+            format!(
+                "not a blind try for {} at {} (tries are moves of your own pieces on a \
+                 board holding only them; 'pass' only when there is none)",
+                phase.mover().name(),
+                phase.name()
+            )
+        } else {
+            format!(
+                "not a legal move for {} at {} (sighted turns are orthodox and never take \
+                 a king)",
+                phase.mover().name(),
+                phase.name()
+            )
+        }))
+    }
+
+    fn history_len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn material(&self, seat: Seat) -> f64 {
+        material_balance(&self.board, Color::from_index(seat.min(1)))
+    }
+
+    fn board(&self) -> Option<&Board> {
+        Some(&self.board)
+    }
+
+    /// Per game, for each side: `{side}_forfeits` (blind tries forfeited),
+    /// `{side}_blind_captures`, `{side}_blind_self_checks` (blind plies after which the
+    /// mover's own king stood attacked), `{side}_blind_passes`; and `decided_after_blind`
+    /// (1 when the game ended in checkmate right after a blind ply, else 0).
+    fn tallies(&self) -> Vec<(String, f64)> {
+        let mut forfeits = [0u32; 2];
+        let mut captures = [0u32; 2];
+        let mut self_checks = [0u32; 2];
+        let mut passes = [0u32; 2];
+        for r in &self.records {
+            let c = r.phase.mover().index();
+            match r.blind {
+                Some(BlindOutcome::Forfeited) => forfeits[c] += 1,
+                Some(BlindOutcome::Passed) => passes[c] += 1,
+                Some(BlindOutcome::Moved {
+                    captured: Some(_), ..
+                }) => captures[c] += 1,
+                _ => {}
+            }
+            self_checks[c] += u32::from(r.self_check);
+        }
+        let mut out = Vec::new();
+        for (c, side) in ["white", "black"].iter().enumerate() {
+            out.push((format!("{side}_forfeits"), forfeits[c] as f64));
+            out.push((format!("{side}_blind_captures"), captures[c] as f64));
+            out.push((format!("{side}_blind_self_checks"), self_checks[c] as f64));
+            out.push((format!("{side}_blind_passes"), passes[c] as f64));
+        }
+        let decided = self
+            .status_result()
+            .is_some_and(|r| r.reason == "checkmate")
+            && self.records.last().is_some_and(|r| r.blind.is_some());
+        out.push(("decided_after_blind".into(), f64::from(decided)));
+        out
+    }
+}
