@@ -15,4 +15,5 @@ pub mod report_cmd;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod trace_cmd;
 pub mod util;
