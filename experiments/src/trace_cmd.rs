@@ -626,7 +626,7 @@ mod tests {
         assert!(format!("{e:#}").contains("action 1"), "{e:#}");
         assert!(trace_record(&start, &[], false).is_err());
         let a = start.action_notation(0);
-        assert!(trace_record(&start, &[a.clone()], false).is_err());
+        assert!(trace_record(&start, std::slice::from_ref(&a), false).is_err());
         let ok = trace_record(&start, &[format!("{a}|{a}")], false).unwrap();
         assert_eq!(ok.result.returns, vec![0.0, 0.0]);
     }
