@@ -35,7 +35,7 @@
 //!   matchup of a tournament, so game i has seed `mix(seed, i)`, the agent in seat s
 //!   draws from `mix(game seed, s + 1)` and chance from the stream of the game's round
 //!   (`Plan::chance_seed`: both games of a colour-swapped pair share it). Games are
-//!   played by [`gameplay::play_game`], the tournament's own loop. Hence trace game i of
+//!   played by [`crate::gameplay::play_game`], the tournament's own loop. Hence trace game i of
 //!   `--agent X` is game i of `chesslab tournament --agents X,X` with the same seed,
 //!   parameters and opening, and trace game i of `--agents A,B` is tournament game i of
 //!   `--agents A,B` for even i and of `--agents B,A` for odd i (with more seats, the
