@@ -35,11 +35,11 @@
 //!   matchup of a tournament, so game i has seed `mix(seed, i)`, the agent in seat s
 //!   draws from `mix(game seed, s + 1)` and chance from the stream of the game's round
 //!   (`Plan::chance_seed`: both games of a colour-swapped pair share it). Games are
-//!   played by [`crate::gameplay::play_game`], the tournament's own loop. Hence trace game i of
-//!   `--agent X` is game i of `chesslab tournament --agents X,X` with the same seed,
-//!   parameters and opening, and trace game i of `--agents A,B` is tournament game i of
-//!   `--agents A,B` for even i and of `--agents B,A` for odd i (with more seats, the
-//!   tournament's seating alternates a-b-a-b / b-a-b-a); other seatings have no
+//!   played by [`crate::gameplay::play_game`], the tournament's own loop. Hence trace
+//!   game i of `--agent X` is game i of `chesslab tournament --agents X,X` with the same
+//!   seed, parameters and opening, and trace game i of `--agents A,B` is tournament game
+//!   i of `--agents A,B` for even i and of `--agents B,A` for odd i (with more seats,
+//!   the tournament's seating alternates a-b-a-b / b-a-b-a); other seatings have no
 //!   tournament counterpart. Test: `trace_games_are_tournament_games` in
 //!   `experiments/tests/trace_cli.rs`.
 //! - The trace is built from the played game's record: the record is walked from the
