@@ -15,5 +15,6 @@ pub mod report_cmd;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod trace_cmd;
 pub mod util;
 pub mod variant_args;

@@ -1,7 +1,7 @@
 //! The `chesslab` command: argument parsing and dispatch over the `experiments` library.
 
 use clap::{Parser, Subcommand};
-use experiments::{golf_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament};
+use experiments::{golf_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -35,6 +35,9 @@ enum Command {
     Report(report_cmd::ReportArgs),
     /// A tournament followed by its balance report, in one folder.
     Balance(report_cmd::BalanceArgs),
+    /// Games node by node as JSON lines (legal actions, chance outcomes, results), for
+    /// outside tools that check the rules.
+    Trace(trace_cmd::TraceArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -69,5 +72,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => replay_cmd::run_export(&args),
         Command::Report(args) => report_cmd::run_report(&args),
         Command::Balance(args) => report_cmd::run_balance(&args),
+        Command::Trace(args) => trace_cmd::run(&args),
     }
 }
