@@ -66,7 +66,7 @@ use agents::Agent;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use engine::game::{Game, Seat, Turn, JOINT_SEPARATOR};
-use engine::registry::{self, VariantVisitor};
+use engine::registry::VariantVisitor;
 use serde::ser::SerializeMap;
 use serde::Serialize;
 use std::io::Write;
@@ -75,12 +75,8 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("who").required(true).args(["agent", "agents"])))]
 pub struct TraceArgs {
-    /// Variant name.
-    #[arg(long)]
-    pub variant: String,
-    /// Variant parameters (TOML), read over the variant's defaults.
-    #[arg(long)]
-    pub params: Option<PathBuf>,
+    #[command(flatten)]
+    pub variant: crate::variant_args::VariantArgs,
     /// Start from this position (FEN for chess-like variants).
     #[arg(long)]
     pub opening: Option<String>,
@@ -494,7 +490,7 @@ pub fn run(args: &TraceArgs) -> Result<()> {
             if one.is_empty() {
                 bail!("--agent: no agent given");
             }
-            if split_agents(one).len() > 1 {
+            if split_agents(one)?.len() > 1 {
                 bail!(
                     "--agent takes one spec for every seat; give one per seat with --agents A,B,.."
                 );
@@ -502,7 +498,7 @@ pub fn run(args: &TraceArgs) -> Result<()> {
             vec![one.to_string()]
         }
         (None, Some(list)) => {
-            let specs = split_agents(list);
+            let specs = split_agents(list)?;
             if specs.is_empty() {
                 bail!("--agents: no agent given");
             }
@@ -510,16 +506,7 @@ pub fn run(args: &TraceArgs) -> Result<()> {
         }
         _ => bail!("give either --agent SPEC or --agents A,B,.."),
     };
-    let params = args
-        .params
-        .as_ref()
-        .map(|p| {
-            std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read parameter file {}", p.display()))
-        })
-        .transpose()?;
-    registry::visit(&args.variant, params.as_deref(), Visitor { args, specs })
-        .with_context(|| format!("variant '{}'", args.variant))?
+    args.variant.visit(Visitor { args, specs })?
 }
 
 #[cfg(test)]

@@ -977,7 +977,10 @@ mod tests {
         assert_eq!(acts(&g, 0), set(&["NB", "NQ", "BQ"]));
         assert_eq!(acts(&g, 1).len(), 10);
         let e = replay(g.clone(), &["KR|NB"]).unwrap_err();
-        assert!(e.to_string().contains("not a legal action for white"), "{e}");
+        assert!(
+            e.to_string().contains("not a legal action for white"),
+            "{e}"
+        );
         let e = g.parse_choice(0, "NK").unwrap_err();
         assert!(e.to_string().contains("K is face up for white"), "{e}");
         assert!(g.parse_choice(1, "NK").is_ok());
