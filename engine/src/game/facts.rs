@@ -28,7 +28,9 @@ pub enum Dynamics {
     Simultaneous,
 }
 
-/// Whether every seat sees the whole state.
+/// Whether every seat sees the whole state. Choices made at once at a simultaneous node
+/// are not hidden information in this sense (no seat sees the others' part before it
+/// acts, by construction of the node), so Two Move and Synchronous are `Perfect`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Information {
     /// Information keys equal the state key; `sample_world` is the state itself.
