@@ -35,12 +35,30 @@ pub struct ExportArgs {
     /// A games.csv written by `chesslab tournament`.
     #[arg(long)]
     pub games: PathBuf,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). It may not be an input, and an existing
+    /// file is replaced only with --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Variant parameters (TOML); default: those recorded in run.json next to the file.
     #[arg(long)]
     pub params: Option<PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The files a command over `games` reads: the games, the parameter file if given, and
+/// run.json beside the games. No output may be one of them.
+pub(crate) fn inputs_of<'a>(games: &'a Path, params: Option<&'a PathBuf>, run: &'a Path) -> Vec<&'a Path> {
+    let mut v = vec![games, run];
+    if let Some(p) = params {
+        v.push(p.as_path());
+    }
+    v
+}
+
+pub(crate) fn run_json_of(games: &Path) -> PathBuf {
+    games.parent().unwrap_or(Path::new(".")).join("run.json")
 }
 
 /// The parameter TOML for a games file: `--params`, else run.json's `params_toml`.
@@ -347,6 +365,11 @@ fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
 /// `replay --row` takes it, and its index) with the reason; a PGN file that silently
 /// leaves games out, or states a result the moves contradict, would mislead.
 pub fn run_export(args: &ExportArgs) -> Result<()> {
+    if let Some(out) = &args.out {
+        let run = run_json_of(&args.games);
+        let inputs = inputs_of(&args.games, args.params.as_ref(), &run);
+        crate::util::check_output(out, &inputs, args.force, "--out")?;
+    }
     let loaded = record::load(&args.games)?;
     let params = params_for(&args.games, args.params.as_ref())?;
     let mut out = String::new();
@@ -376,9 +399,7 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         );
     }
     match &args.out {
-        Some(p) => {
-            std::fs::write(p, out).with_context(|| format!("cannot write {}", p.display()))?
-        }
+        Some(p) => record::write_atomic(p, out.as_bytes())?,
         None => out!("{out}"),
     }
     Ok(())

@@ -37,9 +37,14 @@ pub struct ReportArgs {
     #[arg(long)]
     pub params: Option<PathBuf>,
     /// The Markdown report (default: report.md next to games.csv). The per-game figures
-    /// go beside it as tallies.csv.
+    /// go beside it as tallies.csv. Neither may be an input; with --out, existing files
+    /// are replaced only with --force (the default report.md and tallies.csv beside a run
+    /// belong to the run and are replaced by a new report).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace an existing --out report (and the tallies.csv beside it).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub options: ReportOptions,
 }
@@ -78,6 +83,7 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
         games: dir.join("games.csv"),
         params: args.run.params.clone(),
         out: None,
+        force: false,
         options: args.options.clone(),
     })
 }
@@ -90,6 +96,22 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .iter()
         .map(|s| Split::parse(s))
         .collect::<Result<Vec<_>>>()?;
+    let md_path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| sibling(&args.games, "report.md"));
+    let csv_path = md_path.with_file_name("tallies.csv");
+    {
+        let run = crate::replay_cmd::run_json_of(&args.games);
+        let inputs = crate::replay_cmd::inputs_of(&args.games, args.params.as_ref(), &run);
+        // Default outputs belong to the run: replaced, but never onto an input.
+        let force = args.force || args.out.is_none();
+        crate::util::check_output(&md_path, &inputs, force, "--out")?;
+        crate::util::check_output(&csv_path, &inputs, force, "--out (its tallies.csv)")?;
+        if md_path == csv_path {
+            bail!("--out {} would be overwritten by the tallies.csv written beside it; choose another name", md_path.display());
+        }
+    }
     let loaded = record::load(&args.games)?;
     if loaded.rows.is_empty() {
         bail!("{} holds no finished games", args.games.display());
@@ -141,11 +163,6 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         }
     }
     let report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
-    let md_path = args
-        .out
-        .clone()
-        .unwrap_or_else(|| sibling(&args.games, "report.md"));
-    let csv_path = md_path.with_file_name("tallies.csv");
     record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)?;
     record::write_atomic(&md_path, report.markdown.as_bytes())?;
     out!("{}", report.summary);

@@ -104,6 +104,17 @@ pub fn read_openings(path: &Path) -> Result<Vec<(usize, String)>> {
     Ok(out)
 }
 
+/// The most games one run schedules: the schedule is held in memory (40 bytes a game),
+/// so a user's number must not size it unchecked (10 million games is 400 MB).
+pub const MAX_RUN_GAMES: u64 = 10_000_000;
+
+/// Worker threads beyond this many per core only cost memory and start-up time.
+const THREADS_PER_CORE: usize = 4;
+
+fn max_threads(cores: usize) -> usize {
+    cores.saturating_mul(THREADS_PER_CORE).max(THREADS_PER_CORE)
+}
+
 /// Everything fixed before the variant's type is known.
 struct Plan {
     args: TournamentArgs,
@@ -142,10 +153,32 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             bail!("--sprt cannot be combined with --shard (the test needs every pair)");
         }
     }
+    let pairs = if args.gauntlet {
+        specs.len().saturating_sub(1)
+    } else {
+        specs.len() * specs.len().saturating_sub(1) / 2
+    }
+    .max(1) as u64;
+    match args.games.checked_mul(pairs) {
+        Some(total) if total <= MAX_RUN_GAMES => {}
+        _ => bail!(
+            "--games {} with {} matchup(s) is more than the {MAX_RUN_GAMES} games one run may schedule; play fewer games per run",
+            args.games,
+            pairs
+        ),
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > max_threads(cores) => {
+            eprintln!(
+                "note: --threads {t} capped at {} ({THREADS_PER_CORE} per core on {cores} core(s)); the results do not depend on it",
+                max_threads(cores)
+            );
+            max_threads(cores)
+        }
         Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => cores,
     };
     let params_text = args
         .params
