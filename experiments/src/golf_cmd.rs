@@ -144,6 +144,12 @@ impl RuleArgs {
         if let Some(f) = self.fill_order {
             p.fill_order = f;
         }
+        engine::game::VariantParams::validate(&p).map_err(|e| match &self.params {
+            Some(path) => {
+                anyhow::Error::new(e).context(format!("parameters {} out of range", path.display()))
+            }
+            None => anyhow::Error::new(e).context("parameters out of range"),
+        })?;
         Ok(p)
     }
 }

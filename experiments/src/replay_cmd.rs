@@ -49,7 +49,11 @@ pub struct ExportArgs {
 
 /// The files a command over `games` reads: the games, the parameter file if given, and
 /// run.json beside the games. No output may be one of them.
-pub(crate) fn inputs_of<'a>(games: &'a Path, params: Option<&'a PathBuf>, run: &'a Path) -> Vec<&'a Path> {
+pub(crate) fn inputs_of<'a>(
+    games: &'a Path,
+    params: Option<&'a PathBuf>,
+    run: &'a Path,
+) -> Vec<&'a Path> {
     let mut v = vec![games, run];
     if let Some(p) = params {
         v.push(p.as_path());
@@ -343,7 +347,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<()> {
 }
 
 /// How the replay contradicts the recorded result, if it does.
-fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
+pub(crate) fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
     (r.returns != row.returns || r.reason != row.reason || r.result != row.result).then(|| {
         format!(
             "recorded {} ({}) returns {}, replayed {} ({}) returns {}",

@@ -73,6 +73,8 @@ pub struct BalanceArgs {
 
 /// `chesslab balance`: the tournament, then its report in the same folder.
 pub fn run_balance(args: &BalanceArgs) -> Result<()> {
+    // Every argument is checked before the first game (the report's too).
+    parse_splits(&args.options, Some(&args.run.variant))?;
     tournament::run(&args.run)?;
     if INTERRUPTED.load(Ordering::SeqCst) {
         eprintln!("interrupted: no report written (rerun with --resume to finish)");
@@ -88,14 +90,30 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     })
 }
 
-/// `chesslab report`.
-pub fn run_report(args: &ReportArgs) -> Result<()> {
-    let splits = args
-        .options
+/// The `--split` options, parsed, and their seats checked against the variant's seat
+/// count when the variant is known.
+fn parse_splits(options: &ReportOptions, variant: Option<&str>) -> Result<Vec<Split>> {
+    let splits = options
         .split
         .iter()
         .map(|s| Split::parse(s))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(v) = variant {
+        let seats = engine::registry::facts(v)
+            .with_context(|| format!("variant '{v}'"))?
+            .seats;
+        for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
+            if *seat >= seats {
+                bail!("--split {tally}@{seat}: {v} has {seats} seats (numbered from 0)");
+            }
+        }
+    }
+    Ok(splits)
+}
+
+/// `chesslab report`.
+pub fn run_report(args: &ReportArgs) -> Result<()> {
+    let splits = parse_splits(&args.options, None)?;
     let md_path = args
         .out
         .clone()
@@ -128,6 +146,7 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             v.variant
         );
     }
+    parse_splits(&args.options, Some(&loaded.rows[0].variant))?;
     let params = params_for(&args.games, args.params.as_ref())?;
     let replayed = loaded
         .rows
@@ -154,15 +173,19 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .zip(replayed)
         .map(|(row, r)| GameFigures::new(row, r))
         .collect();
+    let report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
     for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
-        if *seat >= games[0].returns.len() {
+        if !report.tally_names.contains(tally) {
             bail!(
-                "--split {tally}@{seat}: the variant has {} seats",
-                games[0].returns.len()
+                "--split {tally}@{seat}: no game has a tally '{tally}' (this run's tallies: {}); nothing written",
+                if report.tally_names.is_empty() {
+                    "none".to_string()
+                } else {
+                    report.tally_names.join(", ")
+                }
             );
         }
     }
-    let report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
     record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)?;
     record::write_atomic(&md_path, report.markdown.as_bytes())?;
     out!("{}", report.summary);

@@ -252,6 +252,34 @@ struct RunInfo<'a> {
     resumed: bool,
 }
 
+/// Replays every recorded game before a run resumes, as `replay` does: a row whose moves
+/// do not replay, or whose result, returns or reason the replay contradicts (a
+/// hand-edited result), stops the resume before anything is written, naming each row.
+fn verify_rows(done: &BTreeMap<u64, Row>, params: Option<&str>, games: &Path) -> Result<()> {
+    use rayon::prelude::*;
+    let rows: Vec<&Row> = done.values().collect();
+    let failures: Vec<String> = rows
+        .par_iter()
+        .filter_map(|row| {
+            let why = match crate::replay_cmd::replay_row(row, params, false) {
+                Err(e) => format!("{e:#}"),
+                Ok(r) => crate::replay_cmd::contradiction(row, &r)?,
+            };
+            Some(format!("game {}: {why}", row.index))
+        })
+        .collect();
+    if !failures.is_empty() {
+        bail!(
+            "cannot resume: {} of {} recorded games in {} fail verification (edited by hand?); nothing was changed:\n  {}",
+            failures.len(),
+            rows.len(),
+            games.display(),
+            failures.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
 /// `git describe` of the checkout the binary was built in (tried from the current
 /// folder, then from the executable's), if git and a repository are there.
 fn git_describe() -> Option<String> {
@@ -349,7 +377,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
                     }
                 );
             };
-            let (seed, players, _) = schedule.expected(slot);
+            let (seed, players, agents) = schedule.expected(slot);
             let (_, opening) = starts.of(slot);
             let mismatch = if row.variant != name {
                 Some(format!("variant {} (now {name})", row.variant))
@@ -362,6 +390,12 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
                 Some(format!("seed {} (now {seed}): another --seed?", row.seed))
             } else if row.players != players || row.pair != slot.pair {
                 Some("different agents or schedule".into())
+            } else if row.agents != agents {
+                Some(format!(
+                    "agents {} (now {}): the specs must be the same, settings included",
+                    row.agents.join(" vs "),
+                    agents.join(" vs ")
+                ))
             } else if row.opening != opening {
                 Some("a different opening".into())
             } else {
@@ -379,6 +413,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         if loaded.truncated_tail || loaded.complete_len == 0 {
             clean_to = Some(loaded.complete_len as u64);
         }
+        verify_rows(&done, plan.params_text.as_deref(), &games_path)?;
     }
     // Describe the run.
     let info = RunInfo {

@@ -94,10 +94,7 @@ pub fn check_output(
     flag: &str,
 ) -> anyhow::Result<()> {
     if out.is_dir() {
-        anyhow::bail!(
-            "{flag} {} is a folder; give a file name",
-            out.display()
-        );
+        anyhow::bail!("{flag} {} is a folder; give a file name", out.display());
     }
     let resolved = resolve(out);
     for input in inputs {
