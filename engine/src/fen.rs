@@ -25,7 +25,7 @@ pub enum CastlingMode {
 /// A FEN string that cannot be read, naming the field and the problem.
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum FenError {
-    #[error("FEN needs at least 4 fields (placement, side, castling, en passant), found {0}")]
+    #[error("FEN needs 4 to 6 fields (placement, side, castling, en passant, then optionally the halfmove clock and move number), found {0}")]
     FieldCount(usize),
     #[error("FEN piece placement: {0}")]
     Placement(String),

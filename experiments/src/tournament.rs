@@ -301,6 +301,15 @@ fn git_describe() -> Option<String> {
 }
 
 fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Result<()> {
+    // First Ctrl-C: no new game starts, the rows written stay; a second one stops at once
+    // (every finished row is already on disk, a torn last line is cleaned by --resume).
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!("\nstopped; the games finished so far are kept (rerun with --resume)");
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping after the games in progress (Ctrl-C again to stop now)");
+    });
     let args = &plan.args;
     // Agents: every spec must build for this game.
     for s in &plan.specs {
@@ -475,10 +484,6 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         .copied()
         .filter(|s| !done.contains_key(&s.index))
         .collect();
-
-    let _ = ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-    });
 
     // Progress bar on a terminal only.
     let bar = if std::io::stderr().is_terminal() {

@@ -15,10 +15,6 @@ fn chesslab_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run chesslab")
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Every file under `dir` with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -329,6 +325,40 @@ fn sizes_that_cannot_be_allocated_are_refused_and_threads_capped() {
     assert!(err.contains("--threads 100000 capped at"), "{err}");
 }
 
+#[test]
+fn perft_flags_are_supported_or_refused_and_messages_name_the_problem() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    for flag in [
+        &["--divide"][..],
+        &["--full"],
+        &["--chess960", "5"],
+        &["--frc"],
+    ] {
+        let mut a = vec!["perft", "--variant", "half-alice", "--depth", "1"];
+        a.extend_from_slice(flag);
+        refused(dir, &a, &[flag[0], "only with chess"]);
+    }
+    // Too many FEN fields: the message says how many are allowed.
+    refused(
+        dir,
+        &[
+            "perft",
+            "--depth",
+            "1",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",
+        ],
+        &["4 to 6 fields", "found 7"],
+    );
+    // A negative number is a value out of range, not an unknown flag (clap's exit 2).
+    let o = chesslab_in(dir, &["perft", "--depth", "-1"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid value '-1' for '--depth"), "{err}");
+    assert!(!err.contains("unexpected argument"), "{err}");
+}
+
 /// A games.csv line with its result and returns flipped (moves and reason kept).
 fn flip_result(line: &str) -> String {
     let mut f: Vec<String> = line.split(',').map(str::to_string).collect();
@@ -423,4 +453,62 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
         n += 1;
     }
     assert!(n >= 40, "the list shrank to {n} commands");
+}
+
+/// Ctrl-C (SIGINT) during a long search: the first says what happens and the second stops
+/// at once, keeping the header and every finished row. No clock: the test waits for
+/// files and messages, not for durations.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_says_what_happens_and_a_second_stops_at_once() {
+    use std::process::Stdio;
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let err_path = dir.join("stderr.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chesslab"))
+        .args([
+            "tournament",
+            "--variant",
+            "chess",
+            "--agents",
+            "mcts:iters=100000000,mcts:iters=100000000",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+            "run",
+        ])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let sigint = || {
+        let ok = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        assert!(ok.success());
+    };
+    let stderr = || std::fs::read_to_string(&err_path).unwrap_or_default();
+    let wait_for = |child: &mut std::process::Child, what: &dyn Fn() -> bool| {
+        while !what() {
+            let ended = child.try_wait().unwrap();
+            assert!(ended.is_none(), "chesslab ended early: {}", stderr());
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    // run.json is written after the handler is installed.
+    wait_for(&mut child, &|| dir.join("run/run.json").exists());
+    sigint();
+    wait_for(&mut child, &|| {
+        stderr().contains("Ctrl-C again to stop now")
+    });
+    assert!(stderr().contains("stopping after the games in progress"));
+    sigint();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{}", stderr());
+    assert!(!stderr().contains("panicked"));
+    let games = std::fs::read_to_string(dir.join("run/games.csv")).unwrap();
+    assert!(games.starts_with("index,"), "{games}");
+    assert!(games.ends_with('\n'));
 }
