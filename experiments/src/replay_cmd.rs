@@ -375,6 +375,19 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         crate::util::check_output(out, &inputs, args.force, "--out")?;
     }
     let loaded = record::load(&args.games)?;
+    if loaded.rows.is_empty() {
+        bail!(
+            "{} holds no finished games: nothing to export",
+            args.games.display()
+        );
+    }
+    if loaded.truncated_tail {
+        eprintln!(
+            "note: the last line of {} has no line end (a write cut short); it is skipped, {} games exported",
+            args.games.display(),
+            loaded.rows.len()
+        );
+    }
     let params = params_for(&args.games, args.params.as_ref())?;
     let mut out = String::new();
     let mut failures: Vec<String> = Vec::new();

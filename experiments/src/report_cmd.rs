@@ -90,6 +90,40 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     })
 }
 
+/// Every row's player numbers must name the run's agents: one number, one spec, and,
+/// when run.json lists the agents, a number below their count (a hand-edited `5 9` in a
+/// two-agent run would otherwise report phantom agents).
+fn check_players(rows: &[Row], games: &Path) -> Result<()> {
+    let listed: Option<usize> = std::fs::read_to_string(crate::replay_cmd::run_json_of(games))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.get("agents").and_then(|a| a.as_array()).map(Vec::len));
+    let mut spec_of: BTreeMap<usize, &str> = BTreeMap::new();
+    for row in rows {
+        for (p, a) in row.players.iter().zip(&row.agents) {
+            if let Some(n) = listed {
+                if *p >= n {
+                    bail!(
+                        "{}: game {} names player {p}, but the run has {n} agents (numbered from 0)",
+                        games.display(),
+                        row.index
+                    );
+                }
+            }
+            if let Some(prev) = spec_of.insert(*p, a) {
+                if prev != a {
+                    bail!(
+                        "{}: game {} gives player {p} the spec '{a}', earlier games '{prev}'",
+                        games.display(),
+                        row.index
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The `--split` options, parsed, and their seats checked against the variant's seat
 /// count when the variant is known.
 fn parse_splits(options: &ReportOptions, variant: Option<&str>) -> Result<Vec<Split>> {
@@ -147,6 +181,7 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         );
     }
     parse_splits(&args.options, Some(&loaded.rows[0].variant))?;
+    check_players(&loaded.rows, &args.games)?;
     let params = params_for(&args.games, args.params.as_ref())?;
     let replayed = loaded
         .rows
@@ -173,7 +208,19 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .zip(replayed)
         .map(|(row, r)| GameFigures::new(row, r))
         .collect();
-    let report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
+    let mut report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
+    if loaded.truncated_tail {
+        // Said in the report and on the terminal: the torn last line is not a game.
+        let note = format!(
+            "Skipped: the last line of {} has no line end (a write cut short), so it is not counted; {} complete games are reported (`tournament --resume` finishes such a run).\n\n",
+            args.games.display(),
+            loaded.rows.len()
+        );
+        if let Some(at) = report.markdown.find("\n\n") {
+            report.markdown.insert_str(at + 2, &note);
+        }
+        eprintln!("note: {}", note.trim_end());
+    }
     for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
         if !report.tally_names.contains(tally) {
             bail!(

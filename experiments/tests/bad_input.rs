@@ -512,3 +512,44 @@ fn ctrl_c_says_what_happens_and_a_second_stops_at_once() {
     assert!(games.starts_with("index,"), "{games}");
     assert!(games.ends_with('\n'));
 }
+
+#[test]
+fn reports_say_what_was_skipped_and_refuse_phantom_players() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    let games = dir.join("run/games.csv");
+    let full = std::fs::read_to_string(&games).unwrap();
+    // Cut mid-row: the report names the skipped line and counts only complete games.
+    let cut = &full[..full.len() - 10];
+    std::fs::write(&games, cut).unwrap();
+    let o = ok_in(dir, &["report", "--games", "run/games.csv"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("Skipped: the last line"), "{err}");
+    let md = std::fs::read_to_string(dir.join("run/report.md")).unwrap();
+    assert!(md.contains("Skipped:"), "{md}");
+    assert!(md.contains("3 complete games"), "{md}");
+    // Players that are not the run's agents.
+    let mut lines: Vec<String> = full.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    f[6] = "5 9".into();
+    lines[1] = f.join(",");
+    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    refused(
+        dir,
+        &["report", "--games", "run/games.csv", "--out", "r.md"],
+        &["player 5", "2 agents"],
+    );
+    // An empty games.csv (header only) exports nothing: an error, not exit 0.
+    std::fs::write(&games, full.lines().next().unwrap().to_string() + "\n").unwrap();
+    refused(
+        dir,
+        &["export", "--pgn", "--games", "run/games.csv"],
+        &["no finished games"],
+    );
+    refused(
+        dir,
+        &["report", "--games", "run/games.csv", "--split", "nosuch@0"],
+        &["no finished games"],
+    );
+}
