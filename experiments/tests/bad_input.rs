@@ -418,7 +418,8 @@ fn resume_compares_the_full_agent_specs_and_verifies_every_row() {
 }
 
 /// The sweep: each line of `tests/data/bad_inputs.txt` is a command (arguments split on
-/// whitespace, `RUN` standing for a finished run's folder) that must exit non-zero with a
+/// whitespace, `_` standing for a space inside one argument, `RUN` for a finished run's
+/// folder) that must exit non-zero with a
 /// message, no `panicked`, and no file changed.
 #[test]
 fn every_bad_input_in_the_list_is_refused_cleanly() {
@@ -427,6 +428,9 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
     small_run(dir);
     std::fs::write(dir.join("zero.toml"), "ply_cap = 0\n").unwrap();
     std::fs::write(dir.join("golf-bad.toml"), "[setup_gaps]\nknight = 255\n").unwrap();
+    std::fs::write(dir.join("alice13.toml"), "checkers_per_side = 13\n").unwrap();
+    std::fs::write(dir.join("alice0.toml"), "checkers_per_side = 0\n").unwrap();
+    std::fs::write(dir.join("c960.toml"), "position = 960\n").unwrap();
     let list = include_str!("data/bad_inputs.txt");
     let mut n = 0;
     for line in list.lines() {
@@ -436,7 +440,7 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
         }
         let args: Vec<String> = line
             .split_whitespace()
-            .map(|a| a.replace("RUN", "run"))
+            .map(|a| a.replace("RUN", "run").replace('_', " "))
             .collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let before = snapshot(dir);
@@ -551,5 +555,69 @@ fn reports_say_what_was_skipped_and_refuse_phantom_players() {
         dir,
         &["report", "--games", "run/games.csv", "--split", "nosuch@0"],
         &["no finished games"],
+    );
+}
+
+#[test]
+fn openings_with_rights_or_stacks_the_position_cannot_have_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w";
+    let cases: [(String, &[&str]); 5] = [
+        (
+            "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1".into(),
+            &["castling", "no white rook"],
+        ),
+        (
+            format!("{start} BCbc - 0 1"),
+            &["'B'", "no white rook on b1"],
+        ),
+        (format!("{start} KQKQ - 0 1"), &["named twice"]),
+        (format!("{start} KQkqA - 0 1"), &["'A'", "named twice"]),
+        (
+            format!("{start} KQkq e6 0 1"),
+            &["en passant", "no black pawn on e5"],
+        ),
+    ];
+    for (fen, expect) in &cases {
+        refused(dir, &["perft", "--depth", "1", "--fen", fen], expect);
+    }
+    let adrenaline = |stacks: &str| format!("{start} KQkq - 0 1 | {stacks}");
+    refused(
+        dir,
+        &[
+            "perft",
+            "--variant",
+            "adrenaline",
+            "--depth",
+            "1",
+            "--fen",
+            &adrenaline("e1=255 d1=255 a1=255"),
+        ],
+        &["765 checkers", "24 in the box"],
+    );
+    refused(
+        dir,
+        &[
+            "perft",
+            "--variant",
+            "adrenaline",
+            "--depth",
+            "1",
+            "--fen",
+            &adrenaline("e1=2 e1=3"),
+        ],
+        &["e1 is named twice"],
+    );
+    // The rights the position has are still read.
+    ok_in(
+        dir,
+        &[
+            "perft",
+            "--depth",
+            "1",
+            "--fen",
+            &format!("{start} KQkq - 0 1"),
+        ],
     );
 }
