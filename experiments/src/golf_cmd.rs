@@ -170,9 +170,10 @@ pub struct DealArgs {
 pub struct SolveArgs {
     /// Problem file (board format or one-line format); `-` reads standard input.
     pub file: PathBuf,
-    /// Stop after this many states (then report `par > N`).
-    #[arg(long)]
-    pub max_nodes: Option<u64>,
+    /// Stop after this many states (then report `par > N`): a hole that cannot be solved
+    /// is otherwise searched without end. The default is generate's.
+    #[arg(long, default_value_t = 20_000_000)]
+    pub max_nodes: u64,
     /// Stop after this many seconds.
     #[arg(long)]
     pub max_seconds: Option<f64>,
@@ -335,8 +336,11 @@ fn solve_cmd(a: &SolveArgs) -> Result<()> {
     if pos.chosen().is_empty() {
         eprintln!("note: nothing is chosen; the problem is solved as it stands");
     }
+    if a.max_nodes == 0 {
+        bail!("--max-nodes must be at least 1");
+    }
     let limits = SolveLimits {
-        max_nodes: a.max_nodes,
+        max_nodes: Some(a.max_nodes),
         max_time: match a.max_seconds {
             Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
             Some(s) => bail!("--max-seconds must be a non-negative number (got {s})"),
