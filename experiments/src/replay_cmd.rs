@@ -16,8 +16,8 @@ pub struct ReplayArgs {
     /// A games.csv written by `chesslab tournament`.
     #[arg(long)]
     pub games: PathBuf,
-    /// The game index (the `index` column).
-    #[arg(long, conflicts_with = "row", required_unless_present = "row")]
+    /// The game index (the `index` column); this or --row is needed.
+    #[arg(long, conflicts_with = "row")]
     pub index: Option<u64>,
     /// The data row number instead (1 = the first game in the file).
     #[arg(long)]
@@ -326,7 +326,9 @@ pub fn run_replay(args: &ReplayArgs) -> Result<()> {
                     loaded.rows.len()
                 )
             })?,
-        (None, None) => bail!("give --index or --row"),
+        (None, None) => bail!(
+            "which game? give --index N (the index column of games.csv) or --row N (1 = the first game in the file)"
+        ),
     };
     let params = params_for(&args.games, args.params.as_ref())?;
     let r = replay_row(row, params.as_deref(), true)

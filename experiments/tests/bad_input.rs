@@ -621,3 +621,14 @@ fn openings_with_rights_or_stacks_the_position_cannot_have_are_refused() {
         ],
     );
 }
+
+#[test]
+fn replay_without_a_game_names_both_selectors() {
+    let d = tempfile::tempdir().unwrap();
+    small_run(d.path());
+    refused(
+        d.path(),
+        &["replay", "--games", "run/games.csv"],
+        &["--index", "--row"],
+    );
+}
