@@ -189,15 +189,10 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .map(|row| {
             let r = replay_row(row, params.as_deref(), false)
                 .with_context(|| format!("replaying game {}", row.index))?;
-            if r.returns != row.returns || r.reason != row.reason {
-                bail!(
-                    "game {}: the replay ends {} ({}), the record says {} ({})",
-                    row.index,
-                    r.result,
-                    r.reason,
-                    row.result,
-                    row.reason
-                );
+            // The message shows result, reason and returns side by side, so the field
+            // that differs (often only the returns) is visible.
+            if let Some(why) = crate::replay_cmd::contradiction(row, &r) {
+                bail!("game {}: the replay contradicts the record: {why}", row.index);
             }
             Ok(r)
         })
