@@ -192,7 +192,10 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             // The message shows result, reason and returns side by side, so the field
             // that differs (often only the returns) is visible.
             if let Some(why) = crate::replay_cmd::contradiction(row, &r) {
-                bail!("game {}: the replay contradicts the record: {why}", row.index);
+                bail!(
+                    "game {}: the replay contradicts the record: {why}",
+                    row.index
+                );
             }
             Ok(r)
         })
