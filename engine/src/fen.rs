@@ -25,7 +25,7 @@ pub enum CastlingMode {
 /// A FEN string that cannot be read, naming the field and the problem.
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum FenError {
-    #[error("FEN needs at least 4 fields (placement, side, castling, en passant), found {0}")]
+    #[error("FEN needs 4 to 6 fields (placement, side, castling, en passant, then optionally the halfmove clock and move number), found {0}")]
     FieldCount(usize),
     #[error("FEN piece placement: {0}")]
     Placement(String),
@@ -124,7 +124,12 @@ fn parse_castling(
         let lower = c.to_ascii_lowercase();
         let rook = match lower {
             'k' | 'q' => {
-                let Some(king) = king else { continue };
+                let Some(king) = king else {
+                    return Err(FenError::Castling(format!(
+                        "'{c}' in '{field}': the {} king is not on its back rank",
+                        color.name()
+                    )));
+                };
                 let corner = Square::from_coords(if lower == 'k' { 7 } else { 0 }, rank);
                 let side = rooks.select(|r| (r.file() > king.file()) == (lower == 'k'));
                 let outermost = if lower == 'k' {
@@ -153,9 +158,26 @@ fn parse_castling(
                 )))
             }
         };
-        if let Some(r) = rook {
-            rights.set(r);
+        // A right the position cannot have is refused, not dropped in silence: a letter
+        // naming no rook (`BCbc` on the orthodox start), or a rook named twice (`KQKQ`,
+        // `KQkqA`), would otherwise lose or change rights without a word.
+        let Some(r) = rook else {
+            return Err(FenError::Castling(format!(
+                "'{c}' in '{field}': no {} rook {} to castle with",
+                color.name(),
+                match lower {
+                    'k' => "on the king's side of the back rank".to_string(),
+                    'q' => "on the queen's side of the back rank".to_string(),
+                    f => format!("on {f}{}", rank + 1),
+                }
+            )));
+        };
+        if rights.contains(r) {
+            return Err(FenError::Castling(format!(
+                "'{c}' in '{field}': the rook on {r} is named twice"
+            )));
         }
+        rights.set(r);
     }
     Ok(rights)
 }
@@ -279,12 +301,20 @@ impl Board {
                 _ => return Err(FenError::Fullmoves(s.to_string())),
             },
         };
-        // An en passant square needs the pawn that just passed it.
-        let ep = ep.filter(|sq| {
+        // An en passant square needs the pawn that just passed it (refused otherwise,
+        // not dropped in silence); with no pawn able to capture it is kept, as FEN
+        // writers following the original standard record it after every double step.
+        if let Some(sq) = ep {
             let pawn_sq = Square::from_coords(sq.file(), if turn == Color::White { 4 } else { 3 });
-            board.piece_at(pawn_sq) == Some(Piece::new(turn.other(), Role::Pawn))
-                && board.piece_at(*sq).is_none()
-        });
+            if board.piece_at(pawn_sq) != Some(Piece::new(turn.other(), Role::Pawn))
+                || board.piece_at(sq).is_some()
+            {
+                return Err(FenError::EnPassant(format!(
+                    "'{sq}': no {} pawn on {pawn_sq} that has just passed an empty {sq}",
+                    turn.other().name()
+                )));
+            }
+        }
         board.set_chess960(mode == CastlingMode::Chess960);
         board.set_state(turn, castling, ep, halfmoves, fullmoves);
         let their_king = board.king(turn.other()).expect("checked above");

@@ -505,3 +505,21 @@ fn apply_errors_are_values_not_panics() {
     let moved = p.try_apply(mv("e1c1")).unwrap();
     assert_eq!(moved.piece_at(sq("c1")).map(|p| p.char()), Some('K'));
 }
+
+/// Parameters out of range are refused, not replaced by the seed's values: gaps that do
+/// not let 16 pieces fit 64 squares, a card count `deal` cannot deal, a round of no holes.
+#[test]
+fn rule_golf_params_ranges() {
+    use engine::game::VariantParams;
+    assert!(GolfParams::default().validate().is_ok());
+    let p = |t: &str| GolfParams::from_toml_str(t).unwrap().validate();
+    let e = p("[setup_gaps]\nknight = 255\n").unwrap_err();
+    assert_eq!(e.field, "setup_gaps");
+    // The seed's gaps take 62 squares: two more still fit, three do not.
+    assert!(p("[setup_gaps]\nking = 7\n").is_ok());
+    assert!(p("[setup_gaps]\nking = 8\n").is_err());
+    assert_eq!(p("cards = 1\n").unwrap_err().field, "cards");
+    assert_eq!(p("cards = 17\n").unwrap_err().field, "cards");
+    assert!(p("cards = 16\n").is_ok());
+    assert_eq!(p("holes = 0\n").unwrap_err().field, "holes");
+}

@@ -144,6 +144,12 @@ impl RuleArgs {
         if let Some(f) = self.fill_order {
             p.fill_order = f;
         }
+        engine::game::VariantParams::validate(&p).map_err(|e| match &self.params {
+            Some(path) => {
+                anyhow::Error::new(e).context(format!("parameters {} out of range", path.display()))
+            }
+            None => anyhow::Error::new(e).context("parameters out of range"),
+        })?;
         Ok(p)
     }
 }
@@ -164,9 +170,10 @@ pub struct DealArgs {
 pub struct SolveArgs {
     /// Problem file (board format or one-line format); `-` reads standard input.
     pub file: PathBuf,
-    /// Stop after this many states (then report `par > N`).
-    #[arg(long)]
-    pub max_nodes: Option<u64>,
+    /// Stop after this many states (then report `par > N`): a hole that cannot be solved
+    /// is otherwise searched without end. The default is generate's.
+    #[arg(long, default_value_t = 20_000_000)]
+    pub max_nodes: u64,
     /// Stop after this many seconds.
     #[arg(long)]
     pub max_seconds: Option<f64>,
@@ -202,9 +209,14 @@ pub struct GenerateArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Output directory (created if needed).
+    /// Output directory (created if needed). A folder that already holds files is
+    /// refused unless --force, which first removes the files an earlier course wrote
+    /// there (course.*, solutions.html, holes/hole-*.txt) and leaves anything else.
     #[arg(long)]
     pub out: PathBuf,
+    /// Write into a non-empty --out folder, replacing the course found there.
+    #[arg(long)]
+    pub force: bool,
     /// Node limit per solve; a deal not proven within it is discarded.
     #[arg(long, default_value_t = 20_000_000)]
     pub max_nodes: u64,
@@ -324,8 +336,11 @@ fn solve_cmd(a: &SolveArgs) -> Result<()> {
     if pos.chosen().is_empty() {
         eprintln!("note: nothing is chosen; the problem is solved as it stands");
     }
+    if a.max_nodes == 0 {
+        bail!("--max-nodes must be at least 1");
+    }
     let limits = SolveLimits {
-        max_nodes: a.max_nodes,
+        max_nodes: Some(a.max_nodes),
         max_time: match a.max_seconds {
             Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
             Some(s) => bail!("--max-seconds must be a non-negative number (got {s})"),
@@ -419,6 +434,13 @@ fn generate(a: &GenerateArgs) -> Result<()> {
     if a.holes == 0 {
         bail!("--holes must be at least 1");
     }
+    if a.max_nodes == 0 {
+        bail!("--max-nodes must be at least 1 (no deal can be solved with 0 nodes)");
+    }
+    if a.max_deals == 0 {
+        bail!("--max-deals must be at least 1");
+    }
+    prepare_course_dir(&a.out, a.force)?;
     let mut rng = Pcg64::seed_from_u64(a.seed);
     let mut pos = GolfPosition::random_setup(&mut rng, &params);
     let mut deck = CardDeck::shuffled(&mut rng);
@@ -622,6 +644,52 @@ fn selection(course: &CourseRecord) -> String {
 
 fn write_file(path: &Path, contents: &str) -> Result<()> {
     std::fs::write(path, contents).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The files a course owns in its folder (besides `holes/hole-NN.txt`).
+const COURSE_FILES: [&str; 4] = ["course.txt", "course.json", "course.html", "solutions.html"];
+
+/// Refuses an --out that is a file, or a folder holding anything, unless `force`; with
+/// `force`, removes an earlier course's files so no stale hole survives beside the new
+/// course (decision: other files are the user's and stay).
+fn prepare_course_dir(dir: &Path, force: bool) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!("--out {} is a file, not a folder", dir.display());
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    if entries.count() == 0 {
+        return Ok(());
+    }
+    if !force {
+        bail!(
+            "--out {} is not empty (an earlier course?); add --force to replace the course there, or choose an empty folder",
+            dir.display()
+        );
+    }
+    let remove = |p: &Path| -> Result<()> {
+        match std::fs::remove_file(p) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("removing {}", p.display()))
+            }
+            _ => Ok(()),
+        }
+    };
+    for f in COURSE_FILES {
+        remove(&dir.join(f))?;
+    }
+    let holes = dir.join("holes");
+    if let Ok(entries) = std::fs::read_dir(&holes) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("hole-") && name.ends_with(".txt") {
+                remove(&e.path())?;
+            }
+        }
+        let _ = std::fs::remove_dir(&holes);
+    }
+    Ok(())
 }
 
 fn write_course(dir: &Path, course: &CourseRecord, params: &GolfParams) -> Result<()> {
@@ -1327,7 +1395,8 @@ fn bench(a: &BenchArgs) -> Result<()> {
             max_nodes: Some(a.max_nodes),
             ..SolveLimits::default()
         };
-        let mut times = Vec::with_capacity(deals);
+        // Grows with the deals solved, never sized up front by the user's number.
+        let mut times = Vec::new();
         let mut states = 0u64;
         let mut total = Duration::ZERO;
         let mut pars: BTreeMap<String, usize> = BTreeMap::new();

@@ -1,6 +1,6 @@
 //! The `chesslab` command: argument parsing and dispatch over the `experiments` library.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{golf_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd};
 
 #[derive(Parser, Debug)]
@@ -50,8 +50,16 @@ fn help_tail() -> String {
     )
 }
 
+/// Every (sub)command takes negative numbers as values (`--depth -1`), so the value's
+/// own check names the range instead of clap calling `-1` an unknown flag.
+fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
+    cmd.allow_negative_numbers(true)
+        .mut_subcommands(negative_numbers_are_values)
+}
+
 fn main() {
-    let cli = Cli::parse();
+    let matches = negative_numbers_are_values(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let outcome = run(cli);
     // Output still buffered meets the closed-pipe rule too (util::write_stdout).
     experiments::util::flush_stdout();

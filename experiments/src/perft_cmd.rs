@@ -27,10 +27,11 @@ pub struct PerftArgs {
     /// `--fen` is then the variant's opening text.
     #[arg(long)]
     pub variant: Option<String>,
-    /// Print the count for every root move.
+    /// Print the count for every root move (chess only).
     #[arg(long)]
     pub divide: bool,
-    /// Play every leaf move (make/unmake) instead of counting the last ply in bulk.
+    /// Play every leaf move (make/unmake) instead of counting the last ply in bulk (chess
+    /// only).
     #[arg(long)]
     pub full: bool,
 }
@@ -62,6 +63,19 @@ fn report(nodes: u64, secs: f64) {
 pub fn run(args: &PerftArgs) -> Result<()> {
     if let Some(v) = &args.variant {
         if v != "chess" {
+            // These flags drive the chess board's own perft; the game-API count has no
+            // per-move split, no bulk counting and no numbered start, so they are refused
+            // rather than ignored.
+            for (given, flag) in [
+                (args.divide, "--divide"),
+                (args.full, "--full"),
+                (args.chess960.is_some(), "--chess960"),
+                (args.frc, "--frc"),
+            ] {
+                if given {
+                    bail!("{flag} works only with chess (the board perft), not --variant {v}; drop it, or use --variant chess");
+                }
+            }
             if args.depth > 12 {
                 bail!("--depth {}: too deep for a variant perft", args.depth);
             }

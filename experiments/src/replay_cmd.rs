@@ -16,8 +16,8 @@ pub struct ReplayArgs {
     /// A games.csv written by `chesslab tournament`.
     #[arg(long)]
     pub games: PathBuf,
-    /// The game index (the `index` column).
-    #[arg(long, conflicts_with = "row", required_unless_present = "row")]
+    /// The game index (the `index` column); this or --row is needed.
+    #[arg(long, conflicts_with = "row")]
     pub index: Option<u64>,
     /// The data row number instead (1 = the first game in the file).
     #[arg(long)]
@@ -35,12 +35,34 @@ pub struct ExportArgs {
     /// A games.csv written by `chesslab tournament`.
     #[arg(long)]
     pub games: PathBuf,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). It may not be an input, and an existing
+    /// file is replaced only with --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Variant parameters (TOML); default: those recorded in run.json next to the file.
     #[arg(long)]
     pub params: Option<PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The files a command over `games` reads: the games, the parameter file if given, and
+/// run.json beside the games. No output may be one of them.
+pub(crate) fn inputs_of<'a>(
+    games: &'a Path,
+    params: Option<&'a PathBuf>,
+    run: &'a Path,
+) -> Vec<&'a Path> {
+    let mut v = vec![games, run];
+    if let Some(p) = params {
+        v.push(p.as_path());
+    }
+    v
+}
+
+pub(crate) fn run_json_of(games: &Path) -> PathBuf {
+    games.parent().unwrap_or(Path::new(".")).join("run.json")
 }
 
 /// The parameter TOML for a games file: `--params`, else run.json's `params_toml`.
@@ -302,7 +324,9 @@ pub fn run_replay(args: &ReplayArgs) -> Result<()> {
                     loaded.rows.len()
                 )
             })?,
-        (None, None) => bail!("give --index or --row"),
+        (None, None) => bail!(
+            "which game? give --index N (the index column of games.csv) or --row N (1 = the first game in the file)"
+        ),
     };
     let params = params_for(&args.games, args.params.as_ref())?;
     let r = replay_row(row, params.as_deref(), true)
@@ -323,7 +347,7 @@ pub fn run_replay(args: &ReplayArgs) -> Result<()> {
 }
 
 /// How the replay contradicts the recorded result, if it does.
-fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
+pub(crate) fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
     (r.returns != row.returns || r.reason != row.reason || r.result != row.result).then(|| {
         format!(
             "recorded {} ({}) returns {}, replayed {} ({}) returns {}",
@@ -345,7 +369,25 @@ fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
 /// `replay --row` takes it, and its index) with the reason; a PGN file that silently
 /// leaves games out, or states a result the moves contradict, would mislead.
 pub fn run_export(args: &ExportArgs) -> Result<()> {
+    if let Some(out) = &args.out {
+        let run = run_json_of(&args.games);
+        let inputs = inputs_of(&args.games, args.params.as_ref(), &run);
+        crate::util::check_output(out, &inputs, args.force, "--out")?;
+    }
     let loaded = record::load(&args.games)?;
+    if loaded.rows.is_empty() {
+        bail!(
+            "{} holds no finished games: nothing to export",
+            args.games.display()
+        );
+    }
+    if loaded.truncated_tail {
+        eprintln!(
+            "note: the last line of {} has no line end (a write cut short); it is skipped, {} games exported",
+            args.games.display(),
+            loaded.rows.len()
+        );
+    }
     let params = params_for(&args.games, args.params.as_ref())?;
     let mut out = String::new();
     let mut failures: Vec<String> = Vec::new();
@@ -374,9 +416,7 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         );
     }
     match &args.out {
-        Some(p) => {
-            std::fs::write(p, out).with_context(|| format!("cannot write {}", p.display()))?
-        }
+        Some(p) => record::write_atomic(p, out.as_bytes())?,
         None => out!("{out}"),
     }
     Ok(())

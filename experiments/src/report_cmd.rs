@@ -37,9 +37,14 @@ pub struct ReportArgs {
     #[arg(long)]
     pub params: Option<PathBuf>,
     /// The Markdown report (default: report.md next to games.csv). The per-game figures
-    /// go beside it as tallies.csv.
+    /// go beside it as tallies.csv. Neither may be an input; with --out, existing files
+    /// are replaced only with --force (the default report.md and tallies.csv beside a run
+    /// belong to the run and are replaced by a new report).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace an existing --out report (and the tallies.csv beside it).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub options: ReportOptions,
 }
@@ -68,6 +73,8 @@ pub struct BalanceArgs {
 
 /// `chesslab balance`: the tournament, then its report in the same folder.
 pub fn run_balance(args: &BalanceArgs) -> Result<()> {
+    // Every argument is checked before the first game (the report's too).
+    parse_splits(&args.options, Some(&args.run.variant.variant))?;
     tournament::run(&args.run)?;
     if INTERRUPTED.load(Ordering::SeqCst) {
         eprintln!("interrupted: no report written (rerun with --resume to finish)");
@@ -78,18 +85,85 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
         games: dir.join("games.csv"),
         params: args.run.variant.params.clone(),
         out: None,
+        force: false,
         options: args.options.clone(),
     })
 }
 
-/// `chesslab report`.
-pub fn run_report(args: &ReportArgs) -> Result<()> {
-    let splits = args
-        .options
+/// Every row's player numbers must name the run's agents: one number, one spec, and,
+/// when run.json lists the agents, a number below their count (a hand-edited `5 9` in a
+/// two-agent run would otherwise report phantom agents).
+fn check_players(rows: &[Row], games: &Path) -> Result<()> {
+    let listed: Option<usize> = std::fs::read_to_string(crate::replay_cmd::run_json_of(games))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.get("agents").and_then(|a| a.as_array()).map(Vec::len));
+    let mut spec_of: BTreeMap<usize, &str> = BTreeMap::new();
+    for row in rows {
+        for (p, a) in row.players.iter().zip(&row.agents) {
+            if let Some(n) = listed {
+                if *p >= n {
+                    bail!(
+                        "{}: game {} names player {p}, but the run has {n} agents (numbered from 0)",
+                        games.display(),
+                        row.index
+                    );
+                }
+            }
+            if let Some(prev) = spec_of.insert(*p, a) {
+                if prev != a {
+                    bail!(
+                        "{}: game {} gives player {p} the spec '{a}', earlier games '{prev}'",
+                        games.display(),
+                        row.index
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `--split` options, parsed, and their seats checked against the variant's seat
+/// count when the variant is known.
+fn parse_splits(options: &ReportOptions, variant: Option<&str>) -> Result<Vec<Split>> {
+    let splits = options
         .split
         .iter()
         .map(|s| Split::parse(s))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(v) = variant {
+        let seats = engine::registry::facts(v)
+            .with_context(|| format!("variant '{v}'"))?
+            .seats;
+        for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
+            if *seat >= seats {
+                bail!("--split {tally}@{seat}: {v} has {seats} seats (numbered from 0)");
+            }
+        }
+    }
+    Ok(splits)
+}
+
+/// `chesslab report`.
+pub fn run_report(args: &ReportArgs) -> Result<()> {
+    let splits = parse_splits(&args.options, None)?;
+    let md_path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| sibling(&args.games, "report.md"));
+    let csv_path = md_path.with_file_name("tallies.csv");
+    {
+        let run = crate::replay_cmd::run_json_of(&args.games);
+        let inputs = crate::replay_cmd::inputs_of(&args.games, args.params.as_ref(), &run);
+        // Default outputs belong to the run: replaced, but never onto an input.
+        let force = args.force || args.out.is_none();
+        crate::util::check_output(&md_path, &inputs, force, "--out")?;
+        crate::util::check_output(&csv_path, &inputs, force, "--out (its tallies.csv)")?;
+        if md_path == csv_path {
+            bail!("--out {} would be overwritten by the tallies.csv written beside it; choose another name", md_path.display());
+        }
+    }
     let loaded = record::load(&args.games)?;
     if loaded.rows.is_empty() {
         bail!("{} holds no finished games", args.games.display());
@@ -106,6 +180,8 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             v.variant
         );
     }
+    parse_splits(&args.options, Some(&loaded.rows[0].variant))?;
+    check_players(&loaded.rows, &args.games)?;
     let params = params_for(&args.games, args.params.as_ref())?;
     let replayed = loaded
         .rows
@@ -113,14 +189,12 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .map(|row| {
             let r = replay_row(row, params.as_deref(), false)
                 .with_context(|| format!("replaying game {}", row.index))?;
-            if r.returns != row.returns || r.reason != row.reason {
+            // The message shows result, reason and returns side by side, so the field
+            // that differs (often only the returns) is visible.
+            if let Some(why) = crate::replay_cmd::contradiction(row, &r) {
                 bail!(
-                    "game {}: the replay ends {} ({}), the record says {} ({})",
-                    row.index,
-                    r.result,
-                    r.reason,
-                    row.result,
-                    row.reason
+                    "game {}: the replay contradicts the record: {why}",
+                    row.index
                 );
             }
             Ok(r)
@@ -132,20 +206,31 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         .zip(replayed)
         .map(|(row, r)| GameFigures::new(row, r))
         .collect();
+    let mut report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
+    if loaded.truncated_tail {
+        // Said in the report and on the terminal: the torn last line is not a game.
+        let note = format!(
+            "Skipped: the last line of {} has no line end (a write cut short), so it is not counted; {} complete games are reported (`tournament --resume` finishes such a run).\n\n",
+            args.games.display(),
+            loaded.rows.len()
+        );
+        if let Some(at) = report.markdown.find("\n\n") {
+            report.markdown.insert_str(at + 2, &note);
+        }
+        eprintln!("note: {}", note.trim_end());
+    }
     for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
-        if *seat >= games[0].returns.len() {
+        if !report.tally_names.contains(tally) {
             bail!(
-                "--split {tally}@{seat}: the variant has {} seats",
-                games[0].returns.len()
+                "--split {tally}@{seat}: no game has a tally '{tally}' (this run's tallies: {}); nothing written",
+                if report.tally_names.is_empty() {
+                    "none".to_string()
+                } else {
+                    report.tally_names.join(", ")
+                }
             );
         }
     }
-    let report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
-    let md_path = args
-        .out
-        .clone()
-        .unwrap_or_else(|| sibling(&args.games, "report.md"));
-    let csv_path = md_path.with_file_name("tallies.csv");
     record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)?;
     record::write_atomic(&md_path, report.markdown.as_bytes())?;
     out!("{}", report.summary);

@@ -37,6 +37,9 @@ pub struct Standings {
     pub pairings: Vec<PairingLine>,
     pub sprt: Option<(Sprt, f64, SprtState)>,
     pub games: usize,
+    /// Games that differ in their start, seating or moves (repeats: deterministic
+    /// agents from one start play one game again and again).
+    pub distinct_games: usize,
 }
 
 /// The score of agent `a` against `b` in one game: compare their mean returns over the
@@ -186,6 +189,30 @@ pub fn compute(specs: &[String], rows: &[Row], sprt: Option<Sprt>) -> Standings 
         pairings,
         sprt,
         games: rows.len(),
+        distinct_games: rows
+            .iter()
+            .map(|r| (&r.opening, &r.players, &r.actions))
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+    }
+}
+
+/// A one-sided 95% bound on the score when all `n` games went one way: the exact
+/// (Clopper-Pearson) bound 0.05^(1/n), as Elo. A sample where every game is won says the
+/// Elo is above this, not that it is infinite.
+fn one_sided_elo_bound(n: u64) -> f64 {
+    let p = 0.05f64.powf(1.0 / n.max(1) as f64);
+    stats::elo_from_score(p)
+}
+
+/// Likelihood of superiority as a percentage that never rounds to certainty.
+fn fmt_los(los: f64) -> String {
+    if los > 0.999 {
+        ">99.9%".into()
+    } else if los < 0.001 {
+        "<0.1%".into()
+    } else {
+        format!("{:.1}%", 100.0 * los)
     }
 }
 
@@ -193,15 +220,17 @@ fn fmt_elo(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.into()
     } else {
-        format!("{x:+.1}")
+        // Rounded first, so a tiny negative prints as +0.0, not -0.0.
+        format!("{:+.1}", (x * 10.0).round() / 10.0 + 0.0)
     }
 }
 
+/// A ± half-width; a zero-width or unbounded one is no measurement and says so.
 fn fmt_ci(x: f64) -> String {
-    if x.is_finite() {
+    if x.is_finite() && x > 0.0 {
         format!("{x:.1}")
     } else {
-        "inf".into()
+        "n/a".into()
     }
 }
 
@@ -245,6 +274,13 @@ impl Standings {
         let mut s = String::new();
         let _ = writeln!(s, "# {title}\n");
         let _ = writeln!(s, "{} games.\n", self.games);
+        if self.distinct_games < self.games {
+            let _ = writeln!(
+                s,
+                "**Warning:** only {} of the {} games are distinct (same start, seats and moves); the agents repeat themselves, so the intervals below treat repeats as independent games and are too narrow. Use `--openings` or agents that randomise.\n",
+                self.distinct_games, self.games
+            );
+        }
         if self.pairings.is_empty() {
             let _ = writeln!(s, "| rank | agent | games | mean return |");
             let _ = writeln!(s, "|---:|---|---:|---:|");
@@ -264,7 +300,16 @@ impl Standings {
         let _ = writeln!(s, "|---:|---|---:|---:|---:|---:|---:|");
         for (rank, a) in self.order().iter().enumerate() {
             let (elo, ci) = a.rating.map_or(("-".into(), "-".into()), |r| {
-                (fmt_elo(r.elo), fmt_ci(r.ci95))
+                if r.elo.is_infinite() {
+                    let what = if r.elo > 0.0 {
+                        "all games won"
+                    } else {
+                        "all games lost"
+                    };
+                    (what.to_string(), "n/a".to_string())
+                } else {
+                    (fmt_elo(r.elo), fmt_ci(r.ci95))
+                }
             });
             let pct = if a.games > 0 {
                 100.0 * a.points / a.games as f64
@@ -291,13 +336,32 @@ impl Standings {
         );
         let _ = writeln!(s, "|---|---:|---|---|---:|---|---:|");
         for p in &self.pairings {
-            let (elo, lo, hi) = stats::penta_elo(&p.penta).map_or(
-                ("-".to_string(), "-".to_string(), "-".to_string()),
-                |(e, l, h)| (fmt_elo(e), fmt_elo(l), fmt_elo(h)),
-            );
+            let n = p.wins + p.draws + p.losses;
+            let (elo, interval) = if n > 0 && p.wins == n {
+                (
+                    "all games won".to_string(),
+                    format!("≥ {} (one-sided)", fmt_elo(one_sided_elo_bound(n))),
+                )
+            } else if n > 0 && p.losses == n {
+                (
+                    "all games lost".to_string(),
+                    format!("≤ {} (one-sided)", fmt_elo(-one_sided_elo_bound(n))),
+                )
+            } else {
+                stats::penta_elo(&p.penta).map_or(
+                    ("-".to_string(), "-".to_string()),
+                    |(e, l, h)| {
+                        if !(l.is_finite() && h.is_finite()) || h - l < 1e-9 {
+                            (fmt_elo(e), "n/a (no spread between pairs)".to_string())
+                        } else {
+                            (fmt_elo(e), format!("[{}, {}]", fmt_elo(l), fmt_elo(h)))
+                        }
+                    },
+                )
+            };
             let _ = writeln!(
                 s,
-                "| {} vs {} | {} | {}/{}/{} | {} | {} | [{}, {}] | {:.1}% |",
+                "| {} vs {} | {} | {}/{}/{} | {} | {} | {} | {} |",
                 self.label(p.a),
                 self.label(p.b),
                 p.wins + p.draws + p.losses,
@@ -310,9 +374,8 @@ impl Standings {
                     .collect::<Vec<_>>()
                     .join(", "),
                 elo,
-                lo,
-                hi,
-                100.0 * p.los
+                interval,
+                fmt_los(p.los)
             );
         }
         let _ = writeln!(s, "\nPairings are seen from the first agent; pentanomial counts colour-swapped pairs by that agent's pair score; Elo (pairs) is Elo(mean pair score) with a 95% interval from the pentanomial variance; LOS = Φ((W-L)/√(W+L)).");
@@ -393,5 +456,76 @@ impl Standings {
             );
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(index: u64, players: [usize; 2], returns: [f64; 2], actions: &str) -> Row {
+        Row {
+            index,
+            seed: index,
+            variant: "chess".into(),
+            params_digest: "00".into(),
+            pair: index / 2,
+            opening: String::new(),
+            players: players.to_vec(),
+            agents: vec!["a".into(), "b".into()],
+            result: crate::util::result_text(&returns),
+            returns: returns.to_vec(),
+            reason: "checkmate".into(),
+            plies: 10,
+            actions: actions.into(),
+        }
+    }
+
+    /// Every game won: no infinite Elo, no zero-width interval, no 100% LOS; a one-sided
+    /// bound instead, and repeated games are flagged.
+    #[test]
+    fn all_games_won_gives_a_one_sided_bound_and_repeats_are_flagged() {
+        let specs = vec!["a".to_string(), "b".to_string()];
+        let rows: Vec<Row> = (0..20)
+            .map(|i| {
+                let (players, returns) = if i % 2 == 0 {
+                    ([0, 1], [1.0, -1.0])
+                } else {
+                    ([1, 0], [-1.0, 1.0])
+                };
+                // Two distinct games, each played ten times.
+                row(
+                    i,
+                    players,
+                    returns,
+                    if i % 2 == 0 { "e2e4" } else { "d2d4" },
+                )
+            })
+            .collect();
+        let st = compute(&specs, &rows, None);
+        assert_eq!(st.distinct_games, 2);
+        let md = st.markdown("t");
+        assert!(!md.contains("+inf") && !md.contains("-inf"), "{md}");
+        // LOS (the last column) never rounds to certainty.
+        assert!(md.contains("| >99.9% |"), "{md}");
+        assert!(!md.contains("| 100.0% |\n"), "{md}");
+        assert!(md.contains("all games won"), "{md}");
+        assert!(md.contains("≥ +"), "{md}");
+        assert!(md.contains("only 2 of the 20 games are distinct"), "{md}");
+        // The bound: 20 wins out of 20 puts the score above 0.05^(1/20) = 0.8609.
+        let b = one_sided_elo_bound(20);
+        assert!((stats::elo_from_score(0.05f64.powf(0.05)) - b).abs() < 1e-9);
+        assert!(b > 300.0 && b < 330.0, "{b}");
+    }
+
+    #[test]
+    fn distinct_games_are_not_flagged() {
+        let specs = vec!["a".to_string(), "b".to_string()];
+        let rows: Vec<Row> = (0..4)
+            .map(|i| row(i, [0, 1], [0.0, 0.0], &format!("m{i}")))
+            .collect();
+        let md = compute(&specs, &rows, None).markdown("t");
+        assert!(!md.contains("Warning"), "{md}");
+        assert!(!md.contains("-0.0"), "{md}");
     }
 }

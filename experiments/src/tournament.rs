@@ -101,6 +101,17 @@ pub fn read_openings(path: &Path) -> Result<Vec<(usize, String)>> {
     Ok(out)
 }
 
+/// The most games one run schedules: the schedule is held in memory (40 bytes a game),
+/// so a user's number must not size it unchecked (10 million games is 400 MB).
+pub const MAX_RUN_GAMES: u64 = 10_000_000;
+
+/// Worker threads beyond this many per core only cost memory and start-up time.
+const THREADS_PER_CORE: usize = 4;
+
+fn max_threads(cores: usize) -> usize {
+    cores.saturating_mul(THREADS_PER_CORE).max(THREADS_PER_CORE)
+}
+
 /// Everything fixed before the variant's type is known.
 struct Plan {
     args: TournamentArgs,
@@ -139,10 +150,32 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             bail!("--sprt cannot be combined with --shard (the test needs every pair)");
         }
     }
+    let pairs = if args.gauntlet {
+        specs.len().saturating_sub(1)
+    } else {
+        specs.len() * specs.len().saturating_sub(1) / 2
+    }
+    .max(1) as u64;
+    match args.games.checked_mul(pairs) {
+        Some(total) if total <= MAX_RUN_GAMES => {}
+        _ => bail!(
+            "--games {} with {} matchup(s) is more than the {MAX_RUN_GAMES} games one run may schedule; play fewer games per run",
+            args.games,
+            pairs
+        ),
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > max_threads(cores) => {
+            eprintln!(
+                "note: --threads {t} capped at {} ({THREADS_PER_CORE} per core on {cores} core(s)); the results do not depend on it",
+                max_threads(cores)
+            );
+            max_threads(cores)
+        }
         Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => cores,
     };
     let params_text = args.variant.params_text()?;
     let openings = match &args.openings {
@@ -209,6 +242,34 @@ struct RunInfo<'a> {
     resumed: bool,
 }
 
+/// Replays every recorded game before a run resumes, as `replay` does: a row whose moves
+/// do not replay, or whose result, returns or reason the replay contradicts (a
+/// hand-edited result), stops the resume before anything is written, naming each row.
+fn verify_rows(done: &BTreeMap<u64, Row>, params: Option<&str>, games: &Path) -> Result<()> {
+    use rayon::prelude::*;
+    let rows: Vec<&Row> = done.values().collect();
+    let failures: Vec<String> = rows
+        .par_iter()
+        .filter_map(|row| {
+            let why = match crate::replay_cmd::replay_row(row, params, false) {
+                Err(e) => format!("{e:#}"),
+                Ok(r) => crate::replay_cmd::contradiction(row, &r)?,
+            };
+            Some(format!("game {}: {why}", row.index))
+        })
+        .collect();
+    if !failures.is_empty() {
+        bail!(
+            "cannot resume: {} of {} recorded games in {} fail verification (edited by hand?); nothing was changed:\n  {}",
+            failures.len(),
+            rows.len(),
+            games.display(),
+            failures.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
 /// `git describe` of the checkout the binary was built in (tried from the current
 /// folder, then from the executable's), if git and a repository are there.
 fn git_describe() -> Option<String> {
@@ -230,6 +291,15 @@ fn git_describe() -> Option<String> {
 }
 
 fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Result<()> {
+    // First Ctrl-C: no new game starts, the rows written stay; a second one stops at once
+    // (every finished row is already on disk, a torn last line is cleaned by --resume).
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!("\nstopped; the games finished so far are kept (rerun with --resume)");
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping after the games in progress (Ctrl-C again to stop now)");
+    });
     let args = &plan.args;
     // Agents: every spec must build for this game.
     for s in &plan.specs {
@@ -306,7 +376,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
                     }
                 );
             };
-            let (seed, players, _) = schedule.expected(slot);
+            let (seed, players, agents) = schedule.expected(slot);
             let (_, opening) = starts.of(slot);
             let mismatch = if row.variant != name {
                 Some(format!("variant {} (now {name})", row.variant))
@@ -319,6 +389,12 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
                 Some(format!("seed {} (now {seed}): another --seed?", row.seed))
             } else if row.players != players || row.pair != slot.pair {
                 Some("different agents or schedule".into())
+            } else if row.agents != agents {
+                Some(format!(
+                    "agents {} (now {}): the specs must be the same, settings included",
+                    row.agents.join(" vs "),
+                    agents.join(" vs ")
+                ))
             } else if row.opening != opening {
                 Some("a different opening".into())
             } else {
@@ -336,6 +412,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         if loaded.truncated_tail || loaded.complete_len == 0 {
             clean_to = Some(loaded.complete_len as u64);
         }
+        verify_rows(&done, plan.params_text.as_deref(), &games_path)?;
     }
     // Describe the run.
     let info = RunInfo {
@@ -397,10 +474,6 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         .copied()
         .filter(|s| !done.contains_key(&s.index))
         .collect();
-
-    let _ = ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-    });
 
     // Progress bar on a terminal only.
     let bar = if std::io::stderr().is_terminal() {

@@ -64,6 +64,60 @@ pub fn returns_text(returns: &[f64]) -> String {
         .join(" ")
 }
 
+/// Checks, before any work, that writing `out` loses nothing the user has not agreed to
+/// lose: `out` must not be a folder, must not be one of `inputs` (the same file, however
+/// it is spelled: the paths are compared after resolving `..` and links), and must not
+/// exist already unless `force` (the `--force` flag) is given. `flag` names the option
+/// that gave `out`, for the message.
+pub fn check_output(
+    out: &std::path::Path,
+    inputs: &[&std::path::Path],
+    force: bool,
+    flag: &str,
+) -> anyhow::Result<()> {
+    if out.is_dir() {
+        anyhow::bail!("{flag} {} is a folder; give a file name", out.display());
+    }
+    let resolved = resolve(out);
+    for input in inputs {
+        if input.exists() && resolve(input) == resolved {
+            anyhow::bail!(
+                "{flag} {} is also an input ({}); writing it would destroy the input: choose another file",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    if out.exists() && !force {
+        anyhow::bail!(
+            "{flag} {} already exists; add --force to replace it",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// `path` with links and `..` resolved; a path that does not exist yet resolves through
+/// its folder, so `a/../x` and `x` compare equal before `x` is written.
+fn resolve(path: &std::path::Path) -> std::path::PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                dir
+            };
+            dir.canonicalize()
+                .map(|d| d.join(name))
+                .unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Writes formatted text to standard output. A reader that has gone away (`| head`,
 /// `| true`: the write fails with `BrokenPipe`) ends the program quietly with status 0,
 /// as ripgrep and most Rust tools do (the output nobody reads is not an error, and

@@ -766,6 +766,13 @@ impl Game for Adrenaline {
             if g.board.piece_at(sq).is_none() {
                 return Err(bad());
             }
+            // A square named twice would silently keep only its last count.
+            if g.stacks[sq.index()] != 0 {
+                return Err(GameError::opening(
+                    opening,
+                    format!("stack '{item}': {s} is named twice"),
+                ));
+            }
             g.stacks[sq.index()] = n;
         }
         if g.checkers_on_board() > params.checkers_total {

@@ -226,6 +226,39 @@ impl Default for GolfParams {
     }
 }
 
+/// Decision (the seed is silent): the gaps must let the standard deck's 16 pieces fit
+/// the board in any order (16 + the gaps of all 16 cards <= 64), `cards` is 2..=16 as
+/// `golf deal` allows, and a round has at least one hole; out-of-range values are refused
+/// instead of falling back to the defaults. Tested by `rule_golf_params_ranges`.
+impl crate::game::VariantParams for GolfParams {
+    fn validate(&self) -> Result<(), crate::game::InvalidParams> {
+        use crate::game::InvalidParams;
+        let g = &self.setup_gaps;
+        // The standard deck: 4 knights, 4 bishops, 4 rooks, 2 queens, 2 kings.
+        let squares = 16
+            + 4 * (g.knight as u32 + g.bishop as u32 + g.rook as u32)
+            + 2 * (g.queen as u32 + g.king as u32);
+        if squares > 64 {
+            return Err(InvalidParams::new(
+                "setup_gaps",
+                format!(
+                    "the 16 pieces and their gaps take {squares} squares; the board has 64 (the seed's gaps take 62)"
+                ),
+            ));
+        }
+        if !(2..=16).contains(&self.cards) {
+            return Err(InvalidParams::new(
+                "cards",
+                format!("must be between 2 and 16 (got {})", self.cards),
+            ));
+        }
+        if self.holes == 0 {
+            return Err(InvalidParams::new("holes", "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
 impl GolfParams {
     /// The designer's program's rules: `no-borrowed-move` king steps and the a8 fill order.
     pub fn designer() -> Self {
