@@ -1,0 +1,209 @@
+use super::*;
+
+fn names() -> Vec<String> {
+    ["A", "B", "C"].iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn lowest_demonstrates_and_keeps_the_count() {
+    let s = score_hole(&names(), 0, &[3, 4, 5], &[], 1, None).unwrap();
+    assert_eq!(s, vec![3, 4, 5]);
+}
+
+#[test]
+fn failed_demonstration_scores_max_of_others_plus_penalty() {
+    let s = score_hole(&names(), 0, &[3, 4, 6], &[0], 1, None).unwrap();
+    assert_eq!(s, vec![7, 4, 6]);
+}
+
+#[test]
+fn impossible_claims_are_penalised_after_a_success() {
+    let s = score_hole(&names(), 0, &[0, 4, 6], &[], 1, None).unwrap();
+    assert_eq!(s, vec![7, 4, 6]);
+    // Nobody succeeds: the zero stands.
+    let s = score_hole(&names(), 0, &[0, 4, 6], &[1, 2], 1, None).unwrap();
+    assert_eq!(s, vec![0, 7, 5]);
+}
+
+#[test]
+fn ties_start_at_the_dealer_going_left() {
+    // Dealer C (2): order C, A, B; A and B tie at 3, A is first to the left of C.
+    let s = score_hole(&names(), 2, &[3, 3, 5], &[0], 1, None).unwrap();
+    assert_eq!(s, vec![6, 3, 5]);
+    // Failing out of order is an error.
+    assert!(score_hole(&names(), 2, &[3, 3, 5], &[1], 1, None).is_err());
+    // Below par cannot succeed.
+    assert!(score_hole(&names(), 0, &[2, 3, 5], &[], 1, Some(3)).is_err());
+}
+
+#[test]
+fn svg_circles_chosen_pieces() {
+    let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/BR6 chosen=B").unwrap();
+    let svg = board_svg(&pos, true, &[]);
+    // The marker circles are the only ones with the red stroke.
+    assert_eq!(svg.matches("stroke=\"#d00000\"").count(), 1);
+    let svg = board_svg(&pos, false, &[]);
+    assert_eq!(svg.matches("stroke=\"#d00000\"").count(), 0);
+}
+
+/// The body fill of every `<g class="piece ...">` group, with its class.
+fn piece_fills(svg: &str) -> Vec<(String, String)> {
+    svg.split("<g class=\"piece ")
+        .skip(1)
+        .map(|rest| {
+            let class = rest[..rest.find('"').unwrap()].to_string();
+            let body = &rest[rest.find("<g fill=\"").unwrap() + 9..];
+            (class, body[..body.find('"').unwrap()].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn both_colours_are_drawn_as_shapes_with_distinct_fills() {
+    // Every kind in both colours (pawns never appear in Golf but are drawable).
+    let pos = GolfPosition::parse_fen("8/8/8/8/8/8/kqrbn3/KQRBN3 chosen=Kk").unwrap();
+    let svg = board_svg(&pos, true, &[]);
+    let fills = piece_fills(&svg);
+    assert_eq!(fills.len(), 10, "{fills:?}");
+    for (class, fill) in &fills {
+        let want = if class.starts_with("white ") {
+            "#ffffff"
+        } else {
+            assert!(class.starts_with("black "), "{class}");
+            "#000000"
+        };
+        assert_eq!(fill, want, "{class}");
+    }
+    // No glyph, so no font is needed: no text but the coordinates, and no chess
+    // symbol characters anywhere.
+    assert!(!svg.chars().any(|c| ('\u{2654}'..='\u{265F}').contains(&c)));
+    assert_eq!(svg.matches("<text").count(), 16);
+    // Each kind has its own outline.
+    let mut shapes: Vec<_> = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+    ]
+    .iter()
+    .map(|&r| piece_shapes(r).0.join(""))
+    .collect();
+    shapes.sort();
+    shapes.dedup();
+    assert_eq!(shapes.len(), 5);
+}
+
+#[test]
+fn an_impossible_hole_is_kept_and_marked_when_dealt_as_is() {
+    // No black king on the board: Kk cannot be solved.
+    let problem = GolfPosition::parse_fen("8/8/8/8/8/8/8/K1B5 chosen=Kk").unwrap();
+    let limits = SolveLimits {
+        max_nodes: Some(1_000_000),
+        count_solutions: true,
+        ..SolveLimits::default()
+    };
+    let params = GolfParams::default();
+    let (rec, end) = as_dealt_hole(4, &problem, &params, &limits).unwrap();
+    assert!(end.is_none());
+    assert!(rec.impossible);
+    assert_eq!(rec.par, None);
+    assert!(rec.solution.is_empty());
+    assert_eq!(rec.final_position, problem.to_fen());
+    // A solvable one keeps its par, even one outside the default range [3, 8].
+    let easy = GolfPosition::parse_fen("8/8/8/8/8/8/8/NN5k chosen=Nk").unwrap();
+    let (rec, end) = as_dealt_hole(1, &easy, &params, &limits).unwrap();
+    assert_eq!(rec.par, Some(5));
+    assert!(!rec.impossible);
+    assert_eq!(rec.final_position, end.unwrap().to_fen());
+    // The node limit is an error, never a silently discarded deal.
+    let tight = SolveLimits {
+        max_nodes: Some(1),
+        ..limits
+    };
+    assert!(as_dealt_hole(1, &easy, &params, &tight).is_err());
+}
+
+fn sample_course(as_dealt: bool) -> CourseRecord {
+    let hole = |n: usize, fen: &str, par: Option<u32>| HoleRecord {
+        hole: n,
+        problem: fen.to_string(),
+        board: String::new(),
+        chosen: fen.split("chosen=").nth(1).unwrap().to_string(),
+        par,
+        impossible: par.is_none(),
+        optimal_solutions: if par.is_some() { 3 } else { 0 },
+        branching: 7,
+        states_searched: 100,
+        discarded_deals: 0,
+        reseats: 0,
+        solution: if par.is_some() {
+            vec!["a1b2".into()]
+        } else {
+            vec![]
+        },
+        final_position: fen.to_string(),
+    };
+    CourseRecord {
+        seed: 5,
+        cards: 2,
+        min_par: 3,
+        max_par: 8,
+        unique: false,
+        as_dealt,
+        king_step: "no-adjacent-pair".into(),
+        fill_order: "from-a1".into(),
+        return_rule: RETURN_RULE.into(),
+        total_par: 11,
+        holes: vec![
+            hole(1, "8/8/8/8/8/8/kq6/KQ6 chosen=Kq", Some(4)),
+            hole(2, "8/8/8/8/8/8/kr6/KR6 chosen=Rr", Some(7)),
+            hole(3, "8/8/8/8/8/8/kb6/KB6 chosen=Bb", None),
+        ],
+    }
+}
+
+/// Whether `html` has the word "par" (any case) outside tags.
+fn says_par(html: &str) -> bool {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("par"))
+}
+
+#[test]
+fn the_players_page_keeps_pars_and_impossibility_to_the_solutions_page() {
+    let course = sample_course(true);
+    let params = GolfParams::default();
+    let player = course_html(&course, &params, false).unwrap();
+    let sol = course_html(&course, &params, true).unwrap();
+    assert!(!says_par(&player), "{player}");
+    assert!(!player.to_lowercase().contains("impossible"));
+    assert!(!player.contains("Total par") && !player.contains(">11<"));
+    assert!(sol.contains("Hole 1 &mdash; par 4"));
+    assert!(sol.contains("Hole 2 &mdash; par 7"));
+    assert!(sol.contains("Hole 3 &mdash; impossible"));
+    assert!(sol.contains("Total par 11"));
+    // The score card: labelled rows for the players' names, no par row.
+    assert!(player.contains("Player (name)"));
+    assert_eq!(
+        player.matches("<td class=\"name\"></td>").count(),
+        SCORE_CARD_ROWS
+    );
+    // Both pages have a print layout: three boards to a row.
+    for page in [&player, &sol] {
+        assert!(page.contains("@media print"));
+        assert!(page.contains("grid-template-columns: repeat(3, 1fr)"));
+    }
+}
