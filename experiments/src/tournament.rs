@@ -305,30 +305,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     for s in &plan.specs {
         agents::registry::build::<G>(s).with_context(|| format!("--agents: '{s}'"))?;
     }
-    // Start states.
-    let starts: Starts<G> = if plan.openings.is_empty() {
-        Starts {
-            games: vec![G::new(&params)],
-            texts: vec![String::new()],
-        }
-    } else {
-        let file = args
-            .openings
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        Starts {
-            games: plan
-                .openings
-                .iter()
-                .map(|(line, fen)| {
-                    G::from_opening(&params, fen)
-                        .with_context(|| format!("openings file {file} line {line}"))
-                })
-                .collect::<Result<_>>()?,
-            texts: plan.openings.iter().map(|o| o.1.clone()).collect(),
-        }
-    };
+    let starts = start_states::<G>(&plan, &params)?;
     let seats = starts.games[0].num_seats();
     if seats >= 2 && plan.specs.len() < 2 {
         bail!("--agents: a {seats}-seat variant needs at least two agents");
@@ -351,7 +328,6 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         .with_context(|| format!("cannot create output folder {}", out.display()))?;
     let games_path = out.join("games.csv");
     let timings_path = out.join("timings.csv");
-    let mut done: BTreeMap<u64, Row> = BTreeMap::new();
     let exists = games_path.exists();
     if exists && !args.resume {
         bail!(
@@ -359,61 +335,20 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
             games_path.display()
         );
     }
-    let mut clean_to: Option<u64> = None;
-    if exists {
-        let loaded = record::load(&games_path).context("cannot resume")?;
-        let by_index: BTreeMap<u64, &Slot> = mine.iter().map(|s| (s.index, s)).collect();
-        for row in loaded.rows {
-            let Some(slot) = by_index.get(&row.index) else {
-                bail!(
-                    "cannot resume: {} holds game {} which is not part of this run{}",
-                    games_path.display(),
-                    row.index,
-                    if plan.shard.is_some() {
-                        " (or of this shard)"
-                    } else {
-                        ""
-                    }
-                );
-            };
-            let (seed, players, agents) = schedule.expected(slot);
-            let (_, opening) = starts.of(slot);
-            let mismatch = if row.variant != name {
-                Some(format!("variant {} (now {name})", row.variant))
-            } else if row.params_digest != digest {
-                Some(format!(
-                    "parameter digest {} (now {digest})",
-                    row.params_digest
-                ))
-            } else if row.seed != seed {
-                Some(format!("seed {} (now {seed}): another --seed?", row.seed))
-            } else if row.players != players || row.pair != slot.pair {
-                Some("different agents or schedule".into())
-            } else if row.agents != agents {
-                Some(format!(
-                    "agents {} (now {}): the specs must be the same, settings included",
-                    row.agents.join(" vs "),
-                    agents.join(" vs ")
-                ))
-            } else if row.opening != opening {
-                Some("a different opening".into())
-            } else {
-                None
-            };
-            if let Some(m) = mismatch {
-                bail!(
-                    "cannot resume: game {} in {} was played with {m}; the command line must match the interrupted run",
-                    row.index,
-                    games_path.display()
-                );
-            }
-            done.insert(row.index, row);
-        }
-        if loaded.truncated_tail || loaded.complete_len == 0 {
-            clean_to = Some(loaded.complete_len as u64);
-        }
-        verify_rows(&done, plan.params_text.as_deref(), &games_path)?;
-    }
+    let (done, clean_to) = if exists {
+        resumed_rows(
+            &games_path,
+            &schedule,
+            &mine,
+            &starts,
+            name,
+            &digest,
+            plan.shard.is_some(),
+            plan.params_text.as_deref(),
+        )?
+    } else {
+        (BTreeMap::new(), None)
+    };
     // Describe the run.
     let info = RunInfo {
         command: std::env::args().collect(),
@@ -576,6 +511,101 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         );
     }
     Ok(())
+}
+
+/// The start of each round: the variant's own start, or every line of the openings file.
+fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
+    let args = &plan.args;
+    Ok(if plan.openings.is_empty() {
+        Starts {
+            games: vec![G::new(params)],
+            texts: vec![String::new()],
+        }
+    } else {
+        let file = args
+            .openings
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        Starts {
+            games: plan
+                .openings
+                .iter()
+                .map(|(line, fen)| {
+                    G::from_opening(params, fen)
+                        .with_context(|| format!("openings file {file} line {line}"))
+                })
+                .collect::<Result<_>>()?,
+            texts: plan.openings.iter().map(|o| o.1.clone()).collect(),
+        }
+    })
+}
+
+/// The rows of an interrupted run in `games_path`, each checked against this run's plan
+/// (variant, parameters, seed, seats, agent specs, opening) and replayed; with the length
+/// to cut the file back to when its last line is torn.
+#[allow(clippy::too_many_arguments)]
+fn resumed_rows<G: Game>(
+    games_path: &Path,
+    schedule: &matches::Plan,
+    mine: &[Slot],
+    starts: &Starts<G>,
+    name: &str,
+    digest: &str,
+    sharded: bool,
+    params_text: Option<&str>,
+) -> Result<(BTreeMap<u64, Row>, Option<u64>)> {
+    let mut done: BTreeMap<u64, Row> = BTreeMap::new();
+    let mut clean_to: Option<u64> = None;
+    let loaded = record::load(games_path).context("cannot resume")?;
+    let by_index: BTreeMap<u64, &Slot> = mine.iter().map(|s| (s.index, s)).collect();
+    for row in loaded.rows {
+        let Some(slot) = by_index.get(&row.index) else {
+            bail!(
+                "cannot resume: {} holds game {} which is not part of this run{}",
+                games_path.display(),
+                row.index,
+                if sharded { " (or of this shard)" } else { "" }
+            );
+        };
+        let (seed, players, agents) = schedule.expected(slot);
+        let (_, opening) = starts.of(slot);
+        let mismatch = if row.variant != name {
+            Some(format!("variant {} (now {name})", row.variant))
+        } else if row.params_digest != digest {
+            Some(format!(
+                "parameter digest {} (now {digest})",
+                row.params_digest
+            ))
+        } else if row.seed != seed {
+            Some(format!("seed {} (now {seed}): another --seed?", row.seed))
+        } else if row.players != players || row.pair != slot.pair {
+            Some("different agents or schedule".into())
+        } else if row.agents != agents {
+            Some(format!(
+                "agents {} (now {}): the specs must be the same, settings included",
+                row.agents.join(" vs "),
+                agents.join(" vs ")
+            ))
+        } else if row.opening != opening {
+            Some("a different opening".into())
+        } else {
+            None
+        };
+        if let Some(m) = mismatch {
+            bail!(
+                "cannot resume: game {} in {} was played with {m}; the command line must match the interrupted run",
+                row.index,
+                games_path.display()
+            );
+        }
+        done.insert(row.index, row);
+    }
+    if loaded.truncated_tail || loaded.complete_len == 0 {
+        clean_to = Some(loaded.complete_len as u64);
+    }
+    verify_rows(&done, params_text, games_path)?;
+    Ok((done, clean_to))
 }
 
 #[cfg(test)]
