@@ -22,6 +22,7 @@ use crate::variants::crowded_house::CrowdedHouse;
 use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
 use crate::variants::masquerade::Masquerade;
+use crate::variants::zombie::Zombie;
 
 /// Something to do with a variant, whatever its type.
 pub trait VariantVisitor {
@@ -109,6 +110,10 @@ variant_table! {
     "masquerade" => Masquerade {
         defaults: Default::default(),
         about: "Masquerade: each side secretly assigns the enemy's capture patterns",
+    },
+    "zombie" => Zombie {
+        defaults: Default::default(),
+        about: "Zombie: captured pieces are secretly buried and rise as zombies",
     },
 }
 

@@ -365,10 +365,7 @@ impl Zombie {
         k = mix_grid(k, self.s.grids[1]);
         k = mix(k, self.s.moved.0);
         k = mix(k, self.s.vacated.0);
-        k = mix(
-            k,
-            self.s.regular_done as u64 | (self.s.phase == Phase::Bury) as u64 * 2,
-        );
+        k = mix(k, self.phase_bits());
         k = mix(k, self.s.double_step.map_or(64, |s| s.index() as u64));
         for p in &self.pending {
             k = mix(k, p.index() as u64 + 1);
@@ -458,14 +455,13 @@ impl Zombie {
             // The king may not pass through an attacked square (judged on the board as
             // it stands, the mover's pending returns included).
             let path = between(king, kd).with(kd);
-            let through_attack = path
-                .map(|sq| {
-                    let mut b2 = b.clone();
-                    b2.set_piece(king, None);
-                    b2.set_piece(sq, Some(Piece::new(us, Role::King)));
-                    attacked_with_returns(&b2, us, self.s.grids[us.index()], self.s.vacated)
-                })
-                .any(|attacked| attacked);
+            let mut path = path;
+            let through_attack = Iterator::any(&mut path, |sq| {
+                let mut b2 = b.clone();
+                b2.set_piece(king, None);
+                b2.set_piece(sq, Some(Piece::new(us, Role::King)));
+                attacked_with_returns(&b2, us, self.s.grids[us.index()], self.s.vacated)
+            });
             if through_attack {
                 continue;
             }
@@ -1006,15 +1002,16 @@ impl Game for Zombie {
 }
 
 impl Zombie {
+    fn phase_bits(&self) -> u64 {
+        self.s.regular_done as u64 | ((self.s.phase == Phase::Bury) as u64) << 1
+    }
+
     /// The publicly visible part of the position (no grids).
     fn position_public_key(&self) -> u64 {
         let mut k = mix(self.board.key(), self.s.zombies.0);
         k = mix(k, self.s.castling.0);
         k = mix(k, self.s.moved.0);
         k = mix(k, self.s.vacated.0);
-        mix(
-            k,
-            self.s.regular_done as u64 | (self.s.phase == Phase::Bury) as u64 * 2,
-        )
+        mix(k, self.phase_bits())
     }
 }
