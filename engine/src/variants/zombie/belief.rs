@@ -134,43 +134,108 @@ pub fn worlds(events: &[Event], burier: Color, limit: usize) -> Option<Vec<(Buri
     let mut set: BTreeMap<BurialGrid, f64> = BTreeMap::new();
     set.insert(BurialGrid::EMPTY, 1.0);
     for e in events {
-        match *e {
-            Event::Buried {
-                by,
-                role,
-                candidates,
-            } if by == burier => {
-                let mut next = BTreeMap::new();
-                for (g, w) in set {
-                    for sq in candidates - g.occupied() {
-                        *next.entry(g.insert(sq, role)).or_insert(0.0) += w;
-                    }
-                }
-                set = next;
-            }
-            Event::CannotBury { by, candidates } if by == burier => {
-                set.retain(|g, _| (candidates - g.occupied()).is_empty());
-            }
-            Event::Vacated { by, sq, rose } => match rose {
-                Some((b, r)) if b == burier => {
-                    set = set
-                        .into_iter()
-                        .filter(|(g, _)| g.get(sq) == Some(r))
-                        .map(|(g, w)| (g.remove(sq), w))
-                        .collect();
-                }
-                // The other player's own burial rose on a square it vacated: whether
-                // ours lies there too stays hidden (it stays buried).
-                Some(_) if by != burier => {}
-                _ => set.retain(|g, _| g.get(sq).is_none()),
-            },
-            _ => {}
-        }
+        set = step(set, e, burier);
         if set.len() > limit {
             return None;
         }
     }
     Some(set.into_iter().collect())
+}
+
+/// One grid of `burier` consistent with `events` and accepted by `accept`, drawn by a
+/// particle filter: the exact forward filter of [`worlds`], except that whenever the set
+/// exceeds `particles` grids it is resampled down to `particles` draws (proportional to
+/// weight). Every result is consistent with the record; the draw is exact while no
+/// resampling happened and approximately uniform over the opponent's choices otherwise.
+/// `None` if every particle was ruled out.
+pub fn sample_particles(
+    events: &[Event],
+    burier: Color,
+    rng: &mut dyn rand::RngCore,
+    accept: &dyn Fn(BurialGrid) -> bool,
+    particles: usize,
+) -> Option<BurialGrid> {
+    use rand::Rng;
+    let mut set: BTreeMap<BurialGrid, f64> = BTreeMap::new();
+    set.insert(BurialGrid::EMPTY, 1.0);
+    for e in events {
+        set = step(set, e, burier);
+        if set.len() > particles {
+            let total: f64 = set.values().sum();
+            let entries: Vec<(BurialGrid, f64)> = set.into_iter().collect();
+            let mut next = BTreeMap::new();
+            // Systematic resampling: one uniform offset, `particles` evenly spaced draws.
+            let stride = total / particles as f64;
+            let mut x = rng.gen::<f64>() * stride;
+            let mut acc = 0.0;
+            let mut it = entries.iter();
+            let mut cur = it.next();
+            for _ in 0..particles {
+                while let Some(&(g, w)) = cur {
+                    if x < acc + w {
+                        *next.entry(g).or_insert(0.0) += 1.0;
+                        break;
+                    }
+                    acc += w;
+                    cur = it.next();
+                }
+                x += stride;
+            }
+            set = next;
+        }
+    }
+    set.retain(|g, _| accept(*g));
+    let total: f64 = set.values().sum();
+    if set.is_empty() || total <= 0.0 {
+        return None;
+    }
+    let mut x = rng.gen::<f64>() * total;
+    let last = *set.keys().next_back().expect("non-empty");
+    for (&g, &w) in &set {
+        if x < w {
+            return Some(g);
+        }
+        x -= w;
+    }
+    Some(last)
+}
+
+/// One event of the forward filter.
+fn step(set: BTreeMap<BurialGrid, f64>, e: &Event, burier: Color) -> BTreeMap<BurialGrid, f64> {
+    match *e {
+        Event::Buried {
+            by,
+            role,
+            candidates,
+        } if by == burier => {
+            let mut next = BTreeMap::new();
+            for (g, w) in set {
+                for sq in candidates - g.occupied() {
+                    *next.entry(g.insert(sq, role)).or_insert(0.0) += w;
+                }
+            }
+            next
+        }
+        Event::CannotBury { by, candidates } if by == burier => set
+            .into_iter()
+            .filter(|(g, _)| (candidates - g.occupied()).is_empty())
+            .collect(),
+        Event::Vacated { by, sq, rose } => match rose {
+            Some((b, r)) if b == burier => set
+                .into_iter()
+                .filter(|(g, _)| g.get(sq) == Some(r))
+                .map(|(g, w)| (g.remove(sq), w))
+                .collect(),
+            // The other player's own burial rose on a square it vacated: whether ours
+            // lies there too stays hidden (it stays buried).
+            Some(_) if by != burier => set,
+            _ => set
+                .into_iter()
+                .filter(|(g, _)| g.get(sq).is_none())
+                .collect(),
+        },
+        _ => set,
+    }
 }
 
 #[cfg(test)]

@@ -49,9 +49,11 @@
 //! public record, weighted by the number of burial-choice histories leading to each:
 //! `sample_world` draws uniformly over the opponent's consistent burial choices, further
 //! filtered by the legality of the opponent's moves made so far in its current turn. If
-//! that set would exceed [`BELIEF_LIMIT`] grids, `sample_world` keeps the true grid (a
-//! documented fallback; it never triggers in the tests). `information_key(seat)` hashes
-//! the public record and the seat's own burial choices only.
+//! that set would exceed [`BELIEF_LIMIT`] grids, `sample_world` draws from a particle
+//! filter of [`PARTICLES`] grids ([`belief::sample_particles`]): never contradicting the
+//! record, approximately uniform. Only if every particle is ruled out does the sampled
+//! world keep the true grid (never seen in the tests). `information_key(seat)` hashes the public record and the seat's
+//! own burial choices only.
 //!
 //! Notation: moves in UCI (`e2e4`, castling `e1g1`, a zombie's move too), `end`,
 //! `bury:c6`.
@@ -76,8 +78,11 @@ pub use belief::{BurialGrid, Event};
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
-/// Most grids the exact belief may hold before `sample_world` falls back to the truth.
-pub const BELIEF_LIMIT: usize = 50_000;
+/// Most grids the exact belief may hold before `sample_world` uses the search sampler.
+pub const BELIEF_LIMIT: usize = 4_096;
+
+/// Particles of the fallback sampler ([`belief::sample_particles`]).
+pub const PARTICLES: usize = 4_096;
 
 /// Tunable rules of Zombie Chess (the seed gives no numbers besides the common cap).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -332,21 +337,22 @@ impl Zombie {
     /// The exact belief of `seat` about the opponent's grid (see [`belief::worlds`]),
     /// with the opponent's mid-turn legality applied; `None` past [`BELIEF_LIMIT`].
     pub fn belief(&self, seat: Seat) -> Option<Vec<(BurialGrid, f64)>> {
-        let me = Color::from_index(seat.min(1));
-        let them = me.other();
+        let them = Color::from_index(seat.min(1)).other();
         let mut worlds = belief::worlds(&self.events, them, BELIEF_LIMIT)?;
-        if self.mover() == them && self.s.phase == Phase::Play {
-            let start = self.turn_snapshot_start();
-            let snaps = &self.snapshots[start..];
-            if !snaps.is_empty() {
-                worlds.retain(|(g, _)| {
-                    snaps
-                        .iter()
-                        .all(|sn| !attacked_with_returns(&sn.board, them, *g, sn.vacated))
-                });
-            }
-        }
+        worlds.retain(|(g, _)| self.fits_turn_so_far(them, *g));
         Some(worlds)
+    }
+
+    /// Whether `grid` as `who`'s burials agrees with the legality of `who`'s moves made
+    /// so far in the current turn (none refused by a reveal into check).
+    fn fits_turn_so_far(&self, who: Color, grid: BurialGrid) -> bool {
+        if self.mover() != who || self.s.phase != Phase::Play {
+            return true;
+        }
+        let start = self.turn_snapshot_start();
+        self.snapshots[start..]
+            .iter()
+            .all(|sn| !attacked_with_returns(&sn.board, who, grid, sn.vacated))
     }
 
     /// Index of the first snapshot of the current turn.
@@ -873,6 +879,14 @@ impl Game for Zombie {
                 }
                 w.s.grids[them.index()] = pick;
             }
+        } else if let Some(g) = belief::sample_particles(
+            &self.events,
+            them,
+            rng,
+            &|g| self.fits_turn_so_far(them, g),
+            PARTICLES,
+        ) {
+            w.s.grids[them.index()] = g;
         }
         w
     }
