@@ -14,7 +14,9 @@
 //!   its owner's zombie (`rule_vacated_square_raises_zombie`,
 //!   `rule_announcement_without_zombie`). The mover's own burial has priority; the
 //!   opponent's burial on the same square stays hidden until the opponent vacates it
-//!   (`rule_burial_stays_when_top_piece_captured`).
+//!   (`rule_burial_stays_when_top_piece_captured`); a square holding only the
+//!   opponent's burial raises it for the mover
+//!   (`rule_vacated_square_with_only_opponent_burial_raises_it`).
 //! - Hordes: each own zombie may move once per turn, in any order with the regular move;
 //!   unmoved ones are destroyed at the end of the turn, except those that rose during it
 //!   (`rule_horde_moves_each_zombie_once`, `rule_unmoved_zombie_destroyed`,
@@ -37,7 +39,7 @@
 //! - No move captures a king (a king left in check by a destroyed zombie is answered by
 //!   its owner on the next turn, as RULES.md says) (`rule_king_never_captured`).
 //! - En passant: after a turn with a double step, the last double step of the turn may
-//!   be taken en passant during the whole next turn.
+//!   be taken en passant during the whole next turn (`rule_en_passant_next_turn`).
 //! - A zombie pawn that rises on its owner's last rank is always a queen; the owner's
 //!   choice (`promote:q`) is not implemented.
 //! - The 50-move rule is 100 whole turns without capture or pawn move; the ply cap
@@ -53,7 +55,7 @@
 //! filter of [`PARTICLES`] grids ([`belief::sample_particles`]): never contradicting the
 //! record, approximately uniform. Only if every particle is ruled out does the sampled
 //! world keep the true grid (never seen in the tests). `information_key(seat)` hashes the public record and the seat's
-//! own burial choices only.
+//! own burial choices only. The properties are tested in `engine/tests/zombie_info.rs`.
 //!
 //! Notation: moves in UCI (`e2e4`, castling `e1g1`, a zombie's move too), `end`,
 //! `bury:c6`.

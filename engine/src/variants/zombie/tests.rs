@@ -448,6 +448,16 @@ fn rule_king_never_captured() {
 }
 
 #[test]
+fn rule_en_passant_next_turn() {
+    let mut g = game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
+    play(&mut g, &["e2e4", "end"]);
+    assert!(legal(&g).contains(&"d4e3".into()));
+    play(&mut g, &["d4e3", "end"]);
+    assert_eq!(piece(&g, "e4"), None, "the pawn taken en passant is gone");
+    assert_eq!(g.pending(), &[Piece::new(Color::White, Role::Pawn)]);
+}
+
+#[test]
 fn undo_restores_everything() {
     let mut g = Zombie::new(&ZombieParams::default());
     let start = g.state_key();
