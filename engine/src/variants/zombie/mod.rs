@@ -595,6 +595,18 @@ impl Zombie {
             lost |= self.s.castling & Bitboard::relative_rank(us, 0);
         }
         self.s.castling = self.s.castling - lost;
+        // An en passant chance that no pawn can take any more (its taker moved, or took
+        // it) is dropped now, as `Board::set_state` would drop it on `undo`.
+        let b = &self.board;
+        let (c, ep, hm, fm) = (
+            b.castling_rights(),
+            b.ep_square(),
+            b.halfmoves(),
+            b.fullmoves(),
+        );
+        if ep.is_some() {
+            self.board.set_state(us, c, ep, hm, fm);
+        }
         self.snapshots.push(Snapshot {
             board: self.board.clone(),
             vacated: self.s.vacated,

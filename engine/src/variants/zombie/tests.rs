@@ -452,7 +452,13 @@ fn rule_en_passant_next_turn() {
     let mut g = game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
     play(&mut g, &["e2e4", "end"]);
     assert!(legal(&g).contains(&"d4e3".into()));
-    play(&mut g, &["d4e3", "end"]);
+    play(&mut g, &["d4e3"]);
+    // The spent en passant chance does not come back on undo (regression).
+    let k = g.state_key();
+    play(&mut g, &["end"]);
+    g.undo();
+    assert_eq!(g.state_key(), k);
+    play(&mut g, &["end"]);
     assert_eq!(piece(&g, "e4"), None, "the pawn taken en passant is gone");
     assert_eq!(g.pending(), &[Piece::new(Color::White, Role::Pawn)]);
 }
@@ -503,4 +509,30 @@ fn bad_input_is_a_clear_error() {
         chain.contains("zombie") && chain.contains("burials"),
         "{chain}"
     );
+}
+
+/// `undo` retraces random games exactly (state key after every apply/undo pair), with
+/// `sample_world` drawing from the same stream as the registry's conformance check.
+#[test]
+fn undo_is_exact_over_random_games() {
+    use rand::{Rng, SeedableRng};
+    for seed in [11, 12] {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        for _ in 0..3 {
+            let mut g = Zombie::new(&ZombieParams { ply_cap: 150 });
+            let mut acts = Vec::new();
+            while let Turn::Seat(s) = g.turn() {
+                for seat in 0..2 {
+                    let _ = g.sample_world(seat, &mut rng);
+                }
+                g.legal_actions(s, &mut acts);
+                let a = acts[rng.gen_range(0..acts.len())];
+                let k = g.state_key();
+                g.apply(a);
+                g.undo();
+                assert_eq!(g.state_key(), k, "undo of {}", g.action_notation(a));
+                g.apply(a);
+            }
+        }
+    }
 }
