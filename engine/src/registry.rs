@@ -25,6 +25,7 @@ use crate::variants::masquerade::Masquerade;
 use crate::variants::synchronous::Synchronous;
 use crate::variants::time::TimeChess;
 use crate::variants::two_move::TwoMove;
+use crate::variants::zombie::Zombie;
 
 /// Something to do with a variant, whatever its type.
 pub trait VariantVisitor {
@@ -124,6 +125,10 @@ variant_table! {
     "two-move" => TwoMove {
         defaults: Default::default(),
         about: "Two Move: both sides choose two cards at once; cards move pieces in N, B, R, Q, K order",
+    },
+    "zombie" => Zombie {
+        defaults: Default::default(),
+        about: "Zombie: captured pieces are secretly buried and rise as zombies",
     },
 }
 

@@ -16,6 +16,7 @@ pub mod masquerade;
 pub mod synchronous;
 pub mod time;
 pub mod two_move;
+pub mod zombie;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;

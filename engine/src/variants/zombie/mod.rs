@@ -1,0 +1,1045 @@
+//! Zombie Chess (chess-kit seed "Zombie Chess"; docs/RULES.md "Zombie Chess"): every
+//! captured piece is secretly buried under one of the capturer's pieces and comes back
+//! as a zombie of its owner when that square is vacated.
+//!
+//! Rules implemented (each with its `rule_*` test in `tests.rs`):
+//! - Orthodox moves, check, castling, en passant, promotion (`rule_orthodox_opening`).
+//! - A capture is followed by a burial chosen by the capturer (`bury:c6`) under one of
+//!   its own pieces' squares, after the end-of-turn reveal and the destruction of unmoved
+//!   zombies, in capture order (`rule_capturer_chooses_burial`,
+//!   `rule_seed_example_knight_c6`). One burial per player per square
+//!   (`rule_one_burial_per_square`); no free square: the piece goes to the dust bin and
+//!   "cannot bury" is announced (`rule_cannot_bury_dust_bin`).
+//! - End of turn: every square vacated this turn is announced; a burial there returns as
+//!   its owner's zombie (`rule_vacated_square_raises_zombie`,
+//!   `rule_announcement_without_zombie`). The mover's own burial has priority; the
+//!   opponent's burial on the same square stays hidden until the opponent vacates it
+//!   (`rule_burial_stays_when_top_piece_captured`); a square holding only the
+//!   opponent's burial raises it for the mover
+//!   (`rule_vacated_square_with_only_opponent_burial_raises_it`).
+//! - Hordes: each own zombie may move once per turn, in any order with the regular move;
+//!   unmoved ones are destroyed at the end of the turn, except those that rose during it
+//!   (`rule_horde_moves_each_zombie_once`, `rule_unmoved_zombie_destroyed`,
+//!   `rule_zombie_rising_for_mover_survives_turn`).
+//! - A captured zombie goes to the dust bin (`rule_captured_zombie_to_dust_bin`).
+//! - A zombie pawn returning on its owner's last rank comes back as a queen
+//!   (`rule_zombie_pawn_last_rank_queen`).
+//! - A move whose reveal (the mover's own burials on squares vacated so far) would check
+//!   the mover's king is refused (`rule_reveal_into_check_refused`); castling completes
+//!   before the reveal (`rule_castling_then_reveal`).
+//! - `end` is refused while the regular move is still possible or the king is in check
+//!   (`rule_end_requires_regular_move`).
+//! - Mate and stalemate are judged at the start of a turn (`rule_checkmate_at_turn_start`);
+//!   the insufficient-material draw needs an empty graveyard
+//!   (`rule_insufficient_material_needs_empty_graveyard`).
+//!
+//! Decisions where RULES.md and the seed are silent (tested too):
+//! - A move may not end on a square vacated earlier in the same turn: its grave is open
+//!   until the end-of-turn reveal (`rule_no_landing_on_open_grave`).
+//! - No move captures a king (a king left in check by a destroyed zombie is answered by
+//!   its owner on the next turn, as RULES.md says) (`rule_king_never_captured`).
+//! - En passant: after a turn with a double step, the last double step of the turn may
+//!   be taken en passant during the whole next turn (`rule_en_passant_next_turn`).
+//! - A zombie pawn that rises on its owner's last rank is always a queen; the owner's
+//!   choice (`promote:q`) is not implemented.
+//! - The 50-move rule is 100 whole turns without capture or pawn move; the ply cap
+//!   (`ply_cap`) counts whole turns; repetition compares positions at turn starts
+//!   (board, zombie marks, both grids).
+//!
+//! Information: a seat knows its own grid; the opponent's grid is hidden. The belief
+//! ([`belief::worlds`]) is the exact set of the opponent's grids consistent with the
+//! public record, weighted by the number of burial-choice histories leading to each:
+//! `sample_world` draws uniformly over the opponent's consistent burial choices, further
+//! filtered by the legality of the opponent's moves made so far in its current turn. If
+//! that set would exceed [`BELIEF_LIMIT`] grids, `sample_world` draws from a particle
+//! filter of [`PARTICLES`] grids ([`belief::sample_particles`]): never contradicting the
+//! record, approximately uniform. Only if every particle is ruled out does the sampled
+//! world keep the true grid (never seen in the tests). `information_key(seat)` hashes the public record and the seat's
+//! own burial choices only. The properties are tested in `engine/tests/zombie_info.rs`.
+//!
+//! Notation: moves in UCI (`e2e4`, castling `e1g1`, a zombie's move too), `end`,
+//! `bury:c6`.
+
+pub mod belief;
+#[cfg(test)]
+mod tests;
+
+use crate::attacks::between;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::game::{
+    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
+    Seat, Turn, VariantParams,
+};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::square::{Color, Piece, Role, Square};
+use crate::variants::chess::material_balance;
+use crate::variants::{no_moves_result, pseudo_moves};
+use crate::zobrist;
+pub use belief::{BurialGrid, Event};
+use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
+
+/// Most grids the exact belief may hold before `sample_world` uses the search sampler.
+pub const BELIEF_LIMIT: usize = 4_096;
+
+/// Particles of the fallback sampler ([`belief::sample_particles`]).
+pub const PARTICLES: usize = 4_096;
+
+/// Tunable rules of Zombie Chess (the seed gives no numbers besides the common cap).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ZombieParams {
+    /// Whole turns before the game is drawn as `cap`.
+    pub ply_cap: u32,
+}
+
+impl Default for ZombieParams {
+    fn default() -> Self {
+        ZombieParams { ply_cap: 400 }
+    }
+}
+
+impl VariantParams for ZombieParams {
+    fn validate(&self) -> Result<(), InvalidParams> {
+        validate_ply_cap(self.ply_cap)
+    }
+}
+
+/// An action of Zombie Chess.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ZombieAction {
+    /// A regular move or a zombie's move.
+    Move(Move),
+    /// End the turn (reveal, destroy unmoved zombies, then bury).
+    End,
+    /// Bury the first captured piece waiting for burial under the own piece on this square.
+    Bury(Square),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Phase {
+    Play,
+    Bury,
+}
+
+/// Per-seat counters for [`Game::tallies`].
+const TALLY_NAMES: [&str; 6] = [
+    "burials",
+    "zombies_raised",
+    "zombie_moves",
+    "zombie_captures",
+    "destroyed_unmoved",
+    "cannot_bury",
+];
+const T_BURIALS: usize = 0;
+const T_RAISED: usize = 1;
+const T_ZMOVES: usize = 2;
+const T_ZCAPS: usize = 3;
+const T_DESTROYED: usize = 4;
+const T_CANNOT: usize = 5;
+
+/// Everything small and copyable an action may change (restored whole by `undo`).
+#[derive(Clone, Copy, Debug)]
+struct Scalars {
+    castling: Bitboard,
+    ep: Option<Square>,
+    zombies: Bitboard,
+    /// Squares where pieces moved to this turn.
+    moved: Bitboard,
+    /// Squares vacated this turn (announced at its end).
+    vacated: Bitboard,
+    regular_done: bool,
+    phase: Phase,
+    double_step: Option<Square>,
+    irreversible: bool,
+    quiet_turns: u32,
+    turns: u32,
+    public_hash: u64,
+    private_hash: [u64; 2],
+    tallies: [[u32; 6]; 2],
+    outcome: Option<GameResult>,
+    grids: [BurialGrid; 2],
+}
+
+/// What `undo` needs beyond the scalars.
+#[derive(Clone, Debug)]
+struct Undo {
+    scalars: Scalars,
+    /// Board squares as they were, in the order they were changed.
+    squares: Vec<(Square, Option<Piece>)>,
+    pending: Vec<Piece>,
+    events_len: usize,
+    turn_keys_len: usize,
+    snapshots_len: usize,
+    /// The board's own side-to-move fields (castling there changes only at turn starts).
+    board_turn: Color,
+    board_castling: Bitboard,
+    board_ep: Option<Square>,
+}
+
+/// A position after a move of the current turn, kept so a seat's belief can apply the
+/// mover's legality rule (its pending burials did not check its king).
+#[derive(Clone, Debug)]
+struct Snapshot {
+    board: Board,
+    vacated: Bitboard,
+    /// The turn number it belongs to.
+    turn: u32,
+}
+
+/// A Zombie Chess game.
+#[derive(Clone, Debug)]
+pub struct Zombie {
+    board: Board,
+    s: Scalars,
+    /// Captured pieces of the current turn waiting for burial, in capture order.
+    pending: Vec<Piece>,
+    events: Vec<Event>,
+    /// Position keys at every turn start (repetition).
+    turn_keys: Vec<u64>,
+    snapshots: Vec<Snapshot>,
+    history: Vec<Undo>,
+    ply_cap: u32,
+}
+
+fn mix(h: u64, x: u64) -> u64 {
+    zobrist::extra(h.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+fn mix_grid(h: u64, g: BurialGrid) -> u64 {
+    mix(mix(h, g.bits() as u64), (g.bits() >> 64) as u64)
+}
+
+/// The piece `owner` gets back from a burial of `role` on `sq`: a pawn on its owner's
+/// last rank returns as a queen.
+fn risen_piece(owner: Color, role: Role, sq: Square) -> Piece {
+    if role == Role::Pawn && Bitboard::relative_rank(owner, 7).contains(sq) {
+        Piece::new(owner, Role::Queen)
+    } else {
+        Piece::new(owner, role)
+    }
+}
+
+/// Whether `us`'s king is attacked on `board` once `burier`'s (= `us`) burials on
+/// `vacated` squares that are empty have returned as the opponent's pieces.
+fn attacked_with_returns(board: &Board, us: Color, grid: BurialGrid, vacated: Bitboard) -> bool {
+    let Some(king) = board.king(us) else {
+        return false;
+    };
+    let risen = vacated & grid.occupied() & !board.occupied();
+    if risen.is_empty() {
+        return board.is_attacked(king, us.other());
+    }
+    let mut b = board.clone();
+    for sq in risen {
+        let role = grid.get(sq).expect("occupied");
+        b.set_piece(sq, Some(risen_piece(us.other(), role, sq)));
+    }
+    b.is_attacked(king, us.other())
+}
+
+impl Zombie {
+    /// A game from an orthodox board (no burials, no zombies).
+    pub fn from_board(board: Board, ply_cap: u32) -> Zombie {
+        let mut board = board;
+        board.clear_history();
+        let s = Scalars {
+            castling: board.castling_rights(),
+            ep: board.ep_square(),
+            zombies: Bitboard::EMPTY,
+            moved: Bitboard::EMPTY,
+            vacated: Bitboard::EMPTY,
+            regular_done: false,
+            phase: Phase::Play,
+            double_step: None,
+            irreversible: false,
+            quiet_turns: 0,
+            turns: 0,
+            public_hash: mix(board.key(), 0),
+            private_hash: [0; 2],
+            tallies: [[0; 6]; 2],
+            outcome: None,
+            grids: [BurialGrid::EMPTY; 2],
+        };
+        let mut g = Zombie {
+            board,
+            s,
+            pending: Vec::new(),
+            events: Vec::new(),
+            turn_keys: Vec::new(),
+            snapshots: Vec::new(),
+            history: Vec::new(),
+            ply_cap,
+        };
+        g.turn_keys.push(g.position_key());
+        g.s.outcome = g.compute_outcome();
+        g
+    }
+
+    /// The side whose turn it is.
+    pub fn mover(&self) -> Color {
+        self.board.turn()
+    }
+
+    /// The burials `color` has made (square -> role of the opponent's piece).
+    pub fn grid(&self, color: Color) -> BurialGrid {
+        self.s.grids[color.index()]
+    }
+
+    /// Squares holding zombies (either colour).
+    pub fn zombies(&self) -> Bitboard {
+        self.s.zombies
+    }
+
+    /// The public record so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Captured pieces of this turn still waiting for burial.
+    pub fn pending(&self) -> &[Piece] {
+        &self.pending
+    }
+
+    /// Whether the board's side to move is choosing burials.
+    pub fn is_burying(&self) -> bool {
+        self.s.phase == Phase::Bury
+    }
+
+    /// Sets a burial directly (for tests and set-up): `burier` has buried `role` on `sq`.
+    pub fn set_burial(&mut self, burier: Color, sq: Square, role: Option<Role>) {
+        let g = self.s.grids[burier.index()].remove(sq);
+        self.s.grids[burier.index()] = match role {
+            Some(r) => g.insert(sq, r),
+            None => g,
+        };
+        self.refresh_start();
+    }
+
+    /// Marks the piece on `sq` as a zombie (for tests and set-up).
+    pub fn set_zombie(&mut self, sq: Square, zombie: bool) {
+        if zombie {
+            self.s.zombies.set(sq);
+        } else {
+            self.s.zombies.clear(sq);
+        }
+        self.refresh_start();
+    }
+
+    /// After set-up edits: the start keys and outcome follow the edited position.
+    fn refresh_start(&mut self) {
+        if self.history.is_empty() {
+            self.turn_keys = vec![self.position_key()];
+            self.s.public_hash = mix(self.board.key(), self.s.zombies.0);
+            self.s.outcome = self.compute_outcome();
+        }
+    }
+
+    /// The exact belief of `seat` about the opponent's grid (see [`belief::worlds`]),
+    /// with the opponent's mid-turn legality applied; `None` past [`BELIEF_LIMIT`].
+    pub fn belief(&self, seat: Seat) -> Option<Vec<(BurialGrid, f64)>> {
+        let them = Color::from_index(seat.min(1)).other();
+        let mut worlds = belief::worlds(&self.events, them, BELIEF_LIMIT)?;
+        worlds.retain(|(g, _)| self.fits_turn_so_far(them, *g));
+        Some(worlds)
+    }
+
+    /// Whether `grid` as `who`'s burials agrees with the legality of `who`'s moves made
+    /// so far in the current turn (none refused by a reveal into check).
+    fn fits_turn_so_far(&self, who: Color, grid: BurialGrid) -> bool {
+        if self.mover() != who || self.s.phase != Phase::Play {
+            return true;
+        }
+        let start = self.turn_snapshot_start();
+        self.snapshots[start..]
+            .iter()
+            .all(|sn| !attacked_with_returns(&sn.board, who, grid, sn.vacated))
+    }
+
+    /// Index of the first snapshot of the current turn.
+    fn turn_snapshot_start(&self) -> usize {
+        let turn = self.s.turns;
+        self.snapshots
+            .iter()
+            .rposition(|s| s.turn != turn)
+            .map_or(0, |i| i + 1)
+    }
+
+    fn position_key(&self) -> u64 {
+        let mut k = mix(self.board.key(), self.s.zombies.0);
+        k = mix(k, self.s.castling.0);
+        k = mix_grid(k, self.s.grids[0]);
+        k = mix_grid(k, self.s.grids[1]);
+        k = mix(k, self.s.moved.0);
+        k = mix(k, self.s.vacated.0);
+        k = mix(k, self.phase_bits());
+        k = mix(k, self.s.double_step.map_or(64, |s| s.index() as u64));
+        for p in &self.pending {
+            k = mix(k, p.index() as u64 + 1);
+        }
+        k
+    }
+
+    // ----- move generation ---------------------------------------------------------
+
+    /// Whether `mv` leaves the mover's king safe once the mover's burials on every
+    /// square vacated so far (this move's included) have returned.
+    fn is_safe(&self, mv: Move) -> bool {
+        let us = self.mover();
+        let mut b = self.board.clone();
+        let (_, vac) = apply_to_board(&mut b, mv, &mut Vec::new());
+        !attacked_with_returns(&b, us, self.s.grids[us.index()], self.s.vacated | vac)
+    }
+
+    fn in_check_now(&self) -> bool {
+        let us = self.mover();
+        attacked_with_returns(&self.board, us, self.s.grids[us.index()], self.s.vacated)
+    }
+
+    /// Legal moves of the mover in the play phase; the flag says whether a regular move
+    /// is among them.
+    fn play_moves(&self, out: &mut Vec<ZombieAction>) -> bool {
+        let b = &self.board;
+        let us = b.turn();
+        let own = b.by_color(us);
+        let mut movers = own & self.s.zombies & !self.s.moved;
+        if !self.s.regular_done {
+            movers |= own & !self.s.zombies;
+        }
+        let their_king = b.king(us.other());
+        let mut list = MoveList::new();
+        let occ = b.occupied();
+        pseudo_moves(
+            b,
+            &mut list,
+            movers,
+            |_| occ,
+            |_, cap| b.piece_at(cap) == Some(Piece::new(us.other(), Role::Pawn)),
+        );
+        let mut regular = false;
+        for &mv in list.iter() {
+            if Some(mv.to()) == their_king || self.s.vacated.contains(mv.to()) {
+                continue;
+            }
+            if self.is_safe(mv) {
+                regular |= !self.s.zombies.contains(mv.from());
+                out.push(ZombieAction::Move(mv));
+            }
+        }
+        if !self.s.regular_done {
+            let before = out.len();
+            self.castles(out);
+            regular |= out.len() > before;
+        }
+        regular
+    }
+
+    fn castles(&self, out: &mut Vec<ZombieAction>) {
+        let b = &self.board;
+        let us = b.turn();
+        let Some(king) = b.king(us) else { return };
+        if self.s.zombies.contains(king) || !Bitboard::relative_rank(us, 0).contains(king) {
+            return;
+        }
+        if self.in_check_now() {
+            return;
+        }
+        let occ = b.occupied();
+        for rook in self.s.castling & b.pieces(us, Role::Rook) & !self.s.zombies {
+            if rook.rank() != king.rank() {
+                continue;
+            }
+            let (kd, rd) = Board::castle_targets(us, king, rook);
+            let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
+                .without(king)
+                .without(rook);
+            if (must_be_empty & occ).any()
+                || self.s.vacated.contains(kd)
+                || self.s.vacated.contains(rd)
+            {
+                continue;
+            }
+            // The king may not pass through an attacked square (judged on the board as
+            // it stands, the mover's pending returns included).
+            let path = between(king, kd).with(kd);
+            let mut path = path;
+            let through_attack = Iterator::any(&mut path, |sq| {
+                let mut b2 = b.clone();
+                b2.set_piece(king, None);
+                b2.set_piece(sq, Some(Piece::new(us, Role::King)));
+                attacked_with_returns(&b2, us, self.s.grids[us.index()], self.s.vacated)
+            });
+            if through_attack {
+                continue;
+            }
+            let mv = Move::new(king, rook, MoveKind::Castle);
+            if self.is_safe(mv) {
+                out.push(ZombieAction::Move(mv));
+            }
+        }
+    }
+
+    fn actions(&self, out: &mut Vec<ZombieAction>) {
+        out.clear();
+        if self.s.outcome.is_some() {
+            return;
+        }
+        match self.s.phase {
+            Phase::Bury => {
+                let us = self.mover();
+                for sq in self.board.by_color(us) & !self.s.grids[us.index()].occupied() {
+                    out.push(ZombieAction::Bury(sq));
+                }
+            }
+            Phase::Play => {
+                let regular = self.play_moves(out);
+                if (self.s.regular_done || !regular) && !self.in_check_now() {
+                    out.push(ZombieAction::End);
+                }
+            }
+        }
+    }
+
+    // ----- game end ------------------------------------------------------------------
+
+    fn compute_outcome(&self) -> Option<GameResult> {
+        if self.s.turns >= self.ply_cap {
+            return Some(GameResult {
+                returns: two_seat_returns(None),
+                reason: "cap",
+            });
+        }
+        let mut moves = Vec::new();
+        self.play_moves(&mut moves);
+        if moves.is_empty() {
+            return Some(no_moves_result(self.mover(), self.in_check_now()));
+        }
+        let draw = |reason| {
+            Some(GameResult {
+                returns: two_seat_returns(None),
+                reason,
+            })
+        };
+        let graveyard_empty = self.s.grids.iter().all(|g| g.is_empty());
+        if graveyard_empty && self.board.is_insufficient_material() {
+            return draw("insufficient-material");
+        }
+        if self.s.quiet_turns >= 100 {
+            return draw("fifty-moves");
+        }
+        let key = *self.turn_keys.last().expect("turn start key");
+        let window = (self.s.quiet_turns as usize + 1).min(self.turn_keys.len());
+        let repeats = self.turn_keys[self.turn_keys.len() - window..]
+            .iter()
+            .filter(|&&k| k == key)
+            .count();
+        if repeats >= 3 {
+            return draw("repetition");
+        }
+        None
+    }
+
+    // ----- applying actions ----------------------------------------------------------
+
+    fn set(&mut self, squares: &mut Vec<(Square, Option<Piece>)>, sq: Square, p: Option<Piece>) {
+        squares.push((sq, self.board.piece_at(sq)));
+        self.board.set_piece(sq, p);
+    }
+
+    fn play_move(&mut self, mv: Move, squares: &mut Vec<(Square, Option<Piece>)>) {
+        let us = self.mover();
+        let from = mv.from();
+        let piece = self.board.piece_at(from).expect("a piece to move");
+        let is_zombie = self.s.zombies.contains(from);
+        let cap_sq = match mv.kind() {
+            MoveKind::EnPassant => Some(Square::from_coords(mv.to().file(), from.rank())),
+            MoveKind::Castle => None,
+            _ => self.board.piece_at(mv.to()).map(|_| mv.to()),
+        };
+        if let Some(c) = cap_sq {
+            let captured = self.board.piece_at(c).expect("captured piece");
+            if self.s.zombies.contains(c) {
+                self.s.zombies.clear(c);
+            } else {
+                self.pending.push(captured);
+            }
+            if is_zombie {
+                self.s.tallies[us.index()][T_ZCAPS] += 1;
+            }
+            self.s.irreversible = true;
+        }
+        let (landed, vac) = apply_to_board(&mut self.board, mv, squares);
+        self.s.vacated |= vac;
+        self.s.moved |= landed;
+        if is_zombie {
+            self.s.zombies.clear(from);
+            self.s.zombies |= landed;
+            self.s.tallies[us.index()][T_ZMOVES] += 1;
+        } else {
+            self.s.regular_done = true;
+        }
+        if piece.role == Role::Pawn {
+            self.s.irreversible = true;
+            if from.index() ^ mv.to().index() == 16 {
+                self.s.double_step =
+                    Some(Square::new(((from.index() + mv.to().index()) / 2) as u8));
+            }
+        }
+        let mut lost =
+            self.s.castling & (Bitboard::from_square(from) | Bitboard::from_square(mv.to()));
+        if let Some(c) = cap_sq {
+            lost |= self.s.castling & Bitboard::from_square(c);
+        }
+        if piece.role == Role::King {
+            lost |= self.s.castling & Bitboard::relative_rank(us, 0);
+        }
+        self.s.castling = self.s.castling - lost;
+        // An en passant chance that no pawn can take any more (its taker moved, or took
+        // it) is dropped now, as `Board::set_state` would drop it on `undo`.
+        let b = &self.board;
+        let (c, ep, hm, fm) = (
+            b.castling_rights(),
+            b.ep_square(),
+            b.halfmoves(),
+            b.fullmoves(),
+        );
+        if ep.is_some() {
+            self.board.set_state(us, c, ep, hm, fm);
+        }
+        self.snapshots.push(Snapshot {
+            board: self.board.clone(),
+            vacated: self.s.vacated,
+            turn: self.s.turns,
+        });
+    }
+
+    fn end_turn(&mut self, squares: &mut Vec<(Square, Option<Piece>)>) {
+        let us = self.mover();
+        let them = us.other();
+        let unmoved = self.board.by_color(us) & self.s.zombies & !self.s.moved;
+        for sq in unmoved {
+            self.set(squares, sq, None);
+            self.s.zombies.clear(sq);
+            self.s.tallies[us.index()][T_DESTROYED] += 1;
+        }
+        let mut h = mix(self.s.public_hash, 0xE4D);
+        h = mix(h, unmoved.0);
+        for sq in self.s.vacated {
+            if self.board.piece_at(sq).is_some() {
+                continue;
+            }
+            let mine = self.s.grids[us.index()].get(sq);
+            let theirs = self.s.grids[them.index()].get(sq);
+            let rose = if let Some(r) = mine {
+                self.s.grids[us.index()] = self.s.grids[us.index()].remove(sq);
+                Some((us, r))
+            } else if let Some(r) = theirs {
+                self.s.grids[them.index()] = self.s.grids[them.index()].remove(sq);
+                Some((them, r))
+            } else {
+                None
+            };
+            if let Some((burier, role)) = rose {
+                let owner = burier.other();
+                self.set(squares, sq, Some(risen_piece(owner, role, sq)));
+                self.s.zombies.set(sq);
+                self.s.tallies[owner.index()][T_RAISED] += 1;
+            }
+            h = mix(
+                h,
+                sq.index() as u64 * 64
+                    + rose.map_or(0, |(b, r)| 1 + b.index() as u64 * 8 + r.index() as u64),
+            );
+            self.events.push(Event::Vacated { by: us, sq, rose });
+        }
+        self.s.public_hash = h;
+        self.advance();
+    }
+
+    /// Handles burials that need no decision, then either waits for a burial choice or
+    /// starts the opponent's turn.
+    fn advance(&mut self) {
+        let us = self.mover();
+        while !self.pending.is_empty() {
+            let free = self.board.by_color(us) & !self.s.grids[us.index()].occupied();
+            if free.any() {
+                self.s.phase = Phase::Bury;
+                return;
+            }
+            self.events.push(Event::CannotBury {
+                by: us,
+                candidates: self.board.by_color(us),
+            });
+            self.s.tallies[us.index()][T_CANNOT] += 1;
+            self.s.public_hash = mix(self.s.public_hash, 0xCA7);
+            self.pending.remove(0);
+        }
+        self.start_turn();
+    }
+
+    fn start_turn(&mut self) {
+        let next = self.mover().other();
+        self.s.quiet_turns = if self.s.irreversible {
+            0
+        } else {
+            self.s.quiet_turns + 1
+        };
+        self.s.turns += 1;
+        self.board.set_state(
+            next,
+            self.s.castling,
+            self.s.double_step,
+            self.s.quiet_turns.min(u16::MAX as u32) as u16,
+            self.s.turns.min(u16::MAX as u32) as u16,
+        );
+        self.s.ep = self.board.ep_square();
+        self.s.moved = Bitboard::EMPTY;
+        self.s.vacated = Bitboard::EMPTY;
+        self.s.regular_done = false;
+        self.s.double_step = None;
+        self.s.irreversible = false;
+        self.s.phase = Phase::Play;
+        self.turn_keys.push(self.position_key());
+        self.s.outcome = self.compute_outcome();
+    }
+}
+
+/// Plays `mv` on `b` with piece edits only (no side change); returns the squares pieces
+/// landed on and the squares vacated, recording old contents in `squares`.
+fn apply_to_board(
+    b: &mut Board,
+    mv: Move,
+    squares: &mut Vec<(Square, Option<Piece>)>,
+) -> (Bitboard, Bitboard) {
+    let us = b.turn();
+    let from = mv.from();
+    let to = mv.to();
+    let piece = b.piece_at(from).expect("a piece to move");
+    let mut set = |b: &mut Board, sq: Square, p: Option<Piece>| {
+        squares.push((sq, b.piece_at(sq)));
+        b.set_piece(sq, p);
+    };
+    match mv.kind() {
+        MoveKind::Castle => {
+            let (kd, rd) = Board::castle_targets(us, from, to);
+            let rook = b.piece_at(to);
+            set(b, from, None);
+            set(b, to, None);
+            set(b, kd, Some(piece));
+            set(b, rd, rook);
+            let landed = Bitboard::from_square(kd).with(rd);
+            let vac = Bitboard::from_square(from).with(to) & !landed;
+            (landed, vac)
+        }
+        MoveKind::EnPassant => {
+            let cap = Square::from_coords(to.file(), from.rank());
+            set(b, cap, None);
+            set(b, from, None);
+            set(b, to, Some(piece));
+            (Bitboard::from_square(to), Bitboard::from_square(from))
+        }
+        MoveKind::Promotion(r) => {
+            set(b, from, None);
+            set(b, to, Some(Piece::new(us, r)));
+            (Bitboard::from_square(to), Bitboard::from_square(from))
+        }
+        MoveKind::Normal => {
+            set(b, from, None);
+            set(b, to, Some(piece));
+            (Bitboard::from_square(to), Bitboard::from_square(from))
+        }
+    }
+}
+
+impl Game for Zombie {
+    type Action = ZombieAction;
+    type Params = ZombieParams;
+
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
+    }
+
+    fn new(params: &ZombieParams) -> Zombie {
+        Zombie::from_board(Board::startpos(), params.ply_cap)
+    }
+
+    /// An orthodox FEN (both kings, side not to move not in check).
+    fn from_opening(params: &ZombieParams, opening: &str) -> Result<Zombie, GameError> {
+        let board = Board::from_fen(opening).map_err(|e| GameError::opening_fen(opening, e))?;
+        for c in Color::BOTH {
+            if board.pieces(c, Role::King).count() != 1 {
+                return Err(GameError::opening(
+                    opening,
+                    format!("Zombie Chess needs exactly one {} king", c.name()),
+                ));
+            }
+        }
+        Ok(Zombie::from_board(board, params.ply_cap))
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.s.outcome.is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Seat(self.mover().index())
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<ZombieAction>) {
+        out.clear();
+        if self.turn() == Turn::Seat(seat) {
+            self.actions(out);
+        }
+    }
+
+    fn apply(&mut self, action: ZombieAction) {
+        let mut squares = Vec::new();
+        let undo_head = Undo {
+            scalars: self.s,
+            squares: Vec::new(),
+            pending: self.pending.clone(),
+            events_len: self.events.len(),
+            turn_keys_len: self.turn_keys.len(),
+            snapshots_len: self.snapshots.len(),
+            board_turn: self.board.turn(),
+            board_castling: self.board.castling_rights(),
+            board_ep: self.board.ep_square(),
+        };
+        match action {
+            ZombieAction::Move(mv) => {
+                self.play_move(mv, &mut squares);
+                self.s.public_hash = mix(self.s.public_hash, mv.code() as u64 + 1);
+            }
+            ZombieAction::End => self.end_turn(&mut squares),
+            ZombieAction::Bury(sq) => {
+                let us = self.mover();
+                let piece = self.pending.remove(0);
+                self.events.push(Event::Buried {
+                    by: us,
+                    role: piece.role,
+                    candidates: self.board.by_color(us),
+                });
+                self.s.grids[us.index()] = self.s.grids[us.index()].insert(sq, piece.role);
+                self.s.private_hash[us.index()] =
+                    mix(self.s.private_hash[us.index()], sq.index() as u64 + 1);
+                self.s.public_hash = mix(self.s.public_hash, 0xB0 + piece.role.index() as u64);
+                self.s.tallies[us.index()][T_BURIALS] += 1;
+                self.advance();
+            }
+        }
+        self.history.push(Undo {
+            squares,
+            ..undo_head
+        });
+    }
+
+    fn undo(&mut self) {
+        let Some(u) = self.history.pop() else { return };
+        for &(sq, p) in u.squares.iter().rev() {
+            self.board.set_piece(sq, p);
+        }
+        self.s = u.scalars;
+        self.pending = u.pending;
+        self.events.truncate(u.events_len);
+        self.turn_keys.truncate(u.turn_keys_len);
+        self.snapshots.truncate(u.snapshots_len);
+        self.board.set_state(
+            u.board_turn,
+            u.board_castling,
+            u.board_ep,
+            u.scalars.quiet_turns.min(u16::MAX as u32) as u16,
+            u.scalars.turns.min(u16::MAX as u32) as u16,
+        );
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.s.outcome
+    }
+
+    fn state_key(&self) -> u64 {
+        self.position_key()
+    }
+
+    fn information_key(&self, seat: Seat) -> u64 {
+        let me = seat.min(1);
+        mix(
+            mix(
+                mix(self.s.public_hash, self.s.private_hash[me]),
+                me as u64 + 7,
+            ),
+            self.position_public_key(),
+        )
+    }
+
+    fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Zombie {
+        let mut w = self.clone();
+        let them = Color::from_index(seat.min(1)).other();
+        if let Some(worlds) = self.belief(seat) {
+            let total: f64 = worlds.iter().map(|x| x.1).sum();
+            if total > 0.0 {
+                let mut x = rng.gen::<f64>() * total;
+                let mut pick = worlds[worlds.len() - 1].0;
+                for &(g, wt) in &worlds {
+                    if x < wt {
+                        pick = g;
+                        break;
+                    }
+                    x -= wt;
+                }
+                w.s.grids[them.index()] = pick;
+            }
+        } else if let Some(g) = belief::sample_particles(
+            &self.events,
+            them,
+            rng,
+            &|g| self.fits_turn_so_far(them, g),
+            PARTICLES,
+        ) {
+            w.s.grids[them.index()] = g;
+        }
+        w
+    }
+
+    fn observation(&self, seat: Seat) -> String {
+        let me = Color::from_index(seat.min(1));
+        let own: Vec<String> = self.s.grids[me.index()]
+            .iter()
+            .map(|(sq, r)| format!("{sq}:{}", r.char().to_ascii_uppercase()))
+            .collect();
+        let theirs: String = self.s.grids[me.other().index()]
+            .iter()
+            .map(|(_, r)| r.char().to_ascii_uppercase())
+            .collect();
+        let zombies: Vec<String> = self.s.zombies.map(|s| s.to_string()).collect();
+        format!(
+            "{} | you are {} | zombies: {} | your burials: {} | your pieces buried by {}: {} | {}",
+            self.board.fen(),
+            me.name(),
+            if zombies.is_empty() {
+                "-".into()
+            } else {
+                zombies.join(" ")
+            },
+            if own.is_empty() {
+                "-".into()
+            } else {
+                own.join(" ")
+            },
+            me.other().name(),
+            if theirs.is_empty() {
+                "-".into()
+            } else {
+                theirs
+            },
+            if self.is_burying() {
+                format!("{} to bury", self.mover().name())
+            } else {
+                format!("{} to play", self.mover().name())
+            }
+        )
+    }
+
+    fn action_notation(&self, action: ZombieAction) -> String {
+        match action {
+            ZombieAction::Move(m) => self.board.uci(m),
+            ZombieAction::End => "end".into(),
+            ZombieAction::Bury(sq) => format!("bury:{sq}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<ZombieAction, GameError> {
+        let err = |m: String| GameError::Action {
+            action: text.into(),
+            message: m,
+        };
+        let t = text.trim();
+        if self.s.outcome.is_some() {
+            return Err(err("the game is over".into()));
+        }
+        let mut legal = Vec::new();
+        self.actions(&mut legal);
+        let wanted = if t == "end" {
+            ZombieAction::End
+        } else if let Some(rest) = t.strip_prefix("bury:") {
+            match Square::parse(rest) {
+                Some(sq) => ZombieAction::Bury(sq),
+                None => return Err(err(format!("'{rest}' is not a square"))),
+            }
+        } else {
+            match legal
+                .iter()
+                .copied()
+                .find(|&a| matches!(a, ZombieAction::Move(_)) && self.action_notation(a) == t)
+            {
+                Some(a) => a,
+                None => {
+                    return Err(err(
+                        "not a legal move here (UCI move like 'e2e4', 'end', 'bury:c6')".into(),
+                    ))
+                }
+            }
+        };
+        if legal.contains(&wanted) {
+            Ok(wanted)
+        } else {
+            Err(err(match wanted {
+                ZombieAction::End => {
+                    "'end' is not allowed now (the regular move is still due, the king is in \
+                     check, or a burial is due)"
+                        .into()
+                }
+                ZombieAction::Bury(_) if self.s.phase == Phase::Bury => {
+                    "no own piece without a burial of yours on that square".into()
+                }
+                _ => "not a legal action here".into(),
+            }))
+        }
+    }
+
+    fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    fn material(&self, seat: Seat) -> f64 {
+        material_balance(&self.board, Color::from_index(seat.min(1)))
+    }
+
+    fn board(&self) -> Option<&Board> {
+        Some(&self.board)
+    }
+
+    /// Per seat: burials, zombies raised (risen pieces of that seat), zombie moves,
+    /// zombie captures, zombies destroyed unmoved, "cannot bury" announcements.
+    fn tallies(&self) -> Vec<(String, f64)> {
+        let mut out = Vec::new();
+        for c in Color::BOTH {
+            for (i, name) in TALLY_NAMES.iter().enumerate() {
+                out.push((
+                    format!("{}_{name}", c.name()),
+                    self.s.tallies[c.index()][i] as f64,
+                ));
+            }
+        }
+        out
+    }
+}
+
+impl Zombie {
+    fn phase_bits(&self) -> u64 {
+        self.s.regular_done as u64 | ((self.s.phase == Phase::Bury) as u64) << 1
+    }
+
+    /// The publicly visible part of the position (no grids).
+    fn position_public_key(&self) -> u64 {
+        let mut k = mix(self.board.key(), self.s.zombies.0);
+        k = mix(k, self.s.castling.0);
+        k = mix(k, self.s.moved.0);
+        k = mix(k, self.s.vacated.0);
+        mix(k, self.phase_bits())
+    }
+}
