@@ -126,6 +126,29 @@ pub(crate) fn pseudo_moves(
     }
 }
 
+/// Castling moves for the side to move without any attack test (variants with royal
+/// capture: Masquerade, Two Move): the rights, the king on its back rank and the squares
+/// both pieces cross or land on empty but for the two are all it needs.
+pub(crate) fn castles_without_attack_test(board: &Board, mut push: impl FnMut(Move)) {
+    use crate::attacks::between;
+    let us = board.turn();
+    let Some(king) = board.king(us) else { return };
+    let back = Bitboard::relative_rank(us, 0);
+    if !back.contains(king) {
+        return;
+    }
+    let occ = board.occupied();
+    for rook in board.castling_rights() & back & board.pieces(us, crate::square::Role::Rook) {
+        let (kd, rd) = Board::castle_targets(us, king, rook);
+        let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
+            .without(king)
+            .without(rook);
+        if (must_be_empty & occ).is_empty() {
+            push(Move::new(king, rook, MoveKind::Castle));
+        }
+    }
+}
+
 /// The common draws of RULES.md for variants that keep their own history of state keys,
 /// in order: the ply cap (`plies` against `ply_cap`), insufficient material (unless the
 /// variant says more material is in play), the 50-move rule, threefold repetition.

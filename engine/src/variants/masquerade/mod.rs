@@ -53,17 +53,17 @@
 //! pattern letter, printed in the order K, Q, R, B, N; any order and `assign:<index>`
 //! parse).
 
-use crate::attacks::{self, between};
+use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{
     two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
     Seat, Turn, VariantParams,
 };
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
-use crate::variants::{common_draw, pseudo_moves};
+use crate::variants::{castles_without_attack_test, common_draw, pseudo_moves};
 use crate::zobrist;
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
@@ -363,29 +363,9 @@ impl Masquerade {
         }
     }
 
-    /// Castling with no attack test: empty squares and rights are all it needs.
+    /// Castling with no attack test (`castles_without_attack_test`).
     fn castles(&self, out: &mut Vec<MasqueradeAction>) {
-        let b = &self.board;
-        let us = b.turn();
-        let Some(king) = b.king(us) else { return };
-        let back = Bitboard::relative_rank(us, 0);
-        if !back.contains(king) {
-            return;
-        }
-        let occ = b.occupied();
-        for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
-            let (kd, rd) = Board::castle_targets(us, king, rook);
-            let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
-                .without(king)
-                .without(rook);
-            if (must_be_empty & occ).is_empty() {
-                out.push(MasqueradeAction::Move(Move::new(
-                    king,
-                    rook,
-                    MoveKind::Castle,
-                )));
-            }
-        }
+        castles_without_attack_test(&self.board, |m| out.push(MasqueradeAction::Move(m)));
     }
 
     fn draw_reason(&self) -> Option<&'static str> {

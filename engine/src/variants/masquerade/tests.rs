@@ -1,5 +1,6 @@
 use super::*;
 use crate::game::{conformance, replay};
+use crate::moves::MoveKind;
 use crate::registry;
 use std::collections::BTreeSet;
 

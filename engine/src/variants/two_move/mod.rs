@@ -67,17 +67,16 @@
 //! A card choice is two letters in N, B, R, Q, K order (`NB`), a joint choice `NB|RQ` in
 //! records; moves are UCI (`e7e8r`, castling `e1g1`).
 
-use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{
     two_seat_returns, validate_ply_cap, Dynamics, Game, GameError, GameFacts, GameResult,
     InvalidParams, Seat, Turn, VariantParams,
 };
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveList};
 use crate::square::{Color, Role};
 use crate::variants::chess::material_balance;
-use crate::variants::pseudo_moves;
+use crate::variants::{castles_without_attack_test, pseudo_moves};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
 
@@ -563,25 +562,9 @@ impl TwoMove {
         }
     }
 
-    /// Castling with no attack test: rights and empty squares are all it needs.
+    /// Castling with no attack test (`castles_without_attack_test`).
     fn castles(&self, out: &mut MoveList) {
-        let b = &self.board;
-        let us = b.turn();
-        let Some(king) = b.king(us) else { return };
-        let back = Bitboard::relative_rank(us, 0);
-        if !back.contains(king) {
-            return;
-        }
-        let occ = b.occupied();
-        for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
-            let (kd, rd) = Board::castle_targets(us, king, rook);
-            let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
-                .without(king)
-                .without(rook);
-            if (must_be_empty & occ).is_empty() {
-                out.push(Move::new(king, rook, MoveKind::Castle));
-            }
-        }
+        castles_without_attack_test(&self.board, |m| out.push(m));
     }
 
     /// Calls `f` with the pending slot's legal moves (cached or worked out now).
