@@ -7,11 +7,13 @@
 pub mod gameplay;
 pub mod golf_cmd;
 pub mod matches;
+pub mod merge_cmd;
 pub mod perft_cmd;
 pub mod play_cmd;
 pub mod record;
 pub mod replay_cmd;
 pub mod report_cmd;
+pub mod shard;
 pub mod standings;
 pub mod stats;
 pub mod tournament;

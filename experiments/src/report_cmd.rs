@@ -80,7 +80,7 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
         eprintln!("interrupted: no report written (rerun with --resume to finish)");
         return Ok(());
     }
-    let dir = tournament::out_dir(&args.run);
+    let dir = tournament::run_folder(&args.run)?;
     run_report(&ReportArgs {
         games: dir.join("games.csv"),
         params: args.run.variant.params.clone(),

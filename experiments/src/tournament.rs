@@ -4,8 +4,9 @@
 //! the command line, the output folder (games.csv appended and flushed per game,
 //! timings.csv, run.json, standings), `--resume`, and the summary.
 
-use crate::matches::{self, parse_shard, Slot, Starts, INTERRUPTED};
+use crate::matches::{self, Slot, Starts, INTERRUPTED};
 use crate::record::{self, Row};
+use crate::shard::{self, Shard};
 use crate::standings::{self, Standings};
 use crate::stats::{Sprt, SprtModel};
 use crate::util::outln;
@@ -65,8 +66,13 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub resume: bool,
     /// Play only shard i of n (`i/n`, 0-based): pairs with pair number ≡ i mod n.
+    /// `auto/n` takes i from the scheduler (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or
+    /// HQ_TASK_ID), writes to `<out>/shard-<i>-of-<n>` and resumes that folder if it exists.
     #[arg(long)]
     pub shard: Option<String>,
+    /// With `--shard auto/n`: the environment variable holding the task index.
+    #[arg(long, value_name = "VAR")]
+    pub shard_index_env: Option<String>,
 }
 
 /// Reads an openings file: one FEN per line (or an EPD line: its first four fields),
@@ -119,6 +125,8 @@ struct Plan {
     params_text: Option<String>,
     openings: Vec<(usize, String)>,
     shard: Option<(u64, u64)>,
+    /// `i/n` of this shard, as recorded.
+    shard_text: Option<String>,
     sprt: Option<Sprt>,
     out: PathBuf,
     threads: usize,
@@ -132,7 +140,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = parsed_shard(args)?;
     let model = match args.sprt_model {
         SprtModelArg::Logistic => SprtModel::Logistic,
         SprtModelArg::Normalized => SprtModel::Normalized,
@@ -182,13 +190,19 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
-    let out = out_dir(args);
+    let out = run_folder(args)?;
+    let mut args = args.clone();
+    // A scheduler runs a task again after a failure: it continues its own folder.
+    if shard.as_ref().is_some_and(|s| s.from_env.is_some()) && out.join("games.csv").exists() {
+        args.resume = true;
+    }
     let plan = Plan {
         args: args.clone(),
         specs,
         params_text,
         openings,
-        shard,
+        shard: shard.as_ref().map(|s| (s.index, s.count)),
+        shard_text: shard.as_ref().map(Shard::text),
         sprt,
         out,
         threads,
@@ -196,6 +210,24 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let params_text = plan.params_text.clone();
     registry::visit(&args.variant.variant, params_text.as_deref(), Visitor(plan))
         .with_context(|| format!("variant '{}'", args.variant.variant))?
+}
+
+/// The `--shard` option, resolved (an `auto` index read from the environment).
+fn parsed_shard(args: &TournamentArgs) -> Result<Option<Shard>> {
+    match (&args.shard, &args.shard_index_env) {
+        (Some(t), env) => shard::from_args(t, env.as_deref()).map(Some),
+        (None, Some(_)) => bail!("--shard-index-env needs --shard auto/N"),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The folder this process writes: [`out_dir`], or an `auto` shard's folder inside it.
+pub fn run_folder(args: &TournamentArgs) -> Result<PathBuf> {
+    let base = out_dir(args);
+    Ok(match parsed_shard(args)? {
+        Some(s) => s.folder(&base),
+        None => base,
+    })
 }
 
 /// The run's output folder: `--out`, else `results/tournaments/<variant>-<seed>`.
@@ -245,7 +277,11 @@ struct RunInfo<'a> {
 /// Replays every recorded game before a run resumes, as `replay` does: a row whose moves
 /// do not replay, or whose result, returns or reason the replay contradicts (a
 /// hand-edited result), stops the resume before anything is written, naming each row.
-fn verify_rows(done: &BTreeMap<u64, Row>, params: Option<&str>, games: &Path) -> Result<()> {
+pub(crate) fn verify_rows(
+    done: &BTreeMap<u64, Row>,
+    params: Option<&str>,
+    games: &Path,
+) -> Result<()> {
     use rayon::prelude::*;
     let rows: Vec<&Row> = done.values().collect();
     let failures: Vec<String> = rows
@@ -367,7 +403,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         seeding: matches::SEEDING,
         openings_file: args.openings.as_ref().map(|p| p.display().to_string()),
         openings: plan.openings.iter().map(|o| o.1.as_str()).collect(),
-        shard: args.shard.clone(),
+        shard: plan.shard_text.clone(),
         sprt: plan.sprt,
         threads: plan.threads,
         resumed: args.resume && exists,
@@ -471,7 +507,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     let title = format!(
         "Standings: {name}, seed {}{}",
         args.seed,
-        args.shard
+        plan.shard_text
             .as_ref()
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default()
