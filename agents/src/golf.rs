@@ -37,9 +37,11 @@
 //! reachable states. Reachable sets with cycles never prove dead that way, so when an
 //! iteration adds no state to the table (every reachable state is then within the bound)
 //! a plain breadth-first closure ([`bfs`]) runs: if it exhausts the reachable states
-//! without reaching a solved one, the answer is [`Outcome::Impossible`]. A node or time
-//! limit stops the search with [`Outcome::ParAbove`]`(n)`, `n` being what was proven (par
-//! is larger than `n`), never with a guess.
+//! without reaching a solved one, the answer is [`Outcome::Impossible`]. Before any search,
+//! [`missing_piece`] answers impossible when a kind is owed more times than it has pieces
+//! on the board. A node or time limit, or the caller's stop flag
+//! ([`SolveLimits::stop`], Ctrl-C), stops the search with [`Outcome::ParAbove`]`(n)`, `n`
+//! being what was proven (par is larger than `n`), never with a guess.
 //!
 //! Counting: with [`SolveLimits::count_solutions`], a second pass at the proven par counts
 //! every distinct sequence of par moves whose only solved state is the last (memoised by

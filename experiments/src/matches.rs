@@ -16,6 +16,11 @@
 //! gaps (an odd N leaves the last cycle of each matchup one game short). Cycle k of
 //! matchup m is pair number `k · matchups + m`.
 //!
+//! The schedule is never listed: game i is computed from i ([`Plan::slot`]) and the
+//! workers draw the next game from an iterator, so memory does not grow with `--games`
+//! (issue 23: `--games 18446744073709551615` used to abort allocating). A run whose games
+//! cannot all be numbered by a u64 is refused by [`Plan::new`].
+//!
 //! # Seeds
 //! Game i has seed `mix(seed, i)` (SplitMix64-based, see `util::mix`): its agents'
 //! random streams derive from it. Chance outcomes come from a stream seeded by

@@ -6,6 +6,11 @@
 //!   (or `impossible`, or `par > N` when a limit stopped the search), one optimal
 //!   solution, the number of optimal solutions with `--count`, states searched and time.
 //!   FILE holds either the board format or the one-line format (`-` reads stdin).
+//!   A kind chosen more times than it has pieces on the board is answered `impossible`
+//!   before any search (with the reason); a problem must choose 2 to 16 cards, what
+//!   `deal` deals. Ctrl-C stops the search at the solver's next check (every 16384
+//!   states; `generate` and `bench` too), and a search stopped by `--max-nodes` (default
+//!   20 million) or `--max-seconds` says which limit to raise.
 //! * `generate --holes 9 --cards 2 [--min-par 3 --max-par 8] [--unique] [--as-dealt] --seed S
 //!   --out DIR`: a course of holes. The set-up is laid out once; each hole deals cards from
 //!   one 16-card deck (the discard pile is shuffled back in when it runs short, as the seed
