@@ -37,9 +37,11 @@
 //! reachable states. Reachable sets with cycles never prove dead that way, so when an
 //! iteration adds no state to the table (every reachable state is then within the bound)
 //! a plain breadth-first closure ([`bfs`]) runs: if it exhausts the reachable states
-//! without reaching a solved one, the answer is [`Outcome::Impossible`]. A node or time
-//! limit stops the search with [`Outcome::ParAbove`]`(n)`, `n` being what was proven (par
-//! is larger than `n`), never with a guess.
+//! without reaching a solved one, the answer is [`Outcome::Impossible`]. Before any search,
+//! [`missing_piece`] answers impossible when a kind is owed more times than it has pieces
+//! on the board. A node or time limit, or the caller's stop flag
+//! ([`SolveLimits::stop`], Ctrl-C), stops the search with [`Outcome::ParAbove`]`(n)`, `n`
+//! being what was proven (par is larger than `n`), never with a guess.
 //!
 //! Counting: with [`SolveLimits::count_solutions`], a second pass at the proven par counts
 //! every distinct sequence of par moves whose only solved state is the last (memoised by
@@ -85,6 +87,7 @@ use engine::Bitboard;
 use engine::Role;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// An infinite lower bound: no solution is reachable.
@@ -93,6 +96,25 @@ pub const INF: u32 = u32::MAX;
 // ---------------------------------------------------------------------------------------
 // Rule helpers
 // ---------------------------------------------------------------------------------------
+
+/// A kind owed more times than it has pieces on the board: (kind, owed, on the board).
+/// Such a problem is impossible, whatever the moves: pieces are never added, every owed
+/// piece but the last must be captured, and the last is the capturer itself, whose kind
+/// stays owed once while it captures (a piece captures its own kind only when that kind
+/// is owed twice). So a solution needs, for every kind, as many pieces as it is owed
+/// (`QQ` chosen with one white queen on the board: impossible). Checked before the
+/// search, which otherwise only learns it by exhausting the reachable states.
+pub fn missing_piece(pos: &GolfPosition) -> Option<(engine::Piece, u32, u32)> {
+    let owed = pos.owed();
+    if owed.total() <= 1 {
+        return None;
+    }
+    let missing = owed.kinds().find_map(|k| {
+        let (need, have) = (owed.get(k) as u32, pos.kind_bb(k).count());
+        (have < need).then_some((k, need, have))
+    });
+    missing
+}
 
 /// Number of chosen pieces still owed.
 #[inline]
@@ -531,6 +553,9 @@ pub struct SolveLimits {
     /// Memory for the transposition table (the solution-counting memo may use as much
     /// again).
     pub table_bytes: usize,
+    /// A flag polled with the clock (Ctrl-C in the `chesslab` command): once raised, the
+    /// search stops as it does at a limit, with what it has proven.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 impl Default for SolveLimits {
@@ -540,6 +565,7 @@ impl Default for SolveLimits {
             max_time: None,
             count_solutions: false,
             table_bytes: 256 << 20,
+            stop: None,
         }
     }
 }
@@ -580,6 +606,7 @@ struct Searcher<'a> {
     nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    stop: Option<&'static AtomicBool>,
     path: Vec<GolfMove>,
     memo: HashMap<(u128, u8), u64, IdBuild>,
     /// Most entries the counting memo may hold (about 48 bytes each).
@@ -598,6 +625,9 @@ impl Searcher<'_> {
                 if Instant::now() > d {
                     return Err(Abort);
                 }
+            }
+            if self.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                return Err(Abort);
             }
         }
         Ok(())
@@ -776,6 +806,7 @@ pub fn solve(pos: &GolfPosition, params: &GolfParams, limits: &SolveLimits) -> S
         nodes: 0,
         limit: limits.max_nodes.unwrap_or(u64::MAX),
         deadline: limits.max_time.map(|d| start + d),
+        stop: limits.stop,
         path: Vec::new(),
         memo: HashMap::default(),
         memo_cap: limits.table_bytes / 48,
@@ -792,6 +823,9 @@ pub fn solve(pos: &GolfPosition, params: &GolfParams, limits: &SolveLimits) -> S
     };
     if pos.is_solved() {
         return report(&s, Outcome::Par(0), Vec::new(), Some(1));
+    }
+    if missing_piece(pos).is_some() {
+        return report(&s, Outcome::Impossible, Vec::new(), Some(0));
     }
     let mut bound = lower_bound(pos, params);
     let mut proven = bound.saturating_sub(1);

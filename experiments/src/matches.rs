@@ -16,6 +16,11 @@
 //! gaps (an odd N leaves the last cycle of each matchup one game short). Cycle k of
 //! matchup m is pair number `k · matchups + m`.
 //!
+//! The schedule is never listed: game i is computed from i ([`Plan::slot`]) and the
+//! workers draw the next game from an iterator, so memory does not grow with `--games`
+//! (issue 23: `--games 18446744073709551615` used to abort allocating). A run whose games
+//! cannot all be numbered by a u64 is refused by [`Plan::new`].
+//!
 //! # Seeds
 //! Game i has seed `mix(seed, i)` (SplitMix64-based, see `util::mix`): its agents'
 //! random streams derive from it. Chance outcomes come from a stream seeded by
@@ -41,7 +46,7 @@ use anyhow::{anyhow, Context, Result};
 use engine::game::Game;
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -94,31 +99,6 @@ pub fn seating(m: &[usize], seats: usize, r: usize) -> Vec<usize> {
         .collect()
 }
 
-/// The whole run's games in index order.
-pub fn schedule(n_matchups: usize, cycle: usize, games: u64) -> Vec<Slot> {
-    let cycle64 = cycle as u64;
-    let rounds = games.div_ceil(cycle64);
-    let mut out = Vec::with_capacity((games as usize).saturating_mul(n_matchups));
-    let mut index = 0;
-    for k in 0..rounds {
-        for m in 0..n_matchups {
-            for r in 0..cycle {
-                if k * cycle64 + (r as u64) < games {
-                    out.push(Slot {
-                        index,
-                        pair: k * n_matchups as u64 + m as u64,
-                        round: k,
-                        matchup: m,
-                        rotation: r,
-                    });
-                    index += 1;
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Reads `i/n` (0 <= i < n).
 pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
     let bad = || anyhow!("--shard '{text}': expected i/n with 0 <= i < n (for example 0/4)");
@@ -131,19 +111,31 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
     Ok((i, n))
 }
 
-/// A whole run's plan: agents, seats, matchups and every game slot.
+/// A whole run's plan: agents, seats, matchups, and the rule that numbers its games.
+/// The games are never listed up front: [`Plan::slot`] computes game i from its index, so
+/// a run of `u64::MAX` games costs no more memory than a run of two.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub specs: Vec<String>,
     pub seats: usize,
     pub matchups: Vec<Vec<usize>>,
-    /// Every game of the run, in index order (all shards).
-    pub all: Vec<Slot>,
+    /// Games per matchup.
+    pub games: u64,
+    /// Games in a matchup's cycle (the colour swap): 2, or 1 for a one-seat variant.
+    pub cycle: u64,
     pub seed: u64,
     pub shard: Option<(u64, u64)>,
 }
 
+/// How many of `a..b` are ≡ i (mod n).
+fn count_congruent(a: u64, b: u64, i: u64, n: u64) -> u64 {
+    // Numbers below x that are ≡ i (mod n).
+    let below = |x: u64| x / n + u64::from(x % n > i);
+    below(b) - below(a)
+}
+
 impl Plan {
+    /// Refused when the run has more games than a u64 index can number.
     pub fn new(
         specs: Vec<String>,
         seats: usize,
@@ -151,26 +143,86 @@ impl Plan {
         games: u64,
         seed: u64,
         shard: Option<(u64, u64)>,
-    ) -> Plan {
+    ) -> Result<Plan> {
         let (matchups, cycle) = matchups(specs.len(), seats, gauntlet);
-        let all = schedule(matchups.len(), cycle, games);
-        Plan {
+        let plan = Plan {
             specs,
             seats,
             matchups,
-            all,
+            games,
+            cycle: cycle as u64,
             seed,
             shard,
+        };
+        if plan.total().is_none() {
+            return Err(anyhow!(
+                "--games {games} with {} matchups is more games than a run can number (at most {} in all); play fewer games per run",
+                plan.matchups.len(),
+                u64::MAX
+            ));
         }
+        Ok(plan)
     }
 
-    /// The slots this shard plays.
-    pub fn mine(&self) -> Vec<Slot> {
-        self.all
-            .iter()
-            .copied()
-            .filter(|s| self.shard.is_none_or(|(i, n)| s.pair % n == i))
-            .collect()
+    /// Every game of the run, all shards (None: more than a u64).
+    pub fn total(&self) -> Option<u64> {
+        self.games.checked_mul(self.matchups.len() as u64)
+    }
+
+    /// Game `index` (None past the end): the inverse of the numbering in the module
+    /// documentation. Whole rounds hold `matchups · cycle` games; the last round of an
+    /// odd N holds `matchups · (N mod cycle)`.
+    pub fn slot(&self, index: u64) -> Option<Slot> {
+        let m = self.matchups.len() as u64;
+        let full = self.games / self.cycle;
+        let per_round = m * self.cycle;
+        let in_full = full.checked_mul(per_round)?;
+        let (round, rem, len) = if index < in_full {
+            (index / per_round, index % per_round, self.cycle)
+        } else {
+            let len = self.games % self.cycle;
+            let rem = index - in_full;
+            if len == 0 || rem >= m * len {
+                return None;
+            }
+            (full, rem, len)
+        };
+        let matchup = rem / len;
+        Some(Slot {
+            index,
+            pair: round * m + matchup,
+            round,
+            matchup: matchup as usize,
+            rotation: (rem % len) as usize,
+        })
+    }
+
+    /// Every game of the run in index order (all shards), computed as it goes.
+    pub fn slots(&self) -> impl Iterator<Item = Slot> + '_ {
+        (0..self.total().unwrap_or(0)).map_while(|i| self.slot(i))
+    }
+
+    /// Whether this shard plays `slot`.
+    pub fn is_mine(&self, slot: &Slot) -> bool {
+        self.shard.is_none_or(|(i, n)| slot.pair % n == i)
+    }
+
+    /// The slots this shard plays, in order, computed as they are asked for.
+    pub fn mine(&self) -> impl Iterator<Item = Slot> + '_ {
+        self.slots().filter(|s| self.is_mine(s))
+    }
+
+    /// How many games this shard plays (counted, not listed).
+    pub fn mine_count(&self) -> u64 {
+        let total = self.total().unwrap_or(0);
+        let Some((i, n)) = self.shard else {
+            return total;
+        };
+        let m = self.matchups.len() as u64;
+        let full_pairs = (self.games / self.cycle) * m;
+        let tail = self.games % self.cycle;
+        count_congruent(0, full_pairs, i, n) * self.cycle
+            + count_congruent(full_pairs, full_pairs + if tail > 0 { m } else { 0 }, i, n) * tail
     }
 
     /// The game's seed, its players (agent indices per seat) and their specs.
@@ -226,15 +278,15 @@ pub struct Run<'a, G: Game> {
     pub variant: &'static str,
     pub params_digest: &'a str,
     pub starts: &'a Starts<G>,
-    /// The slots still to play (in order).
-    pub pending: &'a [Slot],
     pub threads: usize,
     pub sprt: Option<&'a Sprt>,
 }
 
-/// Plays `run.pending` on `run.threads` threads, calling `sink` for each finished game
-/// (under a lock, in completion order), feeding the SPRT, and moving `bar`. `done` are
-/// rows finished earlier (a resumed run); they count for the SPRT and the standings.
+/// Plays this shard's games not in `done` on `run.threads` threads, calling `sink` for
+/// each finished game (under a lock, in completion order), feeding the SPRT, and moving
+/// `bar`. `done` are rows finished earlier (a resumed run); they count for the SPRT and the
+/// standings. The games to play are drawn one at a time from [`Plan::mine`]: nothing is
+/// sized by the number of games.
 pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
     plan: &Plan,
     run: &Run<'_, G>,
@@ -251,9 +303,10 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         error: None,
         last_message: Instant::now(),
     };
-    advance_sprt(&mut shared, run.sprt, &plan.all);
+    advance_sprt(&mut shared, run.sprt, plan);
     let halt = AtomicBool::new(shared.stop_after.is_some());
-    let next = AtomicUsize::new(0);
+    let done_before: std::collections::BTreeSet<u64> = shared.rows.keys().copied().collect();
+    let next = Mutex::new(plan.mine().filter(move |s| !done_before.contains(&s.index)));
     let shared = Mutex::new(shared);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(run.threads)
@@ -263,10 +316,10 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         if halt.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
             return;
         }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(slot) = run.pending.get(i) else {
+        let Some(slot) = next.lock().unwrap_or_else(|p| p.into_inner()).next() else {
             return;
         };
+        let slot = &slot;
         let (seed, players, agent_specs) = plan.expected(slot);
         let (start, opening) = run.starts.of(slot);
         let t0 = Instant::now();
@@ -313,7 +366,7 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
                     return;
                 }
                 sh.rows.insert(slot.index, row);
-                advance_sprt(&mut sh, run.sprt, &plan.all);
+                advance_sprt(&mut sh, run.sprt, plan);
                 if sh.stop_after.is_some() {
                     halt.store(true, Ordering::SeqCst);
                 }
@@ -350,14 +403,13 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
 }
 
 /// Feeds finished pairs to the SPRT in pair order, and records where it decided.
-fn advance_sprt<F>(sh: &mut Shared<F>, sprt: Option<&Sprt>, all: &[Slot]) {
+fn advance_sprt<F>(sh: &mut Shared<F>, sprt: Option<&Sprt>, plan: &Plan) {
     let Some(sprt) = sprt else { return };
     while sh.stop_after.is_none() {
         let p = sh.next_pair;
-        let games: Vec<&Slot> = all
-            .iter()
-            .skip((2 * p) as usize)
-            .take(2)
+        let games: Vec<Slot> = [p.saturating_mul(2), p.saturating_mul(2).saturating_add(1)]
+            .into_iter()
+            .filter_map(|i| plan.slot(i))
             .filter(|s| s.pair == p)
             .collect();
         if games.len() != 2 || !games.iter().all(|s| sh.rows.contains_key(&s.index)) {
@@ -380,11 +432,40 @@ fn advance_sprt<F>(sh: &mut Shared<F>, sprt: Option<&Sprt>, all: &[Slot]) {
 mod tests {
     use super::*;
 
+    /// The schedule as the module documentation lists it, built the slow way.
+    fn listed(n_matchups: usize, cycle: u64, games: u64) -> Vec<Slot> {
+        let mut out = Vec::new();
+        let mut index = 0;
+        for k in 0..games.div_ceil(cycle) {
+            for m in 0..n_matchups {
+                for r in 0..cycle {
+                    if k * cycle + r < games {
+                        out.push(Slot {
+                            index,
+                            pair: k * n_matchups as u64 + m as u64,
+                            round: k,
+                            matchup: m,
+                            rotation: r as usize,
+                        });
+                        index += 1;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn plan(agents: usize, seats: usize, games: u64, shard: Option<(u64, u64)>) -> Plan {
+        let specs = (0..agents).map(|a| format!("a{a}")).collect();
+        Plan::new(specs, seats, false, games, 1, shard).unwrap()
+    }
+
     #[test]
     fn schedule_is_gapless_and_pairs_swap_colours() {
         let (m, c) = matchups(3, 2, false);
         assert_eq!(m, vec![vec![0, 1], vec![0, 2], vec![1, 2]]);
-        let s = schedule(m.len(), c, 3);
+        assert_eq!(c, 2);
+        let s: Vec<Slot> = plan(3, 2, 3, None).slots().collect();
         assert_eq!(s.len(), 9);
         assert!(s.iter().enumerate().all(|(i, x)| x.index == i as u64));
         // Round 0: three full pairs; round 1: one game of each.
@@ -399,6 +480,52 @@ mod tests {
         assert_eq!(matchups(2, 1, false).0, vec![vec![0], vec![1]]);
     }
 
+    /// Game i computed from its index is the game the listed schedule holds, for odd and
+    /// even counts, one and two seats, and every shard count; nothing past the end.
+    #[test]
+    fn computed_slots_match_the_listed_schedule_and_shards_count_right() {
+        for agents in 1..=4 {
+            for seats in [1, 2] {
+                if seats == 2 && agents < 2 {
+                    continue;
+                }
+                for games in 1..=7 {
+                    let p = plan(agents, seats, games, None);
+                    let listed = listed(p.matchups.len(), p.cycle, games);
+                    let computed: Vec<Slot> = p.slots().collect();
+                    assert_eq!(computed, listed, "{agents} agents, {seats} seats, {games}");
+                    assert_eq!(p.slot(listed.len() as u64), None);
+                    assert_eq!(p.mine_count(), listed.len() as u64);
+                    for n in 1..=5 {
+                        for i in 0..n {
+                            let q = plan(agents, seats, games, Some((i, n)));
+                            let mine: Vec<Slot> = q.mine().collect();
+                            let want: Vec<Slot> =
+                                listed.iter().copied().filter(|s| s.pair % n == i).collect();
+                            assert_eq!(mine, want);
+                            assert_eq!(q.mine_count(), want.len() as u64, "{i}/{n}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A run of u64::MAX games is planned without listing it; one that cannot be numbered
+    /// is refused.
+    #[test]
+    fn huge_runs_are_computed_not_listed() {
+        let p = plan(2, 2, u64::MAX, None);
+        assert_eq!(p.total(), Some(u64::MAX));
+        let last = p.slot(u64::MAX - 1).unwrap();
+        assert_eq!((last.round, last.rotation), (u64::MAX / 2, 0));
+        assert_eq!(p.slot(u64::MAX), None);
+        assert_eq!(p.mine().take(3).count(), 3);
+        let specs = vec!["a".to_string(), "b".into(), "c".into()];
+        let err = Plan::new(specs, 2, false, u64::MAX, 1, None).unwrap_err();
+        assert!(err.to_string().contains("more games than a run can number"));
+    }
+
     #[test]
     fn shard_syntax() {
         assert_eq!(parse_shard("1/4").unwrap(), (1, 4));
@@ -411,7 +538,7 @@ mod tests {
     #[test]
     fn rows_do_not_depend_on_threads() {
         use engine::variants::chess::{Chess, ChessParams};
-        let plan = Plan::new(vec!["random".into(), "greedy".into()], 2, false, 6, 9, None);
+        let plan = Plan::new(vec!["random".into(), "greedy".into()], 2, false, 6, 9, None).unwrap();
         let starts = Starts {
             games: vec![Chess::new(&ChessParams {
                 ply_cap: 60,
@@ -419,13 +546,11 @@ mod tests {
             })],
             texts: vec![String::new()],
         };
-        let pending = plan.mine();
         let play = |threads| {
             let r = Run {
                 variant: "chess",
                 params_digest: "x",
                 starts: &starts,
-                pending: &pending,
                 threads,
                 sprt: None,
             };

@@ -219,14 +219,35 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         .filter(|i| !seen_shard.contains_key(i))
         .map(|i| format!("{i}/{count}"))
         .collect();
-    let missing: Vec<u64> = (0..total).filter(|i| !by_index.contains_key(i)).collect();
-    if !missing.is_empty() || !missing_shards.is_empty() {
-        let shown: Vec<String> = missing.iter().take(20).map(u64::to_string).collect();
+    if let Some((&last, (_, dir))) = by_index.last_key_value() {
+        if last >= total {
+            bail!(
+                "{}: game {last} is beyond the run's {total} games",
+                dir.display()
+            );
+        }
+    }
+    // Indices are unique and below `total`, so the count of missing games is a
+    // subtraction; the first few are found by walking the gaps (a run may be huge).
+    let missing = total - by_index.len() as u64;
+    if missing > 0 || !missing_shards.is_empty() {
+        const SHOWN: usize = 20;
+        let mut shown: Vec<String> = Vec::new();
+        let mut next = 0u64;
+        for &i in by_index.keys().chain(std::iter::once(&total)) {
+            while next < i && shown.len() < SHOWN {
+                shown.push(next.to_string());
+                next += 1;
+            }
+            if shown.len() == SHOWN {
+                break;
+            }
+            next = i + 1;
+        }
         bail!(
-            "the shards do not make the whole run: {} of {total} games missing (indices {}{}){}; nothing was written",
-            missing.len(),
+            "the shards do not make the whole run: {missing} of {total} games missing (indices {}{}){}; nothing was written",
             shown.join(", "),
-            if missing.len() > 20 { ", ..." } else { "" },
+            if missing > SHOWN as u64 { ", ..." } else { "" },
             if missing_shards.is_empty() {
                 " (unfinished shards: rerun them with --resume)".to_string()
             } else {

@@ -12,13 +12,13 @@ use std::time::Instant;
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Depth in plies.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = crate::util::any_u32)]
     pub depth: u32,
     /// Start from this FEN (X-FEN and Shredder-FEN accepted).
     #[arg(long, conflicts_with = "chess960")]
     pub fen: Option<String>,
     /// Start from Chess960 position N (Scharnagl number 0..959; 518 is orthodox).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::util::chess960_number)]
     pub chess960: Option<u16>,
     /// Read the FEN's castling field as Chess960 (X-FEN: K/Q = outermost rook).
     #[arg(long)]

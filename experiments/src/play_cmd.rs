@@ -18,7 +18,7 @@ pub struct PlayArgs {
     #[arg(long, long_help = agents::registry::help())]
     pub agents: String,
     /// Seed: agents' streams are mix(seed, seat + 1), chance draws from mix(seed, 0).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
     /// Start from this position (FEN for chess-like variants).
     #[arg(long)]

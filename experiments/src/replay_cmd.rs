@@ -17,10 +17,10 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub games: PathBuf,
     /// The game index (the `index` column); this or --row is needed.
-    #[arg(long, conflicts_with = "row")]
+    #[arg(long, value_parser = crate::util::any_u64, conflicts_with = "row")]
     pub index: Option<u64>,
     /// The data row number instead (1 = the first game in the file).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::any_usize)]
     pub row: Option<usize>,
     /// Variant parameters (TOML); default: those recorded in run.json next to the file.
     #[arg(long)]
@@ -348,15 +348,46 @@ pub fn run_replay(args: &ReplayArgs) -> Result<()> {
 
 /// How the replay contradicts the recorded result, if it does.
 pub(crate) fn contradiction(row: &Row, r: &Replayed) -> Option<String> {
-    (r.returns != row.returns || r.reason != row.reason || r.result != row.result).then(|| {
-        format!(
-            "recorded {} ({}) returns {}, replayed {} ({}) returns {}",
-            row.result,
-            row.reason,
+    let mut differ = Vec::new();
+    if r.result != row.result {
+        differ.push(format!(
+            "result: recorded {}, replayed {}",
+            row.result, r.result
+        ));
+    }
+    if r.reason != row.reason {
+        differ.push(format!(
+            "reason: recorded {}, replayed {}",
+            row.reason, r.reason
+        ));
+    }
+    if r.returns != row.returns {
+        // Name the seat count when that is the difference (a 3-seat row in a chess game).
+        let seats = if r.returns.len() != row.returns.len() {
+            format!(
+                " ({} seats recorded, the game has {})",
+                row.returns.len(),
+                r.returns.len()
+            )
+        } else {
+            String::new()
+        };
+        differ.push(format!(
+            "returns: recorded {}, replayed {}{seats}",
             returns_text(&row.returns),
-            r.result,
-            r.reason,
             returns_text(&r.returns)
+        ));
+    }
+    (!differ.is_empty()).then(|| {
+        format!(
+            "{} differ{} ({})",
+            if differ.len() == 1 {
+                "one field"
+            } else {
+                "fields"
+            },
+            if differ.len() == 1 { "s" } else { "" },
+            differ.join("; ")
         )
     })
 }

@@ -231,8 +231,16 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             );
         }
     }
-    record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)?;
-    record::write_atomic(&md_path, report.markdown.as_bytes())?;
+    // The tallies go first: a folder that refuses them refuses the report too, and the
+    // message names the path the user gave (or the run's), not only the file beside it.
+    let given = match &args.out {
+        Some(p) => format!("--out {}", p.display()),
+        None => format!("the report beside {}", args.games.display()),
+    };
+    record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)
+        .with_context(|| format!("{given}: cannot write its tallies.csv beside it"))?;
+    record::write_atomic(&md_path, report.markdown.as_bytes())
+        .with_context(|| format!("{given}: cannot write the report"))?;
     out!("{}", report.summary);
     outln!("report: {}", md_path.display());
     outln!("per-game figures: {}", csv_path.display());

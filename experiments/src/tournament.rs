@@ -4,7 +4,7 @@
 //! the command line, the output folder (games.csv appended and flushed per game,
 //! timings.csv, run.json, standings), `--resume`, and the summary.
 
-use crate::matches::{self, Slot, Starts, INTERRUPTED};
+use crate::matches::{self, Starts, INTERRUPTED};
 use crate::record::{self, Row};
 use crate::shard::{self, Shard};
 use crate::standings::{self, Standings};
@@ -39,22 +39,23 @@ pub struct TournamentArgs {
     #[arg(long, long_help = agents::registry::help())]
     pub agents: String,
     /// Games per matchup (played in colour-swapped pairs).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::positive_u64)]
     pub games: u64,
     /// The first agent plays each other agent (instead of every pair).
     #[arg(long)]
     pub gauntlet: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::positive_usize)]
     pub threads: Option<usize>,
     /// Master seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
     /// Openings: one FEN (or 4-field EPD) per line; `#` comments and blank lines ignored.
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Pentanomial SPRT `elo0,elo1,alpha,beta` (two agents): stops when decided.
-    #[arg(long)]
+    /// `elo0` may be negative (`--sprt -5,5,0.05,0.05`).
+    #[arg(long, allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// Which Elo the SPRT bounds are in.
     #[arg(long, value_enum, default_value = "logistic")]
@@ -107,10 +108,6 @@ pub fn read_openings(path: &Path) -> Result<Vec<(usize, String)>> {
     Ok(out)
 }
 
-/// The most games one run schedules: the schedule is held in memory (40 bytes a game),
-/// so a user's number must not size it unchecked (10 million games is 400 MB).
-pub const MAX_RUN_GAMES: u64 = 10_000_000;
-
 /// Worker threads beyond this many per core only cost memory and start-up time.
 const THREADS_PER_CORE: usize = 4;
 
@@ -158,20 +155,16 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             bail!("--sprt cannot be combined with --shard (the test needs every pair)");
         }
     }
-    let pairs = if args.gauntlet {
-        specs.len().saturating_sub(1)
-    } else {
-        specs.len() * specs.len().saturating_sub(1) / 2
-    }
-    .max(1) as u64;
-    match args.games.checked_mul(pairs) {
-        Some(total) if total <= MAX_RUN_GAMES => {}
-        _ => bail!(
-            "--games {} with {} matchup(s) is more than the {MAX_RUN_GAMES} games one run may schedule; play fewer games per run",
-            args.games,
-            pairs
-        ),
-    }
+    // The schedule is computed game by game (never listed), so any count that can be
+    // numbered is accepted; this refuses one that cannot before anything is read.
+    matches::Plan::new(
+        specs.clone(),
+        2,
+        args.gauntlet,
+        args.games,
+        args.seed,
+        shard.as_ref().map(|s| (s.index, s.count)),
+    )?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
@@ -263,7 +256,7 @@ struct RunInfo<'a> {
     games_per_matchup: u64,
     gauntlet: bool,
     matchups: &'a [Vec<usize>],
-    total_games: usize,
+    total_games: u64,
     seed: u64,
     seeding: &'static str,
     openings_file: Option<String>,
@@ -329,13 +322,10 @@ fn git_describe() -> Option<String> {
 fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Result<()> {
     // First Ctrl-C: no new game starts, the rows written stay; a second one stops at once
     // (every finished row is already on disk, a torn last line is cleaned by --resume).
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            eprintln!("\nstopped; the games finished so far are kept (rerun with --resume)");
-            std::process::exit(130);
-        }
-        eprintln!("\nstopping after the games in progress (Ctrl-C again to stop now)");
-    });
+    crate::util::stop_on_ctrl_c(
+        "stopping after the games in progress (Ctrl-C again to stop now)",
+        "stopped; the games finished so far are kept (rerun with --resume)",
+    );
     let args = &plan.args;
     // Agents: every spec must build for this game.
     for s in &plan.specs {
@@ -353,8 +343,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         args.games,
         args.seed,
         plan.shard,
-    );
-    let mine = schedule.mine();
+    )?;
+    let mine_count = schedule.mine_count();
     let canon = params_canonical(&params);
     let digest = digest_hex(&canon);
 
@@ -375,7 +365,6 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         resumed_rows(
             &games_path,
             &schedule,
-            &mine,
             &starts,
             name,
             &digest,
@@ -398,7 +387,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         games_per_matchup: args.games,
         gauntlet: args.gauntlet,
         matchups: &schedule.matchups,
-        total_games: schedule.all.len(),
+        total_games: schedule.total().unwrap_or(u64::MAX),
         seed: args.seed,
         seeding: matches::SEEDING,
         openings_file: args.openings.as_ref().map(|p| p.display().to_string()),
@@ -440,16 +429,11 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         timings_csv.write_all(b"index,seconds,plies,plies_per_second\n")?;
     }
 
-    let pending: Vec<Slot> = mine
-        .iter()
-        .copied()
-        .filter(|s| !done.contains_key(&s.index))
-        .collect();
+    let done_count = done.len() as u64;
 
     // Progress bar on a terminal only.
     let bar = if std::io::stderr().is_terminal() {
-        let b =
-            ProgressBar::with_draw_target(Some(mine.len() as u64), ProgressDrawTarget::stderr());
+        let b = ProgressBar::with_draw_target(Some(mine_count), ProgressDrawTarget::stderr());
         b.set_style(
             ProgressStyle::with_template(
                 "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} {wide_msg}",
@@ -461,7 +445,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     } else {
         ProgressBar::hidden()
     };
-    bar.set_position((mine.len() - pending.len()) as u64);
+    bar.set_position(done_count);
     let rows_now: Vec<Row> = done.values().cloned().collect();
     bar.set_message(standings::compute(&plan.specs, &rows_now, None).short());
 
@@ -487,7 +471,6 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         variant: name,
         params_digest: &digest,
         starts: &starts,
-        pending: &pending,
         threads: plan.threads,
         sprt: plan.sprt.as_ref(),
     };
@@ -516,7 +499,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     record::write_atomic(&out.join("standings.md"), md.as_bytes())?;
     record::write_atomic(&out.join("standings.csv"), st.csv().as_bytes())?;
     record::write_atomic(&out.join("pairings.csv"), st.pairings_csv().as_bytes())?;
-    let played_now = rows.len() - (mine.len() - pending.len()).min(rows.len());
+    let played_now = rows.len() - (done_count as usize).min(rows.len());
     outln!("{md}");
     outln!(
         "{} games this session in {:.2}s ({:.1} games/s); files in {}",
@@ -535,7 +518,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         bail!(
             "interrupted: {} of {} games finished and saved in {}; continue with the same command plus --resume",
             rows.len(),
-            mine.len(),
+            mine_count,
             games_path.display()
         );
     }
@@ -584,7 +567,6 @@ fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
 fn resumed_rows<G: Game>(
     games_path: &Path,
     schedule: &matches::Plan,
-    mine: &[Slot],
     starts: &Starts<G>,
     name: &str,
     digest: &str,
@@ -594,9 +576,9 @@ fn resumed_rows<G: Game>(
     let mut done: BTreeMap<u64, Row> = BTreeMap::new();
     let mut clean_to: Option<u64> = None;
     let loaded = record::load(games_path).context("cannot resume")?;
-    let by_index: BTreeMap<u64, &Slot> = mine.iter().map(|s| (s.index, s)).collect();
     for row in loaded.rows {
-        let Some(slot) = by_index.get(&row.index) else {
+        let slot = schedule.slot(row.index).filter(|s| schedule.is_mine(s));
+        let Some(slot) = slot.as_ref() else {
             bail!(
                 "cannot resume: {} holds game {} which is not part of this run{}",
                 games_path.display(),

@@ -87,10 +87,10 @@ pub struct TraceArgs {
     #[arg(long)]
     pub agents: Option<String>,
     /// Number of games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = crate::util::positive_u64, default_value_t = 1)]
     pub games: u64,
     /// Seed: game i has seed mix(seed, i), as in a tournament.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
     /// Write the JSON lines to this file (atomically) instead of standard output.
     #[arg(long)]
@@ -430,9 +430,9 @@ impl VariantVisitor for Visitor<'_> {
             args.games,
             args.seed,
             None,
-        );
-        if plan.all.len() as u64 != args.games {
-            bail!("internal: the schedule has {} games", plan.all.len());
+        )?;
+        if plan.total() != Some(args.games) {
+            bail!("internal: the schedule has {:?} games", plan.total());
         }
         if let (Some(out), false) = (&args.out, args.force) {
             if out.exists() {
@@ -443,7 +443,8 @@ impl VariantVisitor for Visitor<'_> {
             }
         }
         let mut sink = Sink::open(args.out.as_deref(), args.force)?;
-        for slot in &plan.all {
+        for slot in plan.slots() {
+            let slot = &slot;
             let (game_seed, _, _) = plan.expected(slot);
             let chance_seed = plan.chance_seed(slot);
             let mut agents = specs

@@ -207,3 +207,68 @@ mod tests {
         assert_eq!(result_text(&[0.5]), "0.5");
     }
 }
+
+/// Reads a whole number for a command-line flag, in `min..=max`. Negative numbers reach
+/// here as values (`main` tells clap they are not flags), so `--games -2` is answered with
+/// the range in our words instead of "invalid digit" or "unexpected argument".
+fn whole_in(text: &str, min: u128, max: u128) -> Result<u128, String> {
+    let t = text.trim();
+    let range = if max == u64::MAX as u128 || max == usize::MAX as u128 {
+        format!("a whole number ({min} or more)")
+    } else {
+        format!("a whole number from {min} to {max}")
+    };
+    if t.starts_with('-') && t[1..].chars().all(|c| c.is_ascii_digit()) && t.len() > 1 {
+        return Err(format!("{t} is negative; expected {range}"));
+    }
+    match t.parse::<u128>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(_) if t.len() > 12 => Err(format!(
+            "{t} is too large; expected {range} (at most {max})"
+        )),
+        Ok(_) => Err(format!("{t} is out of range; expected {range}")),
+        Err(_) => Err(format!("'{t}' is not a whole number; expected {range}")),
+    }
+}
+
+/// clap value parsers over [`whole_in`]: `any_*` take the type's whole range, `positive_*`
+/// start at 1 (a count of games, threads, holes, nodes).
+macro_rules! whole_parsers {
+    ($($t:ty => $any:ident, $pos:ident;)*) => {$(
+        #[doc = concat!("A `", stringify!($t), "` flag value (0 and up), negatives named as such.")]
+        pub fn $any(text: &str) -> Result<$t, String> {
+            whole_in(text, 0, <$t>::MAX as u128).map(|v| v as $t)
+        }
+        #[doc = concat!("A `", stringify!($t), "` flag value that must be at least 1.")]
+        pub fn $pos(text: &str) -> Result<$t, String> {
+            whole_in(text, 1, <$t>::MAX as u128).map(|v| v as $t)
+        }
+    )*};
+}
+
+/// `--chess960 N`: a Scharnagl number.
+pub fn chess960_number(text: &str) -> Result<u16, String> {
+    whole_in(text, 0, 959).map(|v| v as u16)
+}
+
+whole_parsers! {
+    u64 => any_u64, positive_u64;
+    usize => any_usize, positive_usize;
+    u32 => any_u32, positive_u32;
+    u16 => any_u16, positive_u16;
+}
+
+/// Ctrl-C for long runs: the first raises [`crate::matches::INTERRUPTED`] (every loop of
+/// games and the Golf solver poll it) and prints `first`; a second ends the program at
+/// once with status 130 after printing `second`. What was written stays: records are
+/// appended and flushed as they finish, and nothing is half-written by an exit here.
+pub fn stop_on_ctrl_c(first: &'static str, second: &'static str) {
+    use std::sync::atomic::Ordering;
+    let _ = ctrlc::set_handler(move || {
+        if crate::matches::INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!("\n{second}");
+            std::process::exit(130);
+        }
+        eprintln!("\n{first}");
+    });
+}

@@ -279,30 +279,110 @@ fn golf_generate_refuses_a_course_folder_and_force_replaces_the_whole_course() {
     );
 }
 
+/// Sends SIGINT to `child` once `ready` holds, then waits for it to end: returns the exit
+/// code and standard error. No clock: the test waits for files and messages.
+#[cfg(unix)]
+fn interrupt_when(
+    child: &mut std::process::Child,
+    err_path: &Path,
+    ready: &dyn Fn() -> bool,
+) -> (Option<i32>, String) {
+    let stderr = || std::fs::read_to_string(err_path).unwrap_or_default();
+    while !ready() {
+        let ended = child.try_wait().unwrap();
+        assert!(ended.is_none(), "chesslab ended early: {}", stderr());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    (status.code(), stderr())
+}
+
+#[cfg(unix)]
+fn spawn_in(dir: &Path, args: &[&str], err_path: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_chesslab"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::fs::File::create(dir.join("stdout.txt")).unwrap())
+        .stderr(std::fs::File::create(err_path).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+/// Nothing is sized by the user's number (issue 23 item 3): a run of 10^12 or u64::MAX
+/// games starts at once (the schedule is computed game by game), writes rows, and stops
+/// cleanly on Ctrl-C keeping them; before, it aborted allocating terabytes or panicked
+/// with "capacity overflow". A run that cannot be numbered is refused; threads are capped.
+#[cfg(unix)]
 #[test]
-fn sizes_that_cannot_be_allocated_are_refused_and_threads_capped() {
+fn huge_runs_stream_their_schedule_and_threads_are_capped() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
-    for games in ["1000000000000", "18446744073709551615"] {
-        for cmd in ["tournament", "balance"] {
-            refused(
-                dir,
-                &[
-                    cmd,
-                    "--variant",
-                    "chess",
-                    "--agents",
-                    "random,greedy",
-                    "--games",
-                    games,
-                    "--out",
-                    "big",
-                ],
-                &["games one run may schedule"],
-            );
-        }
-    }
     std::fs::write(dir.join("cap.toml"), "ply_cap = 4\n").unwrap();
+    for (cmd, games) in [
+        ("tournament", "1000000000000"),
+        ("tournament", "18446744073709551615"),
+        ("balance", "18446744073709551615"),
+    ] {
+        let out = format!("{cmd}-{games}");
+        let err_path = dir.join("stderr.txt");
+        let mut child = spawn_in(
+            dir,
+            &[
+                cmd,
+                "--variant",
+                "chess",
+                "--agents",
+                "random,greedy",
+                "--games",
+                games,
+                "--threads",
+                "1",
+                "--params",
+                "cap.toml",
+                "--out",
+                &out,
+            ],
+            &err_path,
+        );
+        let csv = dir.join(&out).join("games.csv");
+        let (code, err) = interrupt_when(&mut child, &err_path, &|| {
+            std::fs::read_to_string(&csv).is_ok_and(|t| t.lines().count() >= 3)
+        });
+        assert_eq!(code, Some(1), "{cmd} {games}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.contains(&format!("of {games} games finished")), "{err}");
+        let rows = std::fs::read_to_string(&csv).unwrap();
+        assert!(rows.lines().count() >= 3 && rows.ends_with('\n'), "{rows}");
+        let info = std::fs::read_to_string(dir.join(&out).join("run.json")).unwrap();
+        assert!(
+            info.contains(&format!("\"total_games\": {games}")),
+            "{info}"
+        );
+    }
+    // Three matchups of u64::MAX games cannot be numbered: refused before anything.
+    for cmd in ["tournament", "balance"] {
+        refused(
+            dir,
+            &[
+                cmd,
+                "--variant",
+                "chess",
+                "--agents",
+                "random,greedy,random",
+                "--games",
+                "18446744073709551615",
+                "--out",
+                "big",
+            ],
+            &["more games than a run can number"],
+        );
+    }
     let o = ok_in(
         dir,
         &[
@@ -323,6 +403,42 @@ fn sizes_that_cannot_be_allocated_are_refused_and_threads_capped() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--threads 100000 capped at"), "{err}");
+}
+
+/// `golf bench --deals` huge is deals timed one at a time: it starts, and Ctrl-C says
+/// what happens, prints the figures of the deals finished and exits 1 (issue 23 items 3
+/// and 16).
+#[cfg(unix)]
+#[test]
+fn golf_bench_with_huge_deals_streams_and_ctrl_c_stops_it() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let err_path = dir.join("stderr.txt");
+    let mut child = spawn_in(
+        dir,
+        &[
+            "golf",
+            "bench",
+            "--deals",
+            "18446744073709551615",
+            "--cards",
+            "2",
+            "--max-nodes",
+            "2000",
+        ],
+        &err_path,
+    );
+    let out = dir.join("stdout.txt");
+    // "rules:" is printed after the Ctrl-C handler is installed.
+    let (code, err) = interrupt_when(&mut child, &err_path, &|| {
+        std::fs::read_to_string(&out).is_ok_and(|t| t.contains("rules:"))
+    });
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("Ctrl-C again to stop now"), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("deals, 2 cards"), "{text}");
 }
 
 #[test]
@@ -431,6 +547,10 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
     std::fs::write(dir.join("alice13.toml"), "checkers_per_side = 13\n").unwrap();
     std::fs::write(dir.join("alice0.toml"), "checkers_per_side = 0\n").unwrap();
     std::fs::write(dir.join("c960.toml"), "position = 960\n").unwrap();
+    let board = "5q2/1R5Q/1N1n1n2/b2B3r/3k1N2/1R2B3/2K2b2/3r4";
+    std::fs::write(dir.join("one-card.txt"), format!("{board} chosen=Q\n")).unwrap();
+    let many = format!("{board} chosen=NNBBRRQKnnbbrrqkN\n");
+    std::fs::write(dir.join("many-cards.txt"), many).unwrap();
     let list = include_str!("data/bad_inputs.txt");
     let mut n = 0;
     for line in list.lines() {
@@ -631,4 +751,247 @@ fn replay_without_a_game_names_both_selectors() {
         &["replay", "--games", "run/games.csv"],
         &["--index", "--row"],
     );
+}
+
+/// Negative numbers are values, and every numeric flag answers them with its range in our
+/// words (issue 23 item 14): exit 2 (a usage error), no "invalid digit", no "unexpected
+/// argument", nothing written.
+#[test]
+fn negative_numbers_get_the_range_in_our_words() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    let base_t = [
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,greedy",
+    ];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            [&base_t[..], &["--games", "-2"]].concat(),
+            "--games",
+            "(1 or more)",
+        ),
+        (
+            [&base_t[..], &["--games", "2", "--threads", "-1"]].concat(),
+            "--threads",
+            "(1 or more)",
+        ),
+        (
+            [&base_t[..], &["--games", "2", "--seed", "-1"]].concat(),
+            "--seed",
+            "(0 or more)",
+        ),
+        (
+            vec![
+                "play",
+                "--variant",
+                "chess",
+                "--agents",
+                "random,greedy",
+                "--seed",
+                "-1",
+            ],
+            "--seed",
+            "(0 or more)",
+        ),
+        (
+            vec!["perft", "--depth", "-1"],
+            "--depth",
+            "from 0 to 4294967295",
+        ),
+        (
+            vec!["perft", "--depth", "1", "--chess960", "-3"],
+            "--chess960",
+            "from 0 to 959",
+        ),
+        (
+            vec!["replay", "--games", "run/games.csv", "--row", "-1"],
+            "--row",
+            "(0 or more)",
+        ),
+        (
+            vec!["replay", "--games", "run/games.csv", "--index", "-5"],
+            "--index",
+            "(0 or more)",
+        ),
+        (
+            vec![
+                "trace",
+                "--variant",
+                "chess",
+                "--agent",
+                "random",
+                "--games",
+                "-1",
+            ],
+            "--games",
+            "(1 or more)",
+        ),
+        (
+            vec!["golf", "deal", "--cards", "-2"],
+            "--cards",
+            "(0 or more)",
+        ),
+        (
+            vec!["golf", "deal", "--seed", "-9"],
+            "--seed",
+            "(0 or more)",
+        ),
+        (
+            vec!["golf", "generate", "--holes", "-1", "--out", "g"],
+            "--holes",
+            "(0 or more)",
+        ),
+        (
+            vec!["golf", "generate", "--min-par", "-3", "--out", "g"],
+            "--min-par",
+            "from 0 to 4294967295",
+        ),
+        (
+            vec!["golf", "bench", "--deals", "-1"],
+            "--deals",
+            "(0 or more)",
+        ),
+        (
+            vec!["golf", "solve", "x.txt", "--max-nodes", "-7"],
+            "--max-nodes",
+            "(0 or more)",
+        ),
+    ];
+    for (args, flag, range) in &cases {
+        let before = snapshot(dir);
+        let o = chesslab_in(dir, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("for '{flag}")), "{args:?}: {err}");
+        assert!(err.contains("is negative"), "{args:?}: {err}");
+        assert!(err.contains(range), "{args:?}: {err}");
+        for bad in ["invalid digit", "unexpected argument", "panicked"] {
+            assert!(!err.contains(bad), "{args:?}: {err}");
+        }
+        assert!(before == snapshot(dir), "{args:?} changed a file");
+    }
+    // A negative SPRT bound is a value too.
+    ok_in(
+        dir,
+        &[
+            "tournament",
+            "--variant",
+            "chess",
+            "--agents",
+            "random,greedy",
+            "--games",
+            "2",
+            "--params",
+            "cap.toml",
+            "--sprt",
+            "-5,5,0.05,0.05",
+            "--out",
+            "sprt",
+        ],
+    );
+}
+
+/// `golf solve` says "impossible" at once when a kind is chosen more times than it has
+/// pieces (issue 23 item 15), and refuses a problem whose card count `deal` could not
+/// deal; a search stopped at the default node limit says which limit to raise.
+#[test]
+fn golf_solve_proves_short_kinds_impossible_and_keeps_card_counts() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let board = "5q2/1R5Q/1N1n1n2/b2B3r/3k1N2/1R2B3/2K2b2/3r4";
+    for (name, chosen, what) in [
+        (
+            "qq.txt",
+            "QQ",
+            "2 white queen(s) chosen (Q) but 1 on the board",
+        ),
+        (
+            "kkn.txt",
+            "kkN",
+            "2 black king(s) chosen (k) but 1 on the board",
+        ),
+        (
+            "nnn.txt",
+            "NNNb",
+            "3 white knight(s) chosen (N) but 2 on the board",
+        ),
+    ] {
+        std::fs::write(dir.join(name), format!("{board} chosen={chosen}\n")).unwrap();
+        let o = ok_in(dir, &["golf", "solve", name]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.starts_with("impossible\n"), "{chosen}: {text}");
+        assert!(text.contains(what), "{chosen}: {text}");
+        assert!(text.contains("states searched: 0"), "{chosen}: {text}");
+    }
+    std::fs::write(dir.join("one.txt"), format!("{board} chosen=Q\n")).unwrap();
+    refused(
+        dir,
+        &["golf", "solve", "one.txt"],
+        &["1 chosen card", "2 to 16"],
+    );
+    let seventeen = "NNBBRRQKnnbbrrqkN";
+    std::fs::write(
+        dir.join("many.txt"),
+        format!("{board} chosen={seventeen}\n"),
+    )
+    .unwrap();
+    refused(
+        dir,
+        &["golf", "solve", "many.txt"],
+        &["17 chosen card", "2 to 16"],
+    );
+    // A hole that needs searching, stopped by a small limit: the note names the flag.
+    std::fs::write(dir.join("hard.txt"), format!("{board} chosen=Kk\n")).unwrap();
+    let o = ok_in(dir, &["golf", "solve", "hard.txt", "--max-nodes", "5"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(text.starts_with("par > "), "{text}");
+    assert!(err.contains("--max-nodes 5"), "{err}");
+}
+
+/// A report that cannot be written names the --out the user gave (its tallies.csv goes
+/// beside it), and leaves no temporary file (issue 23 item 14).
+#[cfg(target_os = "linux")]
+#[test]
+fn report_onto_an_unwritable_place_names_the_users_out() {
+    let d = tempfile::tempdir().unwrap();
+    small_run(d.path());
+    refused(
+        d.path(),
+        &["report", "--games", "run/games.csv", "--out", "/proc/x.md"],
+        &["--out /proc/x.md", "tallies.csv"],
+    );
+}
+
+/// A row whose seat count differs from the game's: the message names the field that
+/// differs (the returns), not two identical results (issue 23 item 14).
+#[test]
+fn a_contradicted_row_names_the_field_that_differs() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    let games = dir.join("run/games.csv");
+    let full = std::fs::read_to_string(&games).unwrap();
+    let mut lines: Vec<String> = full.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    f[6] = format!("{} 0", f[6]);
+    f[7] = format!("{};{}", f[7], f[7].split(';').next().unwrap());
+    f[9] = format!("{} 0", f[9]);
+    lines[1] = f.join(",");
+    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    for args in [
+        &["replay", "--games", "run/games.csv", "--row", "1"][..],
+        &["report", "--games", "run/games.csv", "--out", "r.md"][..],
+    ] {
+        let err = refused(
+            dir,
+            args,
+            &["returns: recorded", "3 seats recorded, the game has 2"],
+        );
+        assert!(!err.contains("result: recorded"), "{err}");
+    }
 }

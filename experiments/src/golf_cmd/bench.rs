@@ -64,6 +64,23 @@ pub(super) fn read_book(path: &Path) -> Result<Vec<(String, GolfPosition, Option
 
 pub(super) fn bench(a: &BenchArgs) -> Result<()> {
     let params = a.rules.params()?;
+    if let Some(c) = a.cards {
+        if !(2..=16).contains(&c) {
+            bail!("--cards must be between 2 and 16 (got {c})");
+        }
+    }
+    if a.deals == Some(0) {
+        bail!("--deals must be at least 1");
+    }
+    if a.max_nodes == 0 {
+        bail!("--max-nodes must be at least 1");
+    }
+    // Deals are dealt and timed one at a time (the timings grow with the deals done, never
+    // sized by --deals), so a huge --deals is a long run that Ctrl-C stops.
+    crate::util::stop_on_ctrl_c(
+        "stopping after the deal in progress (Ctrl-C again to stop now)",
+        "stopped",
+    );
     outln!("rules: {}", describe(&params));
     if let Some(book) = &a.book {
         for (name, pos, optimal) in read_book(book)? {
@@ -85,12 +102,16 @@ pub(super) fn bench(a: &BenchArgs) -> Result<()> {
         (Some(c), d) => vec![(c, d.unwrap_or(if c <= 2 { 1000 } else { 200 }))],
     };
     for (cards, deals) in configs {
+        if interrupted() {
+            break;
+        }
         if !(2..=16).contains(&cards) {
             bail!("--cards must be between 2 and 16 (got {cards})");
         }
         let mut rng = Pcg64::seed_from_u64(a.seed.wrapping_add(cards as u64 * 0x9E37_79B9));
         let limits = SolveLimits {
             max_nodes: Some(a.max_nodes),
+            stop: Some(&crate::matches::INTERRUPTED),
             ..SolveLimits::default()
         };
         // Grows with the deals solved, never sized up front by the user's number.
@@ -100,8 +121,14 @@ pub(super) fn bench(a: &BenchArgs) -> Result<()> {
         let mut pars: BTreeMap<String, usize> = BTreeMap::new();
         let mut worst = (Duration::ZERO, String::new());
         for _ in 0..deals {
+            if interrupted() {
+                break;
+            }
             let pos = random_problem(&mut rng, &params, cards);
             let r = solve(&pos, &params, &limits);
+            if interrupted() {
+                break; // the deal in progress was cut short: not timed
+            }
             times.push(r.elapsed);
             total += r.elapsed;
             states += r.states;
@@ -116,12 +143,13 @@ pub(super) fn bench(a: &BenchArgs) -> Result<()> {
             }
         }
         times.sort();
+        let solved = times.len();
         outln!(
-            "{deals} deals, {cards} cards: median {}, p99 {}, max {}, mean {}; {states} states, {:.2} M states/s",
+            "{solved} deals, {cards} cards: median {}, p99 {}, max {}, mean {}; {states} states, {:.2} M states/s",
             fmt_duration(percentile(&times, 0.5)),
             fmt_duration(percentile(&times, 0.99)),
             fmt_duration(times.last().copied().unwrap_or_default()),
-            fmt_duration(total / deals.max(1) as u32),
+            fmt_duration(total.div_f64(solved.max(1) as f64)),
             states as f64 / total.as_secs_f64().max(1e-9) / 1e6
         );
         let hist: Vec<String> = pars.iter().map(|(k, v)| format!("{k}:{v}")).collect();
@@ -130,6 +158,9 @@ pub(super) fn bench(a: &BenchArgs) -> Result<()> {
     }
     if let Some(mb) = peak_rss_mb() {
         outln!("peak memory: {mb:.0} MB");
+    }
+    if interrupted() {
+        bail!("interrupted (Ctrl-C): the figures above cover the deals finished before it");
     }
     Ok(())
 }

@@ -76,7 +76,21 @@ pub(super) fn generate(a: &GenerateArgs) -> Result<()> {
     let limits = SolveLimits {
         max_nodes: Some(a.max_nodes),
         count_solutions: true,
+        stop: Some(&crate::matches::INTERRUPTED),
         ..SolveLimits::default()
+    };
+    // The course is written when every hole is graded: Ctrl-C stops the search and writes
+    // nothing (a course missing holes is not a course).
+    crate::util::stop_on_ctrl_c(
+        "stopping the search; no course is written (Ctrl-C again to stop now)",
+        "stopped; no course was written",
+    );
+    let stopped = |holes: &[HoleRecord]| {
+        anyhow!(
+            "interrupted (Ctrl-C) after {} of {} holes; no course was written",
+            holes.len(),
+            a.holes
+        )
     };
     let mut holes = Vec::new();
     let mut prev_end: Option<GolfPosition> = None;
@@ -84,7 +98,13 @@ pub(super) fn generate(a: &GenerateArgs) -> Result<()> {
         if a.as_dealt {
             let chosen = KindCounts::from_pieces(&deck.deal(a.cards, &mut rng));
             let problem = pos.with_chosen(chosen);
-            let (record, end) = as_dealt_hole(hole, &problem, &params, &limits)?;
+            let (record, end) = as_dealt_hole(hole, &problem, &params, &limits).map_err(|e| {
+                if interrupted() {
+                    stopped(&holes)
+                } else {
+                    e
+                }
+            })?;
             holes.push(record);
             pos = match end {
                 Some(end) => end.next_hole(&mut rng),
@@ -123,6 +143,9 @@ pub(super) fn generate(a: &GenerateArgs) -> Result<()> {
             }
             let problem = pos.with_chosen(chosen);
             let r = solve(&problem, &params, &limits);
+            if interrupted() {
+                return Err(stopped(&holes));
+            }
             let ok = match (r.outcome, r.optimal_solutions) {
                 (Outcome::Par(p), Some(c)) => {
                     (a.min_par..=a.max_par).contains(&p) && (!a.unique || c == 1)
@@ -197,8 +220,9 @@ pub(super) fn as_dealt_hole(
         }
         Outcome::Impossible => (None, None),
         Outcome::ParAbove(n) => bail!(
-            "hole {hole} (chosen {}): par not proven within {n} states; raise --max-nodes",
-            problem.chosen()
+            "hole {hole} (chosen {}): par not proven within {} states (par > {n}); raise --max-nodes",
+            problem.chosen(),
+            limits.max_nodes.unwrap_or(u64::MAX)
         ),
     };
     eprintln!(

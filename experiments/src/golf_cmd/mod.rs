@@ -6,6 +6,11 @@
 //!   (or `impossible`, or `par > N` when a limit stopped the search), one optimal
 //!   solution, the number of optimal solutions with `--count`, states searched and time.
 //!   FILE holds either the board format or the one-line format (`-` reads stdin).
+//!   A kind chosen more times than it has pieces on the board is answered `impossible`
+//!   before any search (with the reason); a problem must choose 2 to 16 cards, what
+//!   `deal` deals. Ctrl-C stops the search at the solver's next check (every 16384
+//!   states; `generate` and `bench` too), and a search stopped by `--max-nodes` (default
+//!   20 million) or `--max-seconds` says which limit to raise.
 //! * `generate --holes 9 --cards 2 [--min-par 3 --max-par 8] [--unique] [--as-dealt] --seed S
 //!   --out DIR`: a course of holes. The set-up is laid out once; each hole deals cards from
 //!   one 16-card deck (the discard pile is shuffled back in when it runs short, as the seed
@@ -171,10 +176,10 @@ impl RuleArgs {
 #[derive(Args, Debug)]
 pub struct DealArgs {
     /// Random seed.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 0)]
     pub seed: u64,
     /// Cards to deal (default: the parameters' `cards`, seed 2).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::any_usize)]
     pub cards: Option<usize>,
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -186,7 +191,7 @@ pub struct SolveArgs {
     pub file: PathBuf,
     /// Stop after this many states (then report `par > N`): a hole that cannot be solved
     /// is otherwise searched without end. The default is generate's.
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 20_000_000)]
     pub max_nodes: u64,
     /// Stop after this many seconds.
     #[arg(long)]
@@ -201,16 +206,16 @@ pub struct SolveArgs {
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// Number of holes.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, value_parser = crate::util::any_usize, default_value_t = 9)]
     pub holes: usize,
     /// Cards dealt per hole.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, value_parser = crate::util::any_usize, default_value_t = 2)]
     pub cards: usize,
     /// Smallest acceptable par (deals with a smaller par are discarded and dealt again).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, value_parser = crate::util::any_u32, default_value_t = 3)]
     pub min_par: u32,
     /// Largest acceptable par (deals with a larger par, or impossible, are discarded).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, value_parser = crate::util::any_u32, default_value_t = 8)]
     pub max_par: u32,
     /// Accept only holes with exactly one optimal solution.
     #[arg(long)]
@@ -221,7 +226,7 @@ pub struct GenerateArgs {
     #[arg(long, conflicts_with_all = ["min_par", "max_par", "unique"])]
     pub as_dealt: bool,
     /// Random seed.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 0)]
     pub seed: u64,
     /// Output directory (created if needed). A folder that already holds files is
     /// refused unless --force, which first removes the files an earlier course wrote
@@ -232,11 +237,11 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub force: bool,
     /// Node limit per solve; a deal not proven within it is discarded.
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 20_000_000)]
     pub max_nodes: u64,
     /// Deals tried per hole before giving up (repeated deals on the same board are not
     /// solved again, so this is cheap).
-    #[arg(long, default_value_t = 20000)]
+    #[arg(long, value_parser = crate::util::any_usize, default_value_t = 20000)]
     pub max_deals: usize,
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -251,16 +256,16 @@ pub struct ScoreArgs {
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Number of deals (default: 1000 with 2 cards and 200 with 3).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::any_usize)]
     pub deals: Option<usize>,
     /// Cards per deal (default: both 2 and 3).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::any_usize)]
     pub cards: Option<usize>,
     /// Random seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
     /// Node limit per deal (hitting it counts as `par > N`).
-    #[arg(long, default_value_t = 100_000_000)]
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 100_000_000)]
     pub max_nodes: u64,
     /// Also solve the problems of this file (book-problems.txt format).
     #[arg(long, value_name = "FILE")]

@@ -66,11 +66,28 @@ pub(super) fn moves_text(moves: &[GolfMove]) -> String {
 pub(super) fn solve_cmd(a: &SolveArgs) -> Result<()> {
     let params = a.rules.params()?;
     let pos = read_problem(&a.file)?;
-    if pos.chosen().is_empty() {
-        eprintln!("note: nothing is chosen; the problem is solved as it stands");
-    }
     if a.max_nodes == 0 {
         bail!("--max-nodes must be at least 1");
+    }
+    // What `deal` and `generate` can deal (2 to 16 cards) is what a problem may choose.
+    let cards = pos.chosen().total();
+    if !(2..=16).contains(&cards) {
+        bail!(
+            "problem {}: {cards} chosen card(s); a hole has 2 to 16 (as golf deal deals them)",
+            a.file.display()
+        );
+    }
+    // Proved before any search: a kind chosen more times than it has pieces.
+    if let Some((kind, need, have)) = agents::golf::missing_piece(&pos) {
+        outln!("impossible");
+        outln!(
+            "reason: {need} {} chosen ({}) but {have} on the board; every chosen piece but the last must be captured",
+            kind_name(kind),
+            kind.char()
+        );
+        outln!("rules: {}", describe(&params));
+        outln!("states searched: 0");
+        return Ok(());
     }
     let limits = SolveLimits {
         max_nodes: Some(a.max_nodes),
@@ -80,8 +97,10 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> Result<()> {
             None => None,
         },
         count_solutions: a.count,
+        stop: Some(&crate::matches::INTERRUPTED),
         ..SolveLimits::default()
     };
+    crate::util::stop_on_ctrl_c("stopping the search (Ctrl-C again to stop now)", "stopped");
     let r = solve(&pos, &params, &limits);
     outln!("{}", r.outcome);
     if let Outcome::Par(_) = r.outcome {
@@ -99,7 +118,41 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> Result<()> {
     outln!("rules: {}", describe(&params));
     outln!("states searched: {}", r.states);
     outln!("time: {}", fmt_duration(r.elapsed));
+    if interrupted() {
+        bail!("interrupted (Ctrl-C): par is only known to be above what is printed");
+    }
+    if let Outcome::ParAbove(_) = r.outcome {
+        eprintln!(
+            "note: the search stopped at its limit (--max-nodes {}{}) before proving par; raise the limit to search further",
+            a.max_nodes,
+            a.max_seconds
+                .map(|s| format!(", --max-seconds {s}"))
+                .unwrap_or_default()
+        );
+    }
     Ok(())
+}
+
+/// Whether Ctrl-C stopped the search (see [`crate::util::stop_on_ctrl_c`]).
+pub(super) fn interrupted() -> bool {
+    crate::matches::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// "white queen(s)" for a message.
+pub(super) fn kind_name(kind: Piece) -> String {
+    let colour = match kind.color {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    let role = match kind.role {
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+        Role::Pawn => "pawn",
+    };
+    format!("{colour} {role}(s)")
 }
 
 // ---------------------------------------------------------------------------------------

@@ -207,3 +207,49 @@ fn the_players_page_keeps_pars_and_impossibility_to_the_solutions_page() {
         assert!(page.contains("grid-template-columns: repeat(3, 1fr)"));
     }
 }
+
+/// The solver polls the stop flag (Ctrl-C): a search that needs more than one polling
+/// interval (16384 states) ends at the first poll once the flag is up, with a proven
+/// `par > n`, never a guess. No clock: the flag is raised before the search starts.
+#[test]
+fn the_solver_stops_when_the_flag_is_raised() {
+    use std::sync::atomic::AtomicBool;
+    static STOP: AtomicBool = AtomicBool::new(true);
+    let params = GolfParams::default();
+    // A deal that the solver does not settle within 20000 states.
+    let mut found = None;
+    for seed in 0..200 {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let pos = random_problem(&mut rng, &params, 3);
+        let capped = SolveLimits {
+            max_nodes: Some(20_000),
+            ..SolveLimits::default()
+        };
+        if matches!(solve(&pos, &params, &capped).outcome, Outcome::ParAbove(_)) {
+            found = Some(pos);
+            break;
+        }
+    }
+    let pos = found.expect("a deal needing more than 20000 states");
+    let stopped = SolveLimits {
+        stop: Some(&STOP),
+        ..SolveLimits::default()
+    };
+    let r = solve(&pos, &params, &stopped);
+    assert!(matches!(r.outcome, Outcome::ParAbove(_)), "{}", r.outcome);
+    assert!(r.states <= 0x4000, "{} states", r.states);
+}
+
+/// A kind owed more times than it has pieces is impossible before any search.
+#[test]
+fn short_kinds_are_impossible_without_search() {
+    let params = GolfParams::default();
+    let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/QN5k chosen=QQ").unwrap();
+    assert!(agents::golf::missing_piece(&pos).is_some());
+    let r = solve(&pos, &params, &SolveLimits::default());
+    assert_eq!(r.outcome, Outcome::Impossible);
+    assert_eq!(r.states, 0);
+    // Two queens: the count allows it (the search decides).
+    let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/QQ5k chosen=QQ").unwrap();
+    assert!(agents::golf::missing_piece(&pos).is_none());
+}
