@@ -89,6 +89,28 @@ pub struct HalfAlice {
     keys: Vec<u64>,
     /// Captures so far per colour (for `tallies`; `undo` takes them back).
     captures: [u32; 2],
+    status: Status,
+}
+
+/// What the side to move can do now. `turn`, `result` and `legal_actions` all need it
+/// after every `apply`, so `apply` works it out once; `undo` only marks it stale (search
+/// undoes and applies again without asking) and a stale status is worked out on demand.
+#[derive(Clone)]
+struct Status {
+    /// The legal moves (left empty when a draw ends the game first).
+    moves: MoveList,
+    draw: Option<&'static str>,
+    fresh: bool,
+}
+
+impl std::fmt::Debug for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Status")
+            .field("moves", &self.moves.len())
+            .field("draw", &self.draw)
+            .field("fresh", &self.fresh)
+            .finish()
+    }
 }
 
 fn mirror_key(mirror: Bitboard) -> u64 {
@@ -105,6 +127,44 @@ impl HalfAlice {
             mirrors: Vec::new(),
             keys: Vec::new(),
             captures: [0; 2],
+            status: Status {
+                moves: MoveList::new(),
+                draw: None,
+                fresh: false,
+            },
+        }
+        .refreshed()
+    }
+
+    fn refreshed(mut self) -> HalfAlice {
+        self.refresh();
+        self
+    }
+
+    fn refresh(&mut self) {
+        self.status.draw = self.draw_reason();
+        self.status.moves.clear();
+        if self.status.draw.is_none() {
+            let mut moves = std::mem::take(&mut self.status.moves);
+            self.generate(&mut moves);
+            self.status.moves = moves;
+        }
+        self.status.fresh = true;
+    }
+
+    /// Calls `f` with the legal moves (empty under a draw) and the draw that ends the
+    /// game, from the status when it is fresh.
+    #[inline]
+    fn with_status<R>(&self, f: impl FnOnce(&MoveList, Option<&'static str>) -> R) -> R {
+        if self.status.fresh {
+            f(&self.status.moves, self.status.draw)
+        } else {
+            let draw = self.draw_reason();
+            let mut moves = MoveList::new();
+            if draw.is_none() {
+                self.generate(&mut moves);
+            }
+            f(&moves, draw)
         }
     }
 
@@ -245,11 +305,20 @@ impl HalfAlice {
         (b.attackers_to(king, b.turn().other(), occ_side) & (occ_side - sketch.captured)).is_empty()
     }
 
-    /// All legal moves.
+    /// All legal moves (draws aside).
     pub fn legal_moves(&self) -> MoveList {
+        if self.status.fresh && self.status.draw.is_none() {
+            return self.status.moves.clone();
+        }
+        let mut legal = MoveList::new();
+        self.generate(&mut legal);
+        legal
+    }
+
+    /// Appends the legal moves to `legal`.
+    fn generate(&self, legal: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
-        let mut legal = MoveList::new();
         let king_side = self
             .board
             .king(self.board.turn())
@@ -265,7 +334,6 @@ impl HalfAlice {
                 legal.push(mv);
             }
         }
-        legal
     }
 }
 
@@ -307,7 +375,7 @@ impl Game for HalfAlice {
     }
 
     fn turn(&self) -> Turn {
-        if self.result().is_some() {
+        if self.with_status(|moves, draw| draw.is_some() || moves.is_empty()) {
             Turn::Terminal
         } else {
             Turn::Seat(self.board.turn().index())
@@ -316,10 +384,10 @@ impl Game for HalfAlice {
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Move>) {
         out.clear();
-        if seat != self.board.turn().index() || self.draw_reason().is_some() {
+        if seat != self.board.turn().index() {
             return;
         }
-        out.extend(self.legal_moves().iter().copied());
+        self.with_status(|moves, _| out.extend(moves.iter().copied()));
     }
 
     fn apply(&mut self, mv: Move) {
@@ -331,9 +399,11 @@ impl Game for HalfAlice {
         }
         self.board.make(mv);
         self.mirror = after;
+        self.refresh();
     }
 
     fn undo(&mut self) {
+        self.status.fresh = false;
         let mv = self.board.last_move().expect("undo without a move");
         self.board.unmake();
         if self.board.captured_piece(mv).is_some() {
@@ -344,13 +414,14 @@ impl Game for HalfAlice {
     }
 
     fn result(&self) -> Option<GameResult> {
-        if let Some(reason) = self.draw_reason() {
+        let (draw, no_moves) = self.with_status(|moves, draw| (draw, moves.is_empty()));
+        if let Some(reason) = draw {
             return Some(GameResult {
                 returns: two_seat_returns(None),
                 reason,
             });
         }
-        if self.legal_moves().is_empty() {
+        if no_moves {
             let us = self.board.turn();
             return Some(no_moves_result(us, self.in_check()));
         }
@@ -710,5 +781,46 @@ mod tests {
             !ms.is_empty() && ms.iter().all(|m| m.starts_with("a2")),
             "{ms:?}"
         );
+    }
+
+    /// The status `apply` caches (and `undo` marks stale) answers `turn`, `result`,
+    /// `legal_actions` and `state_key` exactly as working them out afresh does, after
+    /// applies and after undos, in seeded random play.
+    #[test]
+    fn cached_status_matches_a_fresh_computation_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(19);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let mut undos = 0;
+        for _ in 0..6 {
+            let mut g = HalfAlice::new(&HalfAliceParams::default());
+            loop {
+                let mut fresh = g.clone();
+                fresh.refresh();
+                let mut stale = g.clone();
+                stale.status.fresh = false;
+                assert_eq!(g.turn(), fresh.turn());
+                assert_eq!(g.turn(), stale.turn());
+                assert_eq!(g.result(), fresh.result());
+                assert_eq!(g.result(), stale.result());
+                assert_eq!(g.state_key(), fresh.state_key());
+                assert_eq!(g.state_key(), stale.state_key());
+                for seat in 0..2 {
+                    g.legal_actions(seat, &mut a);
+                    fresh.legal_actions(seat, &mut b);
+                    stale.legal_actions(seat, &mut c);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                }
+                let Turn::Seat(seat) = g.turn() else { break };
+                g.legal_actions(seat, &mut a);
+                g.apply(a[rng.gen_range(0..a.len())]);
+                if rng.gen_range(0..4) == 0 {
+                    g.undo();
+                    undos += 1;
+                }
+            }
+        }
+        assert!(undos > 0);
     }
 }
