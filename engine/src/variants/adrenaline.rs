@@ -48,7 +48,9 @@
 //! Attacks are worked out on `Pos`, a copy of the pieces and stacks that a candidate
 //! move, step or placement changes by hand, so legality never clones the game; reach
 //! spreads king steps a layer at a time over bitboards, and searches (square, carriers
-//! taken) states only when a carrier lies within reach.
+//! taken) states only when a carrier lies within reach. `apply` works out the deciding
+//! seat's legal actions, the state key and any draw once, for `turn`, `result` and
+//! `legal_actions` to share (`cached_status_matches_a_fresh_computation_in_random_play`).
 //!
 //! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
 //! square, regular moves, steps and placements against a plain reference written from

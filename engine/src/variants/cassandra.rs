@@ -29,6 +29,10 @@
 //! cancels en passant; repetition is judged on the board as in orthodox chess; the ply
 //! cap ends the game like any draw, so a prophecy due right after it lapses too
 //! (`rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
+//!
+//! The board's legal moves and orthodox outcome are worked out once whenever the board
+//! changes, for `turn`, `result`, `legal_actions` and `apply` to share
+//! (`cached_status_matches_a_fresh_computation_in_random_play`).
 
 use crate::board::{Board, Outcome, Termination};
 use crate::game::{

@@ -27,7 +27,9 @@
 //! empty on both; the king may not castle out of, through or into check on its side.
 //! Draw rules are the common ones (50 moves, threefold repetition of board and mirror,
 //! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
-//! pieces and clocks, this file adds the mirror bitboard and the move rules.
+//! pieces and clocks, this file adds the mirror bitboard and the move rules. `apply` works
+//! out the legal moves and any draw once, for `turn`, `result` and `legal_actions` to
+//! share (`cached_status_matches_a_fresh_computation_in_random_play`).
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
