@@ -29,7 +29,9 @@
 //! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
 //! pieces and clocks, this file adds the mirror bitboard and the move rules. `apply` works
 //! out the legal moves and any draw once, for `turn`, `result` and `legal_actions` to
-//! share (`cached_status_matches_a_fresh_computation_in_random_play`).
+//! share (`cached_status_matches_a_fresh_computation_in_random_play`); a move played on
+//! the far side of the mirror from an unchecked king skips the king test, checked against
+//! testing every move (`generator_matches_the_plain_reference_in_random_play`).
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
