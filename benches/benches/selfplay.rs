@@ -16,6 +16,28 @@ use benches::selfplay::{
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
 
+/// Adrenaline Chess (a ply is one decision: a regular move, an extra step, `stop` or a
+/// checker placement).
+fn adrenaline_api(seed: u64) -> usize {
+    use engine::game::Game;
+    use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
+    benches::selfplay::random_game(Adrenaline::new(&AdrenalineParams::default()), seed)
+}
+
+/// Half Alice Chess.
+fn half_alice_api(seed: u64) -> usize {
+    use engine::game::Game;
+    use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
+    benches::selfplay::random_game(HalfAlice::new(&HalfAliceParams::default()), seed)
+}
+
+/// Cassandra Chess (a ply is a move or the prophecy decision after it).
+fn cassandra_api(seed: u64) -> usize {
+    use engine::game::Game;
+    use engine::variants::cassandra::{Cassandra, CassandraParams};
+    benches::selfplay::random_game(Cassandra::new(&CassandraParams::default()), seed)
+}
+
 fn measure(name: &str, f: fn(u64) -> usize, seconds: f64) {
     let t = Instant::now();
     let (mut games, mut plies) = (0u64, 0usize);
@@ -39,6 +61,9 @@ fn bench(c: &mut Criterion) {
     measure("two-move game-api", two_move_game_api, 3.0);
     measure("synchronous game-api", synchronous_game_api, 3.0);
     measure("time game-api", time_api, 3.0);
+    measure("adrenaline game-api", adrenaline_api, 3.0);
+    measure("half-alice game-api", half_alice_api, 3.0);
+    measure("cassandra game-api", cassandra_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);

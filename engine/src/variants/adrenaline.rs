@@ -48,7 +48,9 @@
 //! Attacks are worked out on `Pos`, a copy of the pieces and stacks that a candidate
 //! move, step or placement changes by hand, so legality never clones the game; reach
 //! spreads king steps a layer at a time over bitboards, and searches (square, carriers
-//! taken) states only when a carrier lies within reach.
+//! taken) states only when a carrier lies within reach. `apply` works out the deciding
+//! seat's legal actions, the state key and any draw once, for `turn`, `result` and
+//! `legal_actions` to share (`cached_status_matches_a_fresh_computation_in_random_play`).
 //!
 //! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
 //! square, regular moves, steps and placements against a plain reference written from
@@ -522,11 +524,25 @@ pub struct Adrenaline {
     captured_this_turn: bool,
     counts: Counts,
     undo: Vec<Saved>,
+    status: Status,
+}
+
+/// What the deciding seat can do now. `turn`, `result` and `legal_actions` all need the
+/// legal actions after every `apply` (and `apply` the state key), so `apply` works them
+/// out once into a buffer kept across turns; `undo` only marks them stale (search undoes
+/// and applies again without asking) and a stale status is worked out on demand.
+#[derive(Clone, Debug)]
+struct Status {
+    /// The legal actions (empty under a draw).
+    actions: Vec<AdrenalineAction>,
+    key: u64,
+    draw: Option<&'static str>,
+    fresh: bool,
 }
 
 impl Adrenaline {
     pub fn from_board(board: Board, params: AdrenalineParams) -> Adrenaline {
-        Adrenaline {
+        let mut g = Adrenaline {
             board,
             params,
             stacks: [0; 64],
@@ -534,6 +550,61 @@ impl Adrenaline {
             captured_this_turn: false,
             counts: Counts::default(),
             undo: Vec::new(),
+            status: Status {
+                actions: Vec::new(),
+                key: 0,
+                draw: None,
+                fresh: false,
+            },
+        };
+        g.refresh();
+        g
+    }
+
+    /// Works out the status again after the position changed.
+    fn refresh(&mut self) {
+        let key = self.key_of();
+        let draw = self.draw_reason_for(key);
+        let mut actions = std::mem::take(&mut self.status.actions);
+        actions.clear();
+        if draw.is_none() {
+            self.actions_into(&mut actions);
+        }
+        self.status = Status {
+            actions,
+            key,
+            draw,
+            fresh: true,
+        };
+    }
+
+    /// Calls `f` with the legal actions of the deciding seat (empty under a draw) and
+    /// the draw that ends the game, from the status when it is fresh.
+    fn with_status<R>(&self, f: impl FnOnce(&[AdrenalineAction], Option<&'static str>) -> R) -> R {
+        if self.status.fresh {
+            f(&self.status.actions, self.status.draw)
+        } else {
+            let draw = self.draw_reason_for(self.key_of());
+            let mut actions = Vec::new();
+            if draw.is_none() {
+                self.actions_into(&mut actions);
+            }
+            f(&actions, draw)
+        }
+    }
+
+    /// Appends the actions open to the deciding seat in this phase (draws aside).
+    fn actions_into(&self, out: &mut Vec<AdrenalineAction>) {
+        match self.phase {
+            Phase::Regular => self.regular_moves(out),
+            Phase::Steps(at) => {
+                out.push(AdrenalineAction::Stop);
+                self.steps(at, out);
+            }
+            Phase::Place => out.extend(
+                self.safe_placements(self.actor())
+                    .map(AdrenalineAction::Place),
+            ),
         }
     }
 
@@ -635,16 +706,6 @@ impl Adrenaline {
                 .filter(|&mv| Self::regular_is_legal(&pos, mv, us))
                 .map(AdrenalineAction::Move),
         );
-    }
-
-    fn has_regular_move(&self) -> bool {
-        let pos = self.pos();
-        let mut pseudo = MoveList::new();
-        self.pseudo_regular(&pos, &mut pseudo);
-        let us = self.board.turn();
-        pseudo
-            .iter()
-            .any(|&mv| Self::regular_is_legal(&pos, mv, us))
     }
 
     /// The extra steps open to the piece on `from`, each with the promotions it offers.
@@ -775,6 +836,7 @@ impl Game for Adrenaline {
             }
             g.stacks[sq.index()] = n;
         }
+        g.refresh();
         if g.checkers_on_board() > params.checkers_total {
             return Err(GameError::opening(
                 opening,
@@ -793,7 +855,10 @@ impl Game for Adrenaline {
     }
 
     fn turn(&self) -> Turn {
-        if self.result().is_some() {
+        let over = self.with_status(|actions, draw| {
+            draw.is_some() || (self.phase == Phase::Regular && actions.is_empty())
+        });
+        if over {
             Turn::Terminal
         } else {
             Turn::Seat(self.actor().index())
@@ -802,20 +867,10 @@ impl Game for Adrenaline {
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<AdrenalineAction>) {
         out.clear();
-        if seat != self.actor().index() || self.draw_reason().is_some() {
+        if seat != self.actor().index() {
             return;
         }
-        match self.phase {
-            Phase::Regular => self.regular_moves(out),
-            Phase::Steps(at) => {
-                out.push(AdrenalineAction::Stop);
-                self.steps(at, out);
-            }
-            Phase::Place => out.extend(
-                self.safe_placements(self.actor())
-                    .map(AdrenalineAction::Place),
-            ),
-        }
+        self.with_status(|actions, _| out.extend_from_slice(actions));
     }
 
     fn apply(&mut self, action: AdrenalineAction) {
@@ -826,7 +881,11 @@ impl Game for Adrenaline {
             captured_this_turn: self.captured_this_turn,
             counts: self.counts,
             board_plies: 0,
-            key: self.key_of(),
+            key: if self.status.fresh {
+                self.status.key
+            } else {
+                self.key_of()
+            },
         };
         match action {
             AdrenalineAction::Move(mv) => {
@@ -899,9 +958,11 @@ impl Game for Adrenaline {
             self.captured_this_turn = false;
         }
         self.undo.push(saved);
+        self.refresh();
     }
 
     fn undo(&mut self) {
+        self.status.fresh = false;
         let saved = self.undo.pop().expect("undo without an action");
         if saved.board_plies == 2 {
             self.board.unmake();
@@ -916,13 +977,14 @@ impl Game for Adrenaline {
     }
 
     fn result(&self) -> Option<GameResult> {
-        if let Some(reason) = self.draw_reason() {
+        let (draw, none) = self.with_status(|actions, draw| (draw, actions.is_empty()));
+        if let Some(reason) = draw {
             return Some(GameResult {
                 returns: two_seat_returns(None),
                 reason,
             });
         }
-        if self.phase == Phase::Regular && !self.has_regular_move() {
+        if self.phase == Phase::Regular && none {
             let us = self.board.turn();
             return Some(no_moves_result(us, self.king_attacked(us)));
         }
@@ -930,7 +992,11 @@ impl Game for Adrenaline {
     }
 
     fn state_key(&self) -> u64 {
-        self.key_of()
+        if self.status.fresh {
+            self.status.key
+        } else {
+            self.key_of()
+        }
     }
 
     fn observation(&self, _seat: Seat) -> String {
@@ -1066,11 +1132,11 @@ impl Adrenaline {
         v
     }
 
-    fn draw_reason(&self) -> Option<&'static str> {
+    /// The draw that ends the game now, `key` being [`Adrenaline::key_of`].
+    fn draw_reason_for(&self, key: u64) -> Option<&'static str> {
         if self.phase != Phase::Regular {
             return None;
         }
-        let key = self.key_of();
         common_draw(
             &self.board,
             self.board.ply(),
@@ -1708,5 +1774,46 @@ mod tests {
         }
         assert!(states > 1000, "{states} states checked");
         assert!(with_stacks > 500, "{with_stacks} states with checkers");
+    }
+
+    /// The status `apply` caches (and `undo` marks stale) answers `turn`, `result`,
+    /// `legal_actions` and `state_key` exactly as working them out afresh does, after
+    /// applies and after undos, in seeded random play.
+    #[test]
+    fn cached_status_matches_a_fresh_computation_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(19);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let mut undos = 0;
+        for _ in 0..6 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            loop {
+                let mut fresh = g.clone();
+                fresh.refresh();
+                let mut stale = g.clone();
+                stale.status.fresh = false;
+                assert_eq!(g.turn(), fresh.turn());
+                assert_eq!(g.turn(), stale.turn());
+                assert_eq!(g.result(), fresh.result());
+                assert_eq!(g.result(), stale.result());
+                assert_eq!(g.state_key(), fresh.state_key());
+                assert_eq!(g.state_key(), stale.state_key());
+                for seat in 0..2 {
+                    g.legal_actions(seat, &mut a);
+                    fresh.legal_actions(seat, &mut b);
+                    stale.legal_actions(seat, &mut c);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                }
+                let Turn::Seat(seat) = g.turn() else { break };
+                g.legal_actions(seat, &mut a);
+                g.apply(a[rng.gen_range(0..a.len())]);
+                if rng.gen_range(0..4) == 0 {
+                    g.undo();
+                    undos += 1;
+                }
+            }
+        }
+        assert!(undos > 0);
     }
 }

@@ -29,13 +29,17 @@
 //! cancels en passant; repetition is judged on the board as in orthodox chess; the ply
 //! cap ends the game like any draw, so a prophecy due right after it lapses too
 //! (`rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
+//!
+//! The board's legal moves and orthodox outcome are worked out once whenever the board
+//! changes, for `turn`, `result`, `legal_actions` and `apply` to share
+//! (`cached_status_matches_a_fresh_computation_in_random_play`).
 
-use crate::board::Board;
+use crate::board::{Board, Outcome, Termination};
 use crate::game::{
     two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
     Seat, Turn, VariantParams,
 };
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::square::{Color, Piece, Role, Square};
 use crate::variants::chess::material_balance;
 use crate::variants::outcome_result;
@@ -151,6 +155,47 @@ pub struct Cassandra {
     winner: Option<(Color, &'static str)>,
     undo: Vec<Saved>,
     stats: ProphecyStats,
+    status: BoardStatus,
+}
+
+/// The board's legal moves and orthodox outcome. Every action is followed by questions
+/// that need them (`turn`, `result`, `legal_actions`, and `apply` itself asks whether
+/// the move ended the game), so they are worked out once whenever the board changes;
+/// `undo` only marks them stale and a stale status is worked out on demand.
+#[derive(Clone)]
+struct BoardStatus {
+    moves: MoveList,
+    outcome: Option<Outcome>,
+    fresh: bool,
+}
+
+impl std::fmt::Debug for BoardStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoardStatus")
+            .field("moves", &self.moves.len())
+            .field("outcome", &self.outcome)
+            .field("fresh", &self.fresh)
+            .finish()
+    }
+}
+
+/// The orthodox outcome of `board` whose legal moves are `moves` (as `Board::outcome`).
+fn outcome_with(board: &Board, moves: &MoveList) -> Option<Outcome> {
+    if moves.is_empty() {
+        let checked = board.in_check();
+        return Some(Outcome {
+            winner: checked.then(|| board.turn().other()),
+            termination: if checked {
+                Termination::Checkmate
+            } else {
+                Termination::Stalemate
+            },
+        });
+    }
+    board.automatic_draw().map(|termination| Outcome {
+        winner: None,
+        termination,
+    })
 }
 
 impl Cassandra {
@@ -165,6 +210,34 @@ impl Cassandra {
             winner: None,
             undo: Vec::new(),
             stats: ProphecyStats::default(),
+            status: BoardStatus {
+                moves: MoveList::new(),
+                outcome: None,
+                fresh: false,
+            },
+        }
+        .refreshed()
+    }
+
+    fn refreshed(mut self) -> Cassandra {
+        self.refresh();
+        self
+    }
+
+    /// Works out the board status again after the board changed.
+    fn refresh(&mut self) {
+        self.status.moves.clear();
+        self.board.generate(&mut self.status.moves);
+        self.status.outcome = outcome_with(&self.board, &self.status.moves);
+        self.status.fresh = true;
+    }
+
+    /// The board's orthodox outcome (mate, stalemate, an automatic draw).
+    fn board_outcome(&self) -> Option<Outcome> {
+        if self.status.fresh {
+            self.status.outcome
+        } else {
+            self.board.outcome()
         }
     }
 
@@ -241,6 +314,7 @@ impl Cassandra {
             self.board.halfmoves(),
             self.board.fullmoves(),
         );
+        self.refresh();
         self.stats.fulfilled[i][self.rung[i] as usize] += 1;
         if p.role == Role::King {
             self.winner = Some((color, "prophecy"));
@@ -257,12 +331,12 @@ impl Cassandra {
     /// The game is over on the board (mate, stalemate, an orthodox draw or the ply cap),
     /// whatever prophecy is pending.
     fn board_game_over(&self) -> bool {
-        self.board.outcome().is_some() || self.board.ply() as u32 >= self.params.ply_cap
+        self.board_outcome().is_some() || self.board.ply() as u32 >= self.params.ply_cap
     }
 
     fn may_prophesy(&self, color: Color) -> bool {
         let first_white_move = color == Color::White && self.moves_made[0] == 1;
-        !first_white_move && self.pending[color.index()].is_none() && self.board.outcome().is_none()
+        !first_white_move && self.pending[color.index()].is_none() && self.board_outcome().is_none()
     }
 
     fn seat_to_act(&self) -> Color {
@@ -348,6 +422,8 @@ impl Game for Cassandra {
         if self.awaiting_prophecy {
             out.push(CassandraAction::Prophesy(None));
             out.extend(Square::all().map(|s| CassandraAction::Prophesy(Some(s))));
+        } else if self.status.fresh {
+            out.extend(self.status.moves.iter().map(|&m| CassandraAction::Move(m)));
         } else {
             out.extend(
                 self.board
@@ -364,6 +440,7 @@ impl Game for Cassandra {
                 let mut saved = self.save(true);
                 let mover = self.board.turn();
                 self.board.make(m);
+                self.refresh();
                 self.moves_made[mover.index()] += 1;
                 if self.may_prophesy(mover) {
                     self.skip_absent_types(mover);
@@ -397,6 +474,7 @@ impl Game for Cassandra {
     }
 
     fn undo(&mut self) {
+        self.status.fresh = false;
         let saved = self.undo.pop().expect("undo without an action");
         if let Some((sq, piece, castling, ep)) = saved.removed {
             self.board.set_piece(sq, Some(piece));
@@ -429,7 +507,7 @@ impl Game for Cassandra {
         if self.awaiting_prophecy {
             return None;
         }
-        if let Some(o) = self.board.outcome() {
+        if let Some(o) = self.board_outcome() {
             return Some(outcome_result(o));
         }
         if self.board.ply() as u32 >= self.params.ply_cap {
@@ -771,5 +849,46 @@ mod tests {
         assert_eq!(a.information_key(0), b.information_key(0));
         assert_ne!(a.information_key(1), b.information_key(1));
         assert!(!a.is_perfect_information());
+    }
+
+    /// The status `apply` caches (and `undo` marks stale) answers `turn`, `result`,
+    /// `legal_actions` and `state_key` exactly as working them out afresh does, after
+    /// applies and after undos, in seeded random play.
+    #[test]
+    fn cached_status_matches_a_fresh_computation_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(19);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let mut undos = 0;
+        for _ in 0..6 {
+            let mut g = Cassandra::new(&CassandraParams::default());
+            loop {
+                let mut fresh = g.clone();
+                fresh.refresh();
+                let mut stale = g.clone();
+                stale.status.fresh = false;
+                assert_eq!(g.turn(), fresh.turn());
+                assert_eq!(g.turn(), stale.turn());
+                assert_eq!(g.result(), fresh.result());
+                assert_eq!(g.result(), stale.result());
+                assert_eq!(g.state_key(), fresh.state_key());
+                assert_eq!(g.state_key(), stale.state_key());
+                for seat in 0..2 {
+                    g.legal_actions(seat, &mut a);
+                    fresh.legal_actions(seat, &mut b);
+                    stale.legal_actions(seat, &mut c);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                }
+                let Turn::Seat(seat) = g.turn() else { break };
+                g.legal_actions(seat, &mut a);
+                g.apply(a[rng.gen_range(0..a.len())]);
+                if rng.gen_range(0..4) == 0 {
+                    g.undo();
+                    undos += 1;
+                }
+            }
+        }
+        assert!(undos > 0);
     }
 }

@@ -27,7 +27,11 @@
 //! empty on both; the king may not castle out of, through or into check on its side.
 //! Draw rules are the common ones (50 moves, threefold repetition of board and mirror,
 //! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
-//! pieces and clocks, this file adds the mirror bitboard and the move rules.
+//! pieces and clocks, this file adds the mirror bitboard and the move rules. `apply` works
+//! out the legal moves and any draw once, for `turn`, `result` and `legal_actions` to
+//! share (`cached_status_matches_a_fresh_computation_in_random_play`); a move played on
+//! the far side of the mirror from an unchecked king skips the king test, checked against
+//! testing every move (`generator_matches_the_plain_reference_in_random_play`).
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
@@ -89,6 +93,28 @@ pub struct HalfAlice {
     keys: Vec<u64>,
     /// Captures so far per colour (for `tallies`; `undo` takes them back).
     captures: [u32; 2],
+    status: Status,
+}
+
+/// What the side to move can do now. `turn`, `result` and `legal_actions` all need it
+/// after every `apply`, so `apply` works it out once; `undo` only marks it stale (search
+/// undoes and applies again without asking) and a stale status is worked out on demand.
+#[derive(Clone)]
+struct Status {
+    /// The legal moves (left empty when a draw ends the game first).
+    moves: MoveList,
+    draw: Option<&'static str>,
+    fresh: bool,
+}
+
+impl std::fmt::Debug for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Status")
+            .field("moves", &self.moves.len())
+            .field("draw", &self.draw)
+            .field("fresh", &self.fresh)
+            .finish()
+    }
 }
 
 fn mirror_key(mirror: Bitboard) -> u64 {
@@ -105,6 +131,44 @@ impl HalfAlice {
             mirrors: Vec::new(),
             keys: Vec::new(),
             captures: [0; 2],
+            status: Status {
+                moves: MoveList::new(),
+                draw: None,
+                fresh: false,
+            },
+        }
+        .refreshed()
+    }
+
+    fn refreshed(mut self) -> HalfAlice {
+        self.refresh();
+        self
+    }
+
+    fn refresh(&mut self) {
+        self.status.draw = self.draw_reason();
+        self.status.moves.clear();
+        if self.status.draw.is_none() {
+            let mut moves = std::mem::take(&mut self.status.moves);
+            self.generate(&mut moves);
+            self.status.moves = moves;
+        }
+        self.status.fresh = true;
+    }
+
+    /// Calls `f` with the legal moves (empty under a draw) and the draw that ends the
+    /// game, from the status when it is fresh.
+    #[inline]
+    fn with_status<R>(&self, f: impl FnOnce(&MoveList, Option<&'static str>) -> R) -> R {
+        if self.status.fresh {
+            f(&self.status.moves, self.status.draw)
+        } else {
+            let draw = self.draw_reason();
+            let mut moves = MoveList::new();
+            if draw.is_none() {
+                self.generate(&mut moves);
+            }
+            f(&moves, draw)
         }
     }
 
@@ -245,19 +309,54 @@ impl HalfAlice {
         (b.attackers_to(king, b.turn().other(), occ_side) & (occ_side - sketch.captured)).is_empty()
     }
 
-    /// All legal moves.
+    /// All legal moves (draws aside).
     pub fn legal_moves(&self) -> MoveList {
+        if self.status.fresh && self.status.draw.is_none() {
+            return self.status.moves.clone();
+        }
+        let mut legal = MoveList::new();
+        self.generate(&mut legal);
+        legal
+    }
+
+    /// Appends the legal moves to `legal`.
+    fn generate(&self, legal: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
-        let mut legal = MoveList::new();
+        let us = self.board.turn();
+        let king_side = self.board.king(us).map(|k| self.mirror.contains(k));
+        let checked = self.king_attacked(us, self.mirror);
+        for &mv in pseudo.iter() {
+            let played_beside_king = king_side == Some(self.mirror.contains(mv.from()));
+            // A move played on the far side from an unchecked king only adds the moved
+            // piece to the king's side (its capture, if any, is on the far side): more
+            // blockers and the same enemies there, so the king stays safe untested.
+            if king_side.is_some() && !played_beside_king && !checked {
+                legal.push(mv);
+                continue;
+            }
+            let (after, before) = self.mirrors_for(mv);
+            // (a) applies on the side where the move is played: a piece moving on the
+            // other side of the mirror from its king cannot expose it there.
+            if (!played_beside_king || self.king_safe_after(mv, before))
+                && self.king_safe_after(mv, after)
+            {
+                legal.push(mv);
+            }
+        }
+    }
+
+    /// The plain generator the fast one is checked against: both tests for every move.
+    #[cfg(test)]
+    fn generate_reference(&self, legal: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_moves(&mut pseudo);
         let king_side = self
             .board
             .king(self.board.turn())
             .map(|k| self.mirror.contains(k));
         for &mv in pseudo.iter() {
             let (after, before) = self.mirrors_for(mv);
-            // (a) applies on the side where the move is played: a piece moving on the
-            // other side of the mirror from its king cannot expose it there.
             let played_beside_king = king_side == Some(self.mirror.contains(mv.from()));
             if (!played_beside_king || self.king_safe_after(mv, before))
                 && self.king_safe_after(mv, after)
@@ -265,7 +364,6 @@ impl HalfAlice {
                 legal.push(mv);
             }
         }
-        legal
     }
 }
 
@@ -307,7 +405,7 @@ impl Game for HalfAlice {
     }
 
     fn turn(&self) -> Turn {
-        if self.result().is_some() {
+        if self.with_status(|moves, draw| draw.is_some() || moves.is_empty()) {
             Turn::Terminal
         } else {
             Turn::Seat(self.board.turn().index())
@@ -316,10 +414,10 @@ impl Game for HalfAlice {
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Move>) {
         out.clear();
-        if seat != self.board.turn().index() || self.draw_reason().is_some() {
+        if seat != self.board.turn().index() {
             return;
         }
-        out.extend(self.legal_moves().iter().copied());
+        self.with_status(|moves, _| out.extend(moves.iter().copied()));
     }
 
     fn apply(&mut self, mv: Move) {
@@ -331,9 +429,11 @@ impl Game for HalfAlice {
         }
         self.board.make(mv);
         self.mirror = after;
+        self.refresh();
     }
 
     fn undo(&mut self) {
+        self.status.fresh = false;
         let mv = self.board.last_move().expect("undo without a move");
         self.board.unmake();
         if self.board.captured_piece(mv).is_some() {
@@ -344,13 +444,14 @@ impl Game for HalfAlice {
     }
 
     fn result(&self) -> Option<GameResult> {
-        if let Some(reason) = self.draw_reason() {
+        let (draw, no_moves) = self.with_status(|moves, draw| (draw, moves.is_empty()));
+        if let Some(reason) = draw {
             return Some(GameResult {
                 returns: two_seat_returns(None),
                 reason,
             });
         }
-        if self.legal_moves().is_empty() {
+        if no_moves {
             let us = self.board.turn();
             return Some(no_moves_result(us, self.in_check()));
         }
@@ -710,5 +811,79 @@ mod tests {
             !ms.is_empty() && ms.iter().all(|m| m.starts_with("a2")),
             "{ms:?}"
         );
+    }
+
+    /// The status `apply` caches (and `undo` marks stale) answers `turn`, `result`,
+    /// `legal_actions` and `state_key` exactly as working them out afresh does, after
+    /// applies and after undos, in seeded random play.
+    #[test]
+    fn cached_status_matches_a_fresh_computation_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(19);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let mut undos = 0;
+        for _ in 0..6 {
+            let mut g = HalfAlice::new(&HalfAliceParams::default());
+            loop {
+                let mut fresh = g.clone();
+                fresh.refresh();
+                let mut stale = g.clone();
+                stale.status.fresh = false;
+                assert_eq!(g.turn(), fresh.turn());
+                assert_eq!(g.turn(), stale.turn());
+                assert_eq!(g.result(), fresh.result());
+                assert_eq!(g.result(), stale.result());
+                assert_eq!(g.state_key(), fresh.state_key());
+                assert_eq!(g.state_key(), stale.state_key());
+                for seat in 0..2 {
+                    g.legal_actions(seat, &mut a);
+                    fresh.legal_actions(seat, &mut b);
+                    stale.legal_actions(seat, &mut c);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                }
+                let Turn::Seat(seat) = g.turn() else { break };
+                g.legal_actions(seat, &mut a);
+                g.apply(a[rng.gen_range(0..a.len())]);
+                if rng.gen_range(0..4) == 0 {
+                    g.undo();
+                    undos += 1;
+                }
+            }
+        }
+        assert!(undos > 0);
+    }
+
+    /// The generator that skips the tests for moves played away from an unchecked king
+    /// gives the same moves, in the same order, as testing every move, in seeded random
+    /// play (both checker counts, so the plain-side limit is exercised too).
+    #[test]
+    fn generator_matches_the_plain_reference_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2019);
+        let mut positions = 0;
+        let mut checked = 0;
+        for game in 0..40 {
+            let params = HalfAliceParams {
+                checkers_per_side: if game % 4 == 3 { 12 } else { 16 },
+                ..Default::default()
+            };
+            let mut g = HalfAlice::new(&params);
+            while let Turn::Seat(_) = g.turn() {
+                let (mut fast, mut reference) = (MoveList::new(), MoveList::new());
+                g.generate(&mut fast);
+                g.generate_reference(&mut reference);
+                assert_eq!(
+                    fast.as_slice(),
+                    reference.as_slice(),
+                    "{}",
+                    g.observation(0)
+                );
+                positions += 1;
+                checked += g.in_check() as usize;
+                g.apply(fast[rng.gen_range(0..fast.len())]);
+            }
+        }
+        assert!(positions > 2000 && checked > 20, "{positions} {checked}");
     }
 }
