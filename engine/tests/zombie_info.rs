@@ -11,7 +11,7 @@ use rand_pcg::Pcg64;
 use std::collections::BTreeMap;
 
 fn params(ply_cap: u32) -> ZombieParams {
-    ZombieParams { ply_cap }
+    ZombieParams { ply_cap, ..Default::default() }
 }
 
 /// One random action, favouring captures (burials are where the information is).

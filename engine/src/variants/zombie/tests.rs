@@ -501,7 +501,7 @@ fn bad_input_is_a_clear_error() {
     assert!(matches!(e, GameError::Opening { .. }), "{e:?}");
     let e = Zombie::from_opening(&ZombieParams::default(), "8/8/8/8/8/8/8/4K3 w - - 0 1");
     assert!(e.is_err());
-    assert!(ZombieParams { ply_cap: 0 }.validate().is_err());
+    assert!(ZombieParams { ply_cap: 0, ..Default::default() }.validate().is_err());
     let e = crate::registry::parse_params("zombie", Some("burials = 3"), ZombieParams::default())
         .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
@@ -519,7 +519,7 @@ fn undo_is_exact_over_random_games() {
     for seed in [11, 12] {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
         for _ in 0..3 {
-            let mut g = Zombie::new(&ZombieParams { ply_cap: 150 });
+            let mut g = Zombie::new(&ZombieParams { ply_cap: 150, ..Default::default() });
             let mut acts = Vec::new();
             while let Turn::Seat(s) = g.turn() {
                 for seat in 0..2 {
