@@ -23,7 +23,9 @@
 //!   `rule_zombie_rising_for_mover_survives_turn`).
 //! - A captured zombie goes to the dust bin (`rule_captured_zombie_to_dust_bin`).
 //! - A zombie pawn returning on its owner's last rank comes back as a queen
-//!   (`rule_zombie_pawn_last_rank_queen`).
+//!   (`rule_zombie_pawn_last_rank_queen`); with the parameter `promotion_choice` (RULES.md:
+//!   "a parameter may let the owner choose") its owner chooses with `promote:q`/`r`/`b`/`n`
+//!   (`rule_zombie_pawn_last_rank_owner_chooses`).
 //! - A move whose reveal (the mover's own burials on squares vacated so far) would check
 //!   the mover's king is refused (`rule_reveal_into_check_refused`); castling completes
 //!   before the reveal (`rule_castling_then_reveal`).
@@ -40,25 +42,49 @@
 //!   its owner on the next turn, as RULES.md says) (`rule_king_never_captured`).
 //! - En passant: after a turn with a double step, the last double step of the turn may
 //!   be taken en passant during the whole next turn (`rule_en_passant_next_turn`).
-//! - A zombie pawn that rises on its owner's last rank is always a queen; the owner's
-//!   choice (`promote:q`) is not implemented.
+//! - With `promotion_choice`, the owner's choice comes right after the end-of-turn reveal
+//!   and before the mover's burials, one risen pawn at a time (lowest square first); the
+//!   owner acts then even when it is not the mover, and the pawn stands as a queen until
+//!   it chooses (`rule_zombie_pawn_last_rank_owner_chooses`). The reveal-into-check test
+//!   cannot know the opponent's future choice, so a pawn rising for the opponent on its
+//!   last rank counts as attacking if a queen or a knight there would
+//!   (`rule_reveal_into_check_counts_every_promotion_choice`).
 //! - The 50-move rule is 100 whole turns without capture or pawn move; the ply cap
 //!   (`ply_cap`) counts whole turns; repetition compares positions at turn starts
 //!   (board, zombie marks, both grids).
 //!
 //! Information: a seat knows its own grid; the opponent's grid is hidden. The belief
-//! ([`belief::worlds`]) is the exact set of the opponent's grids consistent with the
-//! public record, weighted by the number of burial-choice histories leading to each:
-//! `sample_world` draws uniformly over the opponent's consistent burial choices, further
-//! filtered by the legality of the opponent's moves made so far in its current turn. If
-//! that set would exceed [`BELIEF_LIMIT`] grids, `sample_world` draws from a particle
-//! filter of [`PARTICLES`] grids ([`belief::sample_particles`]): never contradicting the
-//! record, approximately uniform. Only if every particle is ruled out does the sampled
-//! world keep the true grid (never seen in the tests). `information_key(seat)` hashes the public record and the seat's
-//! own burial choices only. The properties are tested in `engine/tests/zombie_info.rs`.
+//! about the opponent's grid is a forward filter over the public record
+//! ([`belief::Filter`]): the set of the opponent's grids consistent with every burial
+//! announcement, "cannot bury" and vacated square so far, each weighted by the number of
+//! burial-choice histories leading to it. The prior is uniform over the opponent's burial
+//! choices (every free square of its pieces equally likely at each burial, independent
+//! of the moves); `sample_world` draws a grid with probability proportional to its weight
+//! among those that also agree with the legality of the opponent's moves made so far in
+//! its current turn (none refused by a reveal into check).
+//!
+//! When it is exact, and when it approximates: the set is exact as long as it never held
+//! more than [`BELIEF_LIMIT`] grids (`belief` returns it; `belief_is_exact` says so).
+//! The first event that would take it past that bound makes it a particle filter of
+//! [`PARTICLES`] grids (systematic resampling by weight, again after every event that
+//! takes it past that number). Particles never contradict the record; the draw is then
+//! only approximately the uniform-choice posterior. If a later announcement rules out every
+//! particle, the filter is rebuilt from the start with twice the particles, up to
+//! [`MAX_ATTEMPT`] times; only if all of those die, or if the opponent's moves this turn rule
+//! out every remaining grid, does the sampled world keep the true grid (never seen in
+//! the tests). Resampling draws come from a SplitMix64 stream seeded by the hash of the
+//! record, so the filter is a function of the public record alone.
+//!
+//! Cost: the filter is cached (shared by a game and its clones, keyed by the hash of
+//! the record) and extended event by event from the longest cached prefix of the
+//! record, so ISMCTS pays for it once per decision at most, and each `sample_world`
+//! is a clone plus a binary search over cumulative weights.
+//!
+//! `information_key(seat)` hashes the public record and the seat's own burial choices
+//! only. The properties are tested in `engine/tests/zombie_info.rs`.
 //!
 //! Notation: moves in UCI (`e2e4`, castling `e1g1`, a zombie's move too), `end`,
-//! `bury:c6`.
+//! `bury:c6`, `promote:n` (only with `promotion_choice`).
 
 pub mod belief;
 #[cfg(test)]
@@ -261,11 +287,16 @@ fn chain_hash(prev: u64, e: &Event) -> u64 {
             by,
             role,
             candidates,
-        } => (1 + by.index() as u64 * 16 + role.index() as u64 * 2, 0, candidates.0),
+        } => (
+            1 + by.index() as u64 * 16 + role.index() as u64 * 2,
+            0,
+            candidates.0,
+        ),
         Event::CannotBury { by, candidates } => (100 + by.index() as u64, 0, candidates.0),
         Event::Vacated { by, sq, rose } => (
             200 + by.index() as u64,
-            sq.index() as u64 * 64 + rose.map_or(0, |(b, r)| 1 + b.index() as u64 * 8 + r.index() as u64),
+            sq.index() as u64 * 64
+                + rose.map_or(0, |(b, r)| 1 + b.index() as u64 * 8 + r.index() as u64),
             0,
         ),
     };
@@ -558,11 +589,9 @@ impl Zombie {
             return true;
         }
         let start = self.turn_snapshot_start();
-        self.snapshots[start..]
-            .iter()
-            .all(|sn| {
-                !attacked_with_returns(&sn.board, who, grid, sn.vacated, self.promotion_choice)
-            })
+        self.snapshots[start..].iter().all(|sn| {
+            !attacked_with_returns(&sn.board, who, grid, sn.vacated, self.promotion_choice)
+        })
     }
 
     /// Index of the first snapshot of the current turn.
@@ -1221,7 +1250,10 @@ impl Game for Zombie {
                 None => return Err(err(format!("'{rest}' is not a square"))),
             }
         } else if let Some(rest) = t.strip_prefix("promote:") {
-            match PROMOTION_ROLES.iter().find(|r| r.char().to_string() == rest) {
+            match PROMOTION_ROLES
+                .iter()
+                .find(|r| r.char().to_string() == rest)
+            {
                 Some(&r) => ZombieAction::Promote(r),
                 None => {
                     return Err(err(format!(
