@@ -21,6 +21,10 @@
 //! moves played). Mid-turn legality (a move of the opponent is refused if its own
 //! pending burials would check its king) is applied by the caller, which keeps the
 //! positions of the current turn.
+//!
+//! [`Filter`] is the same forward filter kept between calls, so a game extends it by
+//! the new events only; it stays exact up to a bound on the number of grids and becomes
+//! a particle filter past it (see its documentation for exactly when).
 
 use crate::bitboard::Bitboard;
 use crate::square::{Color, Role, Square};
@@ -187,9 +191,9 @@ impl Filter {
     /// (never while exact: the true grid is always in the exact set).
     pub fn advance(&mut self, events: &[Event], chain: &[u64]) -> bool {
         debug_assert!(chain.len() >= events.len());
-        for i in self.len..events.len() {
+        for (i, e) in events.iter().enumerate().skip(self.len) {
             let set = std::mem::take(&mut self.set);
-            self.set = step(set, &events[i], self.burier);
+            self.set = step(set, e, self.burier);
             let cap = if self.exact {
                 self.limit
             } else {
