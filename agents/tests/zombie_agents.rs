@@ -57,7 +57,10 @@ fn check_finished(g: &Zombie) {
 }
 
 fn short(ply_cap: u32) -> Zombie {
-    Zombie::new(&ZombieParams { ply_cap })
+    Zombie::new(&ZombieParams {
+        ply_cap,
+        ..Default::default()
+    })
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Agent speed: alpha-beta nodes/s on Kiwipete, MCTS simulations/s from the chess start
 //! (uniform playouts to the end of the game), ISMCTS simulations/s on the strategy-fusion
 //! test game, on Masquerade Chess (from the first move, both assignments made) and on Time
-//! Chess (from the first blind turn). Prints the figures, then runs the criterion
-//! benchmarks.
+//! Chess (from the first blind turn) and on Zombie Chess (after burials on both sides).
+//! Prints the figures, then runs the criterion benchmarks.
 //!
 //! `cargo bench -p benches --bench agents`
 
@@ -12,10 +12,11 @@ use agents::ismcts::{IsMcts, IsMode};
 use agents::mcts::{MctsConfig, Uct};
 use agents::testgames::{Fusion, FusionAction};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use engine::game::Game;
+use engine::game::{Game, Turn};
 use engine::variants::chess::{Chess, ChessParams};
 use engine::variants::masquerade::{Masquerade, MasqueradeParams};
 use engine::variants::time::{TimeChess, TimeParams};
+use engine::variants::zombie::{Zombie, ZombieParams};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use std::hint::black_box;
@@ -99,6 +100,38 @@ fn ismcts_time_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
     is.iterations
 }
 
+/// Zombie Chess after an opening with burials on both sides (each seat's belief holds
+/// several grids of the opponent), Black to move: every simulation samples the
+/// opponent's grid.
+fn zombie_root() -> Zombie {
+    let mut g = Zombie::new(&ZombieParams::default());
+    for a in [
+        "e2e4", "end", "d7d5", "end", "e4d5", "end", "bury:b1", "d8d5", "end", "bury:c7", "g1f3",
+        "end",
+    ] {
+        let x = g.parse_action(a).expect("legal opening action");
+        g.apply(x);
+    }
+    g
+}
+
+fn ismcts_zombie_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
+    let mut is = IsMcts::<Zombie>::new(
+        mode,
+        MctsConfig {
+            budget: Budget::iterations(iters),
+            ..Default::default()
+        },
+    );
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let root = zombie_root();
+    let Turn::Seat(seat) = root.turn() else {
+        unreachable!("a seat to move after the opening")
+    };
+    is.search(&root, seat, &mut rng);
+    is.iterations
+}
+
 fn ismcts_sims(mode: IsMode, iters: u64, seed: u64) -> u64 {
     let mut is = IsMcts::<Fusion>::new(
         mode,
@@ -167,6 +200,15 @@ fn print_figures() {
             || ismcts_time_sims(mode, 2_000, 1),
         );
     }
+    for mode in [IsMode::So, IsMode::Mo] {
+        figure(
+            &format!(
+                "ismcts {mode:?} on Zombie Chess after burials on both sides, playouts to the end"
+            ),
+            "simulations",
+            || ismcts_zombie_sims(mode, 500, 1),
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -194,6 +236,10 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("ismcts_so_time_500_sims", |b| {
         b.iter(|| ismcts_time_sims(IsMode::So, 500, 3))
+    });
+    g.throughput(Throughput::Elements(100));
+    g.bench_function("ismcts_so_zombie_100_sims", |b| {
+        b.iter(|| ismcts_zombie_sims(IsMode::So, 100, 3))
     });
     g.finish();
 }

@@ -12,6 +12,7 @@
 
 use benches::selfplay::{
     board_only, game_api, synchronous_game_api, time_api, two_move_game_api, with_agents,
+    zombie_api,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
@@ -64,6 +65,7 @@ fn bench(c: &mut Criterion) {
     measure("adrenaline game-api", adrenaline_api, 3.0);
     measure("half-alice game-api", half_alice_api, 3.0);
     measure("cassandra game-api", cassandra_api, 3.0);
+    measure("zombie game-api", zombie_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -84,6 +86,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             time_api(seed)
+        })
+    });
+    group.bench_function("random_vs_random_zombie_game_api", |b| {
+        b.iter(|| {
+            seed += 1;
+            zombie_api(seed)
         })
     });
     group.bench_function("random_vs_random_board", |b| {

@@ -107,6 +107,12 @@ pub mod selfplay {
         random_game(TimeChess::new(&TimeParams::default()), seed)
     }
 
+    /// Zombie Chess (a ply is one action: a move, `end`, a burial or a promotion choice).
+    pub fn zombie_api(seed: u64) -> usize {
+        use engine::variants::zombie::{Zombie, ZombieParams};
+        random_game(Zombie::new(&ZombieParams::default()), seed)
+    }
+
     /// The same rules on the bare board (FIDE draws, 400-ply cap).
     pub fn board_only(seed: u64) -> usize {
         let mut b = Board::startpos();

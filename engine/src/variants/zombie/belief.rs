@@ -21,10 +21,13 @@
 //! moves played). Mid-turn legality (a move of the opponent is refused if its own
 //! pending burials would check its king) is applied by the caller, which keeps the
 //! positions of the current turn.
+//!
+//! [`Filter`] is the same forward filter kept between calls, so a game extends it by
+//! the new events only; it stays exact up to a bound on the number of grids and becomes
+//! a particle filter past it (see its documentation for exactly when).
 
 use crate::bitboard::Bitboard;
 use crate::square::{Color, Role, Square};
-use std::collections::BTreeMap;
 
 /// One player's burials: square -> role of the (opponent's) piece buried there. Packed
 /// in one `u128` (occupied squares in the low 64 bits, a 3-bit role per occupied square
@@ -131,101 +134,181 @@ pub enum Event {
 /// burial-choice histories leading to it, in grid order. `None` if the set grows past
 /// `limit` grids at any point (the caller then needs another way to sample).
 pub fn worlds(events: &[Event], burier: Color, limit: usize) -> Option<Vec<(BurialGrid, f64)>> {
-    let mut set: BTreeMap<BurialGrid, f64> = BTreeMap::new();
-    set.insert(BurialGrid::EMPTY, 1.0);
+    let mut set = vec![(BurialGrid::EMPTY, 1.0)];
     for e in events {
         set = step(set, e, burier);
         if set.len() > limit {
             return None;
         }
     }
-    Some(set.into_iter().collect())
+    Some(set)
 }
 
-/// One grid of `burier` consistent with `events` and accepted by `accept`, drawn by a
-/// particle filter: the exact forward filter of [`worlds`], except that whenever the set
-/// exceeds `particles` grids it is resampled down to `particles` draws (proportional to
-/// weight). Every result is consistent with the record; the draw is exact while no
-/// resampling happened and approximately uniform over the opponent's choices otherwise.
-/// `None` if every particle was ruled out.
-pub fn sample_particles(
-    events: &[Event],
+/// The forward filter over one player's grid after a prefix of the public record, kept
+/// so that later events only extend it (see [`Filter::advance`]).
+///
+/// While the set of consistent grids stays within `limit` it is exact (every grid with
+/// its number of burial-choice histories, as [`worlds`]). The first time an event would
+/// take it past `limit`, it is resampled down to `particles` grids by systematic
+/// resampling proportional to weight, and stays a particle filter from then on
+/// (resampled again after every event that takes it past `particles`): every particle
+/// is consistent with the record, and the draw is approximately uniform over the
+/// burier's consistent choices. The resampling draws come from a SplitMix64 stream
+/// seeded by a hash of the record so far, so the filter is a function of the public
+/// record alone: two states with the same record get the same filter, whatever the
+/// hidden truth and whatever order they were asked in.
+#[derive(Clone, Debug)]
+pub struct Filter {
     burier: Color,
-    rng: &mut dyn rand::RngCore,
-    accept: &dyn Fn(BurialGrid) -> bool,
+    /// Grids in grid order with their weights.
+    set: Vec<(BurialGrid, f64)>,
+    exact: bool,
+    /// Events consumed so far.
+    len: usize,
+    limit: usize,
     particles: usize,
-) -> Option<BurialGrid> {
-    use rand::Rng;
-    let mut set: BTreeMap<BurialGrid, f64> = BTreeMap::new();
-    set.insert(BurialGrid::EMPTY, 1.0);
-    for e in events {
-        set = step(set, e, burier);
-        if set.len() > particles {
-            let total: f64 = set.values().sum();
-            let entries: Vec<(BurialGrid, f64)> = set.into_iter().collect();
-            let mut next = BTreeMap::new();
-            // Systematic resampling: one uniform offset, `particles` evenly spaced draws.
-            let stride = total / particles as f64;
-            let mut x = rng.gen::<f64>() * stride;
-            let mut acc = 0.0;
-            let mut it = entries.iter();
-            let mut cur = it.next();
-            for _ in 0..particles {
-                while let Some(&(g, w)) = cur {
-                    if x < acc + w {
-                        *next.entry(g).or_insert(0.0) += 1.0;
-                        break;
-                    }
-                    acc += w;
-                    cur = it.next();
-                }
-                x += stride;
-            }
-            set = next;
-        }
-    }
-    set.retain(|g, _| accept(*g));
-    let total: f64 = set.values().sum();
-    if set.is_empty() || total <= 0.0 {
-        return None;
-    }
-    let mut x = rng.gen::<f64>() * total;
-    let last = *set.keys().next_back().expect("non-empty");
-    for (&g, &w) in &set {
-        if x < w {
-            return Some(g);
-        }
-        x -= w;
-    }
-    Some(last)
+    attempt: u32,
 }
 
-/// One event of the forward filter.
-fn step(set: BTreeMap<BurialGrid, f64>, e: &Event, burier: Color) -> BTreeMap<BurialGrid, f64> {
+impl Filter {
+    /// The filter before any event: the empty grid, exact. Attempt `attempt` keeps
+    /// `particles << attempt` particles once it is no longer exact, with its own
+    /// resampling stream.
+    pub fn new(burier: Color, limit: usize, particles: usize, attempt: u32) -> Filter {
+        Filter {
+            burier,
+            set: vec![(BurialGrid::EMPTY, 1.0)],
+            exact: true,
+            len: 0,
+            limit,
+            particles: particles.max(1) << attempt,
+            attempt,
+        }
+    }
+
+    /// Consumes `events[self.len..]`; `chain[i]` is the record's hash after event `i`
+    /// (it seeds the resampling). Returns false if the particles were all ruled out
+    /// (never while exact: the true grid is always in the exact set).
+    pub fn advance(&mut self, events: &[Event], chain: &[u64]) -> bool {
+        debug_assert!(chain.len() >= events.len());
+        for (i, e) in events.iter().enumerate().skip(self.len) {
+            let set = std::mem::take(&mut self.set);
+            self.set = step(set, e, self.burier);
+            let cap = if self.exact {
+                self.limit
+            } else {
+                self.particles
+            };
+            if self.set.len() > cap {
+                self.exact = false;
+                let seed = chain[i]
+                    ^ (self.burier.index() as u64 + 1).wrapping_mul(0xA24B)
+                    ^ (self.attempt as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                self.set = resample(&self.set, self.particles, seed);
+            }
+            if self.set.is_empty() {
+                self.len = i + 1;
+                return false;
+            }
+        }
+        self.len = events.len();
+        true
+    }
+
+    /// Which restart this filter is (see [`Filter::new`]).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// Events consumed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no event was consumed yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the set is the exact belief (no resampling happened).
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// The grids with their weights (histories when exact, particle counts otherwise).
+    pub fn grids(&self) -> &[(BurialGrid, f64)] {
+        &self.set
+    }
+}
+
+/// Systematic resampling of `set` to `n` draws proportional to weight (one uniform
+/// offset from `seed`, `n` evenly spaced draws), merged into counts.
+fn resample(set: &[(BurialGrid, f64)], n: usize, seed: u64) -> Vec<(BurialGrid, f64)> {
+    let total: f64 = set.iter().map(|x| x.1).sum();
+    let u = (crate::random::splitmix64(seed) >> 11) as f64 / (1u64 << 53) as f64;
+    let stride = total / n as f64;
+    let mut x = u * stride;
+    let mut acc = 0.0;
+    let mut out: Vec<(BurialGrid, f64)> = Vec::new();
+    let mut i = 0;
+    for _ in 0..n {
+        while i < set.len() {
+            let (g, w) = set[i];
+            if x < acc + w {
+                match out.last_mut() {
+                    Some(last) if last.0 == g => last.1 += 1.0,
+                    _ => out.push((g, 1.0)),
+                }
+                break;
+            }
+            acc += w;
+            i += 1;
+        }
+        x += stride;
+    }
+    out
+}
+
+/// Sorts by grid and sums the weights of equal grids.
+fn merge(mut v: Vec<(BurialGrid, f64)>) -> Vec<(BurialGrid, f64)> {
+    v.sort_unstable_by_key(|x| x.0);
+    let mut out: Vec<(BurialGrid, f64)> = Vec::with_capacity(v.len());
+    for (g, w) in v {
+        match out.last_mut() {
+            Some(last) if last.0 == g => last.1 += w,
+            _ => out.push((g, w)),
+        }
+    }
+    out
+}
+
+/// One event of the forward filter (input and output in grid order).
+fn step(set: Vec<(BurialGrid, f64)>, e: &Event, burier: Color) -> Vec<(BurialGrid, f64)> {
     match *e {
         Event::Buried {
             by,
             role,
             candidates,
         } if by == burier => {
-            let mut next = BTreeMap::new();
+            let mut next = Vec::with_capacity(set.len() * candidates.count() as usize);
             for (g, w) in set {
                 for sq in candidates - g.occupied() {
-                    *next.entry(g.insert(sq, role)).or_insert(0.0) += w;
+                    next.push((g.insert(sq, role), w));
                 }
             }
-            next
+            merge(next)
         }
         Event::CannotBury { by, candidates } if by == burier => set
             .into_iter()
             .filter(|(g, _)| (candidates - g.occupied()).is_empty())
             .collect(),
         Event::Vacated { by, sq, rose } => match rose {
-            Some((b, r)) if b == burier => set
-                .into_iter()
-                .filter(|(g, _)| g.get(sq) == Some(r))
-                .map(|(g, w)| (g.remove(sq), w))
-                .collect(),
+            Some((b, r)) if b == burier => merge(
+                set.into_iter()
+                    .filter(|(g, _)| g.get(sq) == Some(r))
+                    .map(|(g, w)| (g.remove(sq), w))
+                    .collect(),
+            ),
             // The other player's own burial rose on a square it vacated: whether ours
             // lies there too stays hidden (it stays buried).
             Some(_) if by != burier => set,

@@ -23,7 +23,9 @@
 //!   `rule_zombie_rising_for_mover_survives_turn`).
 //! - A captured zombie goes to the dust bin (`rule_captured_zombie_to_dust_bin`).
 //! - A zombie pawn returning on its owner's last rank comes back as a queen
-//!   (`rule_zombie_pawn_last_rank_queen`).
+//!   (`rule_zombie_pawn_last_rank_queen`); with the parameter `promotion_choice` (RULES.md:
+//!   "a parameter may let the owner choose") its owner chooses with `promote:q`/`r`/`b`/`n`
+//!   (`rule_zombie_pawn_last_rank_owner_chooses`).
 //! - A move whose reveal (the mover's own burials on squares vacated so far) would check
 //!   the mover's king is refused (`rule_reveal_into_check_refused`); castling completes
 //!   before the reveal (`rule_castling_then_reveal`).
@@ -40,25 +42,49 @@
 //!   its owner on the next turn, as RULES.md says) (`rule_king_never_captured`).
 //! - En passant: after a turn with a double step, the last double step of the turn may
 //!   be taken en passant during the whole next turn (`rule_en_passant_next_turn`).
-//! - A zombie pawn that rises on its owner's last rank is always a queen; the owner's
-//!   choice (`promote:q`) is not implemented.
+//! - With `promotion_choice`, the owner's choice comes right after the end-of-turn reveal
+//!   and before the mover's burials, one risen pawn at a time (lowest square first); the
+//!   owner acts then even when it is not the mover, and the pawn stands as a queen until
+//!   it chooses (`rule_zombie_pawn_last_rank_owner_chooses`). The reveal-into-check test
+//!   cannot know the opponent's future choice, so a pawn rising for the opponent on its
+//!   last rank counts as attacking if a queen or a knight there would
+//!   (`rule_reveal_into_check_counts_every_promotion_choice`).
 //! - The 50-move rule is 100 whole turns without capture or pawn move; the ply cap
 //!   (`ply_cap`) counts whole turns; repetition compares positions at turn starts
 //!   (board, zombie marks, both grids).
 //!
 //! Information: a seat knows its own grid; the opponent's grid is hidden. The belief
-//! ([`belief::worlds`]) is the exact set of the opponent's grids consistent with the
-//! public record, weighted by the number of burial-choice histories leading to each:
-//! `sample_world` draws uniformly over the opponent's consistent burial choices, further
-//! filtered by the legality of the opponent's moves made so far in its current turn. If
-//! that set would exceed [`BELIEF_LIMIT`] grids, `sample_world` draws from a particle
-//! filter of [`PARTICLES`] grids ([`belief::sample_particles`]): never contradicting the
-//! record, approximately uniform. Only if every particle is ruled out does the sampled
-//! world keep the true grid (never seen in the tests). `information_key(seat)` hashes the public record and the seat's
-//! own burial choices only. The properties are tested in `engine/tests/zombie_info.rs`.
+//! about the opponent's grid is a forward filter over the public record
+//! ([`belief::Filter`]): the set of the opponent's grids consistent with every burial
+//! announcement, "cannot bury" and vacated square so far, each weighted by the number of
+//! burial-choice histories leading to it. The prior is uniform over the opponent's burial
+//! choices (every free square of its pieces equally likely at each burial, independent
+//! of the moves); `sample_world` draws a grid with probability proportional to its weight
+//! among those that also agree with the legality of the opponent's moves made so far in
+//! its current turn (none refused by a reveal into check).
+//!
+//! When it is exact, and when it approximates: the set is exact as long as it never held
+//! more than [`BELIEF_LIMIT`] grids (`belief` returns it; `belief_is_exact` says so).
+//! The first event that would take it past that bound makes it a particle filter of
+//! [`PARTICLES`] grids (systematic resampling by weight, again after every event that
+//! takes it past that number). Particles never contradict the record; the draw is then
+//! only approximately the uniform-choice posterior. If a later announcement rules out every
+//! particle, the filter is rebuilt from the start with twice the particles, up to
+//! [`MAX_ATTEMPT`] times; only if all of those die, or if the opponent's moves this turn rule
+//! out every remaining grid, does the sampled world keep the true grid (never seen in
+//! the tests). Resampling draws come from a SplitMix64 stream seeded by the hash of the
+//! record, so the filter is a function of the public record alone.
+//!
+//! Cost: the filter is cached (shared by a game and its clones, keyed by the hash of
+//! the record) and extended event by event from the longest cached prefix of the
+//! record, so ISMCTS pays for it once per decision at most, and each `sample_world`
+//! is a clone plus a binary search over cumulative weights.
+//!
+//! `information_key(seat)` hashes the public record and the seat's own burial choices
+//! only. The properties are tested in `engine/tests/zombie_info.rs`.
 //!
 //! Notation: moves in UCI (`e2e4`, castling `e1g1`, a zombie's move too), `end`,
-//! `bury:c6`.
+//! `bury:c6`, `promote:n` (only with `promotion_choice`).
 
 pub mod belief;
 #[cfg(test)]
@@ -79,12 +105,17 @@ use crate::zobrist;
 pub use belief::{BurialGrid, Event};
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
 
 /// Most grids the exact belief may hold before `sample_world` uses the search sampler.
-pub const BELIEF_LIMIT: usize = 4_096;
+pub const BELIEF_LIMIT: usize = 32_768;
 
-/// Particles of the fallback sampler ([`belief::sample_particles`]).
+/// Particles of the filter once it is no longer exact ([`belief::Filter`]).
 pub const PARTICLES: usize = 4_096;
+
+/// Restarts of the particle filter, each with twice the particles, when a later
+/// announcement rules out every particle (the last has `PARTICLES << MAX_ATTEMPT`).
+pub const MAX_ATTEMPT: u32 = 4;
 
 /// Tunable rules of Zombie Chess (the seed gives no numbers besides the common cap).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -92,11 +123,18 @@ pub const PARTICLES: usize = 4_096;
 pub struct ZombieParams {
     /// Whole turns before the game is drawn as `cap`.
     pub ply_cap: u32,
+    /// Whether the owner of a zombie pawn rising on its last rank chooses the piece it
+    /// returns as (`promote:q`, `promote:r`, `promote:b`, `promote:n`); off (the seed's
+    /// rule), it returns as a queen.
+    pub promotion_choice: bool,
 }
 
 impl Default for ZombieParams {
     fn default() -> Self {
-        ZombieParams { ply_cap: 400 }
+        ZombieParams {
+            ply_cap: 400,
+            promotion_choice: false,
+        }
     }
 }
 
@@ -115,13 +153,21 @@ pub enum ZombieAction {
     End,
     /// Bury the first captured piece waiting for burial under the own piece on this square.
     Bury(Square),
+    /// The owner's choice for the zombie pawn risen on its last rank (lowest square
+    /// first), with `promotion_choice` on.
+    Promote(Role),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Phase {
     Play,
+    /// Owners choose the pieces of zombie pawns risen on their last rank.
+    Promote,
     Bury,
 }
+
+/// The roles a risen pawn may return as, in the order they are offered.
+const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// Per-seat counters for [`Game::tallies`].
 const TALLY_NAMES: [&str; 6] = [
@@ -149,6 +195,8 @@ struct Scalars {
     moved: Bitboard,
     /// Squares vacated this turn (announced at its end).
     vacated: Bitboard,
+    /// Risen zombie pawns on their last rank waiting for their owner's choice.
+    promoting: Bitboard,
     regular_done: bool,
     phase: Phase,
     double_step: Option<Square>,
@@ -201,6 +249,58 @@ pub struct Zombie {
     snapshots: Vec<Snapshot>,
     history: Vec<Undo>,
     ply_cap: u32,
+    promotion_choice: bool,
+    /// Hash of the public record after each event (parallel to `events`): the key of
+    /// the belief cache.
+    chain: Vec<u64>,
+    /// Belief filters and samplers, shared by this game and its clones (sampled worlds).
+    /// Entries are keyed by the public record, so sharing never changes a result.
+    cache: Arc<Mutex<BeliefCache>>,
+}
+
+/// The forward filters over each player's grid at recent record prefixes (newest
+/// last), and the last sampler built from them.
+#[derive(Debug, Default)]
+struct BeliefCache {
+    /// Per burier: (record hash at the filter's length, filter).
+    filters: [Vec<(u64, Arc<belief::Filter>)>; 2],
+    /// Per burier: (sampler key, sampler).
+    samplers: [Option<(u64, Arc<Sampler>)>; 2],
+}
+
+/// Filters kept per burier: the current record and a few earlier prefixes (the real
+/// game's record grows by one event at a time between searches).
+const CACHED_FILTERS: usize = 4;
+
+/// The grids a seat may draw for the opponent at one information state, with
+/// cumulative weights for a binary-search draw.
+#[derive(Debug)]
+struct Sampler {
+    grids: Vec<BurialGrid>,
+    cumulative: Vec<f64>,
+}
+
+/// The record hash after `e`, from the hash `prev` before it.
+fn chain_hash(prev: u64, e: &Event) -> u64 {
+    let (tag, a, b) = match *e {
+        Event::Buried {
+            by,
+            role,
+            candidates,
+        } => (
+            1 + by.index() as u64 * 16 + role.index() as u64 * 2,
+            0,
+            candidates.0,
+        ),
+        Event::CannotBury { by, candidates } => (100 + by.index() as u64, 0, candidates.0),
+        Event::Vacated { by, sq, rose } => (
+            200 + by.index() as u64,
+            sq.index() as u64 * 64
+                + rose.map_or(0, |(b, r)| 1 + b.index() as u64 * 8 + r.index() as u64),
+            0,
+        ),
+    };
+    mix(mix(mix(prev, tag), a), b)
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -211,19 +311,33 @@ fn mix_grid(h: u64, g: BurialGrid) -> u64 {
     mix(mix(h, g.bits() as u64), (g.bits() >> 64) as u64)
 }
 
+/// Whether a burial of `role` rising for `owner` on `sq` is a pawn on its last rank.
+fn rises_promoted(owner: Color, role: Role, sq: Square) -> bool {
+    role == Role::Pawn && Bitboard::relative_rank(owner, 7).contains(sq)
+}
+
 /// The piece `owner` gets back from a burial of `role` on `sq`: a pawn on its owner's
-/// last rank returns as a queen.
-fn risen_piece(owner: Color, role: Role, sq: Square) -> Piece {
-    if role == Role::Pawn && Bitboard::relative_rank(owner, 7).contains(sq) {
-        Piece::new(owner, Role::Queen)
+/// last rank returns as a queen (or as `promoted`, the owner's choice).
+fn risen_piece(owner: Color, role: Role, sq: Square, promoted: Role) -> Piece {
+    if rises_promoted(owner, role, sq) {
+        Piece::new(owner, promoted)
     } else {
         Piece::new(owner, role)
     }
 }
 
 /// Whether `us`'s king is attacked on `board` once `burier`'s (= `us`) burials on
-/// `vacated` squares that are empty have returned as the opponent's pieces.
-fn attacked_with_returns(board: &Board, us: Color, grid: BurialGrid, vacated: Bitboard) -> bool {
+/// `vacated` squares that are empty have returned as the opponent's pieces. With
+/// `choice` (the opponent picks a risen pawn's piece) a pawn rising on its last rank
+/// counts as attacking if a queen or a knight there would (the queen covers the rook
+/// and the bishop).
+fn attacked_with_returns(
+    board: &Board,
+    us: Color,
+    grid: BurialGrid,
+    vacated: Bitboard,
+    choice: bool,
+) -> bool {
     let Some(king) = board.king(us) else {
         return false;
     };
@@ -231,12 +345,27 @@ fn attacked_with_returns(board: &Board, us: Color, grid: BurialGrid, vacated: Bi
     if risen.is_empty() {
         return board.is_attacked(king, us.other());
     }
+    let promoted: &[Role] = if choice {
+        &[Role::Queen, Role::Knight]
+    } else {
+        &[Role::Queen]
+    };
     let mut b = board.clone();
-    for sq in risen {
-        let role = grid.get(sq).expect("occupied");
-        b.set_piece(sq, Some(risen_piece(us.other(), role, sq)));
+    let mut any_promoted = false;
+    for &p in promoted {
+        for sq in risen {
+            let role = grid.get(sq).expect("occupied");
+            any_promoted |= rises_promoted(us.other(), role, sq);
+            b.set_piece(sq, Some(risen_piece(us.other(), role, sq, p)));
+        }
+        if b.is_attacked(king, us.other()) {
+            return true;
+        }
+        if !any_promoted {
+            break;
+        }
     }
-    b.is_attacked(king, us.other())
+    false
 }
 
 impl Zombie {
@@ -250,6 +379,7 @@ impl Zombie {
             zombies: Bitboard::EMPTY,
             moved: Bitboard::EMPTY,
             vacated: Bitboard::EMPTY,
+            promoting: Bitboard::EMPTY,
             regular_done: false,
             phase: Phase::Play,
             double_step: None,
@@ -271,13 +401,23 @@ impl Zombie {
             snapshots: Vec::new(),
             history: Vec::new(),
             ply_cap,
+            promotion_choice: false,
+            chain: Vec::new(),
+            cache: Arc::default(),
         };
         g.turn_keys.push(g.position_key());
         g.s.outcome = g.compute_outcome();
         g
     }
 
-    /// The side whose turn it is.
+    /// The game with the parameters `from_board` does not take.
+    fn with_params(mut self, params: &ZombieParams) -> Zombie {
+        self.promotion_choice = params.promotion_choice;
+        self
+    }
+
+    /// The side whose turn it is (the owner of a risen pawn may choose its piece first:
+    /// see [`Game::turn`]).
     pub fn mover(&self) -> Color {
         self.board.turn()
     }
@@ -337,12 +477,109 @@ impl Zombie {
     }
 
     /// The exact belief of `seat` about the opponent's grid (see [`belief::worlds`]),
-    /// with the opponent's mid-turn legality applied; `None` past [`BELIEF_LIMIT`].
+    /// with the opponent's mid-turn legality applied; `None` once the set has passed
+    /// [`BELIEF_LIMIT`] grids (the filter is then a particle filter).
     pub fn belief(&self, seat: Seat) -> Option<Vec<(BurialGrid, f64)>> {
         let them = Color::from_index(seat.min(1)).other();
-        let mut worlds = belief::worlds(&self.events, them, BELIEF_LIMIT)?;
-        worlds.retain(|(g, _)| self.fits_turn_so_far(them, *g));
-        Some(worlds)
+        let f = self.filter(them);
+        if !f.is_exact() {
+            return None;
+        }
+        Some(
+            f.grids()
+                .iter()
+                .copied()
+                .filter(|(g, _)| self.fits_turn_so_far(them, *g))
+                .collect(),
+        )
+    }
+
+    /// Whether the belief of `seat` is still exact (see [`belief::Filter`]).
+    pub fn belief_is_exact(&self, seat: Seat) -> bool {
+        let them = Color::from_index(seat.min(1)).other();
+        self.filter(them).is_exact()
+    }
+
+    /// The record hash after the first `len` events.
+    fn chain_at(&self, len: usize) -> u64 {
+        if len == 0 {
+            0
+        } else {
+            self.chain[len - 1]
+        }
+    }
+
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, BeliefCache> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The forward filter over `burier`'s grid for the whole record: from the cache, or
+    /// extended from the longest cached prefix of the record.
+    fn filter(&self, burier: Color) -> Arc<belief::Filter> {
+        let n = self.events.len();
+        let mut cache = self.lock_cache();
+        let list = &mut cache.filters[burier.index()];
+        let best = list
+            .iter()
+            .enumerate()
+            .filter(|(_, (h, f))| f.len() <= n && self.chain_at(f.len()) == *h)
+            .max_by_key(|(_, (_, f))| f.len())
+            .map(|(i, _)| i);
+        if let Some(i) = best {
+            if list[i].1.len() == n {
+                return list[i].1.clone();
+            }
+        }
+        let mut f = match best {
+            Some(i) => (*list[i].1).clone(),
+            None => belief::Filter::new(burier, BELIEF_LIMIT, PARTICLES, 0),
+        };
+        // Particles all ruled out by a later announcement: start again with twice as
+        // many (each attempt is a function of the record, so the result is too).
+        while !f.advance(&self.events, &self.chain) && f.attempt() < MAX_ATTEMPT {
+            f = belief::Filter::new(burier, BELIEF_LIMIT, PARTICLES, f.attempt() + 1);
+        }
+        let f = Arc::new(f);
+        list.push((self.chain_at(n), f.clone()));
+        if list.len() > CACHED_FILTERS {
+            list.remove(0);
+        }
+        f
+    }
+
+    /// The sampler of the opponent `them`'s grid at this information state: the
+    /// filter's grids that agree with `them`'s moves so far this turn.
+    fn sampler(&self, them: Color) -> Arc<Sampler> {
+        let n = self.events.len();
+        let key = mix(
+            mix(self.chain_at(n), n as u64),
+            mix(self.s.public_hash, self.snapshots.len() as u64),
+        );
+        if let Some((k, s)) = &self.lock_cache().samplers[them.index()] {
+            if *k == key {
+                return s.clone();
+            }
+        }
+        let f = self.filter(them);
+        let mut grids = Vec::with_capacity(f.grids().len());
+        let mut cumulative = Vec::with_capacity(f.grids().len());
+        let mut total = 0.0;
+        for &(g, w) in f.grids() {
+            if w > 0.0 && self.fits_turn_so_far(them, g) {
+                total += w;
+                grids.push(g);
+                cumulative.push(total);
+            }
+        }
+        let s = Arc::new(Sampler { grids, cumulative });
+        self.lock_cache().samplers[them.index()] = Some((key, s.clone()));
+        s
+    }
+
+    fn push_event(&mut self, e: Event) {
+        let h = chain_hash(self.chain_at(self.events.len()), &e);
+        self.events.push(e);
+        self.chain.push(h);
     }
 
     /// Whether `grid` as `who`'s burials agrees with the legality of `who`'s moves made
@@ -352,9 +589,9 @@ impl Zombie {
             return true;
         }
         let start = self.turn_snapshot_start();
-        self.snapshots[start..]
-            .iter()
-            .all(|sn| !attacked_with_returns(&sn.board, who, grid, sn.vacated))
+        self.snapshots[start..].iter().all(|sn| {
+            !attacked_with_returns(&sn.board, who, grid, sn.vacated, self.promotion_choice)
+        })
     }
 
     /// Index of the first snapshot of the current turn.
@@ -389,12 +626,24 @@ impl Zombie {
         let us = self.mover();
         let mut b = self.board.clone();
         let (_, vac) = apply_to_board(&mut b, mv, &mut Vec::new());
-        !attacked_with_returns(&b, us, self.s.grids[us.index()], self.s.vacated | vac)
+        !attacked_with_returns(
+            &b,
+            us,
+            self.s.grids[us.index()],
+            self.s.vacated | vac,
+            self.promotion_choice,
+        )
     }
 
     fn in_check_now(&self) -> bool {
         let us = self.mover();
-        attacked_with_returns(&self.board, us, self.s.grids[us.index()], self.s.vacated)
+        attacked_with_returns(
+            &self.board,
+            us,
+            self.s.grids[us.index()],
+            self.s.vacated,
+            self.promotion_choice,
+        )
     }
 
     /// Legal moves of the mover in the play phase; the flag says whether a regular move
@@ -468,7 +717,13 @@ impl Zombie {
                 let mut b2 = b.clone();
                 b2.set_piece(king, None);
                 b2.set_piece(sq, Some(Piece::new(us, Role::King)));
-                attacked_with_returns(&b2, us, self.s.grids[us.index()], self.s.vacated)
+                attacked_with_returns(
+                    &b2,
+                    us,
+                    self.s.grids[us.index()],
+                    self.s.vacated,
+                    self.promotion_choice,
+                )
             });
             if through_attack {
                 continue;
@@ -486,6 +741,9 @@ impl Zombie {
             return;
         }
         match self.s.phase {
+            Phase::Promote => {
+                out.extend(PROMOTION_ROLES.iter().map(|&r| ZombieAction::Promote(r)));
+            }
             Phase::Bury => {
                 let us = self.mover();
                 for sq in self.board.by_color(us) & !self.s.grids[us.index()].occupied() {
@@ -642,7 +900,11 @@ impl Zombie {
             };
             if let Some((burier, role)) = rose {
                 let owner = burier.other();
-                self.set(squares, sq, Some(risen_piece(owner, role, sq)));
+                if self.promotion_choice && rises_promoted(owner, role, sq) {
+                    // Stands as a queen until its owner chooses (`Phase::Promote`).
+                    self.s.promoting.set(sq);
+                }
+                self.set(squares, sq, Some(risen_piece(owner, role, sq, Role::Queen)));
                 self.s.zombies.set(sq);
                 self.s.tallies[owner.index()][T_RAISED] += 1;
             }
@@ -651,10 +913,28 @@ impl Zombie {
                 sq.index() as u64 * 64
                     + rose.map_or(0, |(b, r)| 1 + b.index() as u64 * 8 + r.index() as u64),
             );
-            self.events.push(Event::Vacated { by: us, sq, rose });
+            self.push_event(Event::Vacated { by: us, sq, rose });
         }
         self.s.public_hash = h;
+        if self.s.promoting.any() {
+            self.s.phase = Phase::Promote;
+            return;
+        }
         self.advance();
+    }
+
+    /// The owner's choice for the lowest risen pawn waiting for one.
+    fn promote(&mut self, role: Role, squares: &mut Vec<(Square, Option<Piece>)>) {
+        let Some(sq) = self.s.promoting.first() else {
+            return;
+        };
+        let owner = self.board.piece_at(sq).expect("risen pawn").color;
+        self.set(squares, sq, Some(Piece::new(owner, role)));
+        self.s.promoting.clear(sq);
+        self.s.public_hash = mix(self.s.public_hash, 0x9A0 + role.index() as u64);
+        if self.s.promoting.is_empty() {
+            self.advance();
+        }
     }
 
     /// Handles burials that need no decision, then either waits for a burial choice or
@@ -667,7 +947,7 @@ impl Zombie {
                 self.s.phase = Phase::Bury;
                 return;
             }
-            self.events.push(Event::CannotBury {
+            self.push_event(Event::CannotBury {
                 by: us,
                 candidates: self.board.by_color(us),
             });
@@ -761,7 +1041,7 @@ impl Game for Zombie {
     }
 
     fn new(params: &ZombieParams) -> Zombie {
-        Zombie::from_board(Board::startpos(), params.ply_cap)
+        Zombie::from_board(Board::startpos(), params.ply_cap).with_params(params)
     }
 
     /// An orthodox FEN (both kings, side not to move not in check).
@@ -775,7 +1055,7 @@ impl Game for Zombie {
                 ));
             }
         }
-        Ok(Zombie::from_board(board, params.ply_cap))
+        Ok(Zombie::from_board(board, params.ply_cap).with_params(params))
     }
 
     fn num_seats(&self) -> usize {
@@ -785,6 +1065,9 @@ impl Game for Zombie {
     fn turn(&self) -> Turn {
         if self.s.outcome.is_some() {
             Turn::Terminal
+        } else if let Some(sq) = self.s.promoting.first() {
+            let owner = self.board.piece_at(sq).map_or(self.mover(), |p| p.color);
+            Turn::Seat(owner.index())
         } else {
             Turn::Seat(self.mover().index())
         }
@@ -816,10 +1099,11 @@ impl Game for Zombie {
                 self.s.public_hash = mix(self.s.public_hash, mv.code() as u64 + 1);
             }
             ZombieAction::End => self.end_turn(&mut squares),
+            ZombieAction::Promote(r) => self.promote(r, &mut squares),
             ZombieAction::Bury(sq) => {
                 let us = self.mover();
                 let piece = self.pending.remove(0);
-                self.events.push(Event::Buried {
+                self.push_event(Event::Buried {
                     by: us,
                     role: piece.role,
                     candidates: self.board.by_color(us),
@@ -846,6 +1130,7 @@ impl Game for Zombie {
         self.s = u.scalars;
         self.pending = u.pending;
         self.events.truncate(u.events_len);
+        self.chain.truncate(u.events_len);
         self.turn_keys.truncate(u.turn_keys_len);
         self.snapshots.truncate(u.snapshots_len);
         self.board.set_state(
@@ -879,28 +1164,16 @@ impl Game for Zombie {
     fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Zombie {
         let mut w = self.clone();
         let them = Color::from_index(seat.min(1)).other();
-        if let Some(worlds) = self.belief(seat) {
-            let total: f64 = worlds.iter().map(|x| x.1).sum();
+        let sampler = self.sampler(them);
+        if let Some(&total) = sampler.cumulative.last() {
             if total > 0.0 {
-                let mut x = rng.gen::<f64>() * total;
-                let mut pick = worlds[worlds.len() - 1].0;
-                for &(g, wt) in &worlds {
-                    if x < wt {
-                        pick = g;
-                        break;
-                    }
-                    x -= wt;
-                }
-                w.s.grids[them.index()] = pick;
+                let x = rng.gen::<f64>() * total;
+                let i = sampler
+                    .cumulative
+                    .partition_point(|&c| c <= x)
+                    .min(sampler.grids.len() - 1);
+                w.s.grids[them.index()] = sampler.grids[i];
             }
-        } else if let Some(g) = belief::sample_particles(
-            &self.events,
-            them,
-            rng,
-            &|g| self.fits_turn_so_far(them, g),
-            PARTICLES,
-        ) {
-            w.s.grids[them.index()] = g;
         }
         w
     }
@@ -936,7 +1209,12 @@ impl Game for Zombie {
             } else {
                 theirs
             },
-            if self.is_burying() {
+            if let (Some(sq), Turn::Seat(owner)) = (self.s.promoting.first(), self.turn()) {
+                format!(
+                    "{} to choose the risen pawn's piece on {sq}",
+                    Color::from_index(owner).name()
+                )
+            } else if self.is_burying() {
                 format!("{} to bury", self.mover().name())
             } else {
                 format!("{} to play", self.mover().name())
@@ -949,6 +1227,7 @@ impl Game for Zombie {
             ZombieAction::Move(m) => self.board.uci(m),
             ZombieAction::End => "end".into(),
             ZombieAction::Bury(sq) => format!("bury:{sq}"),
+            ZombieAction::Promote(r) => format!("promote:{}", r.char()),
         }
     }
 
@@ -969,6 +1248,18 @@ impl Game for Zombie {
             match Square::parse(rest) {
                 Some(sq) => ZombieAction::Bury(sq),
                 None => return Err(err(format!("'{rest}' is not a square"))),
+            }
+        } else if let Some(rest) = t.strip_prefix("promote:") {
+            match PROMOTION_ROLES
+                .iter()
+                .find(|r| r.char().to_string() == rest)
+            {
+                Some(&r) => ZombieAction::Promote(r),
+                None => {
+                    return Err(err(format!(
+                        "'{rest}' is not a piece a risen pawn may become (q, r, b or n)"
+                    )))
+                }
             }
         } else {
             match legal
@@ -995,6 +1286,16 @@ impl Game for Zombie {
                 }
                 ZombieAction::Bury(_) if self.s.phase == Phase::Bury => {
                     "no own piece without a burial of yours on that square".into()
+                }
+                ZombieAction::Promote(_) => {
+                    "no risen pawn is waiting for its owner's choice (promote:q needs the \
+                     promotion_choice parameter)"
+                        .into()
+                }
+                _ if self.s.phase == Phase::Promote => {
+                    "the owner of a risen pawn must choose its piece first (promote:q, \
+                     promote:r, promote:b or promote:n)"
+                        .into()
                 }
                 _ => "not a legal action here".into(),
             }))
@@ -1031,7 +1332,10 @@ impl Game for Zombie {
 
 impl Zombie {
     fn phase_bits(&self) -> u64 {
-        self.s.regular_done as u64 | ((self.s.phase == Phase::Bury) as u64) << 1
+        self.s.regular_done as u64
+            | ((self.s.phase == Phase::Bury) as u64) << 1
+            | ((self.s.phase == Phase::Promote) as u64) << 2
+            | self.s.promoting.0.rotate_left(3)
     }
 
     /// The publicly visible part of the position (no grids).

@@ -492,6 +492,8 @@ fn bad_input_is_a_clear_error() {
         ("zz", "legal"),
         ("bury:z9", "square"),
         ("bury:e2", "not"),
+        ("promote:k", "q, r, b or n"),
+        ("promote:q", "promotion_choice"),
     ] {
         let e = g.parse_action(text).unwrap_err();
         let s = e.to_string();
@@ -499,9 +501,28 @@ fn bad_input_is_a_clear_error() {
     }
     let e = Zombie::from_opening(&ZombieParams::default(), "not a fen").unwrap_err();
     assert!(matches!(e, GameError::Opening { .. }), "{e:?}");
-    let e = Zombie::from_opening(&ZombieParams::default(), "8/8/8/8/8/8/8/4K3 w - - 0 1");
-    assert!(e.is_err());
-    assert!(ZombieParams { ply_cap: 0 }.validate().is_err());
+    let e =
+        Zombie::from_opening(&ZombieParams::default(), "8/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+    let reason = std::error::Error::source(&e).map(|s| s.to_string());
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.contains("black") && r.contains("king")),
+        "{e}: {reason:?}"
+    );
+    assert!(ZombieParams {
+        ply_cap: 0,
+        ..Default::default()
+    }
+    .validate()
+    .is_err());
+    let p = crate::registry::parse_params(
+        "zombie",
+        Some("promotion_choice = true"),
+        ZombieParams::default(),
+    )
+    .unwrap();
+    assert!(p.promotion_choice);
     let e = crate::registry::parse_params("zombie", Some("burials = 3"), ZombieParams::default())
         .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
@@ -519,7 +540,10 @@ fn undo_is_exact_over_random_games() {
     for seed in [11, 12] {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
         for _ in 0..3 {
-            let mut g = Zombie::new(&ZombieParams { ply_cap: 150 });
+            let mut g = Zombie::new(&ZombieParams {
+                ply_cap: 150,
+                ..Default::default()
+            });
             let mut acts = Vec::new();
             while let Turn::Seat(s) = g.turn() {
                 for seat in 0..2 {
@@ -534,5 +558,101 @@ fn undo_is_exact_over_random_games() {
                 g.apply(a);
             }
         }
+    }
+}
+
+fn game_with_choice(fen: &str) -> Zombie {
+    let params = ZombieParams {
+        promotion_choice: true,
+        ..Default::default()
+    };
+    Zombie::from_opening(&params, fen).unwrap()
+}
+
+#[test]
+fn rule_zombie_pawn_last_rank_owner_chooses() {
+    let mut g = game_with_choice("4k3/8/8/8/8/8/4K3/1N6 w - - 0 1");
+    g.set_burial(Color::White, sq("b1"), Some(Role::Pawn));
+    let before = g.state_key();
+    play(&mut g, &["b1c3", "end"]);
+    // Black owns the risen pawn and chooses before White's turn is over.
+    assert_eq!(g.turn(), Turn::Seat(1));
+    assert_eq!(
+        legal(&g),
+        vec!["promote:q", "promote:r", "promote:b", "promote:n"]
+    );
+    assert!(
+        g.parse_action("e2e3").is_err(),
+        "White waits for the choice"
+    );
+    let key = g.state_key();
+    play(&mut g, &["promote:n"]);
+    assert_eq!(
+        piece(&g, "b1"),
+        Some(Piece::new(Color::Black, Role::Knight))
+    );
+    assert!(g.zombies().contains(sq("b1")));
+    assert_eq!(g.turn(), Turn::Seat(1), "then Black's turn begins");
+    assert!(
+        legal(&g).contains(&"b1d2".into()),
+        "the knight zombie moves"
+    );
+    g.undo();
+    assert_eq!(g.state_key(), key);
+    assert_eq!(legal(&g).len(), 4);
+    g.undo();
+    g.undo();
+    assert_eq!(g.state_key(), before);
+    // Without the parameter the pawn comes back as a queen and no choice is offered.
+    let mut g = game("4k3/8/8/8/8/8/4K3/1N6 w - - 0 1");
+    g.set_burial(Color::White, sq("b1"), Some(Role::Pawn));
+    play(&mut g, &["b1c3", "end"]);
+    assert_eq!(piece(&g, "b1"), Some(Piece::new(Color::Black, Role::Queen)));
+    assert!(!legal(&g).iter().any(|a| a.starts_with("promote")));
+    assert!(g.parse_action("promote:q").is_err());
+}
+
+#[test]
+fn rule_reveal_into_check_counts_every_promotion_choice() {
+    // White's burial of a black pawn on c1 would rise as Black's queen or, with the
+    // choice, as a knight checking d3: only the knight attacks the king.
+    let fen = "4k3/8/8/8/8/3K4/8/2B5 w - - 0 1";
+    let mut g = game(fen);
+    g.set_burial(Color::White, sq("c1"), Some(Role::Pawn));
+    assert!(legal(&g).contains(&"c1b2".into()));
+    let mut g = game_with_choice(fen);
+    g.set_burial(Color::White, sq("c1"), Some(Role::Pawn));
+    let l = legal(&g);
+    assert!(!l.iter().any(|m| m.starts_with("c1")), "{l:?}");
+    assert!(l.contains(&"d3e4".into()));
+}
+
+#[test]
+fn conformance_random_games_with_promotion_choice() {
+    let params = ZombieParams {
+        promotion_choice: true,
+        ..Default::default()
+    };
+    conformance::check(&Zombie::new(&params), 6, 3);
+}
+
+#[test]
+fn tallies_count_zombie_captures_and_follow_undo() {
+    let mut g = game("4k3/8/4p3/8/3N4/8/8/4K3 w - - 0 1");
+    g.set_zombie(sq("d4"), true);
+    play(&mut g, &["e1e2", "d4e6"]);
+    assert_eq!(tally(&g, "white_zombie_captures"), 1.0);
+    assert_eq!(tally(&g, "white_zombie_moves"), 1.0);
+    play(&mut g, &["end", "bury:e6"]);
+    assert_eq!(tally(&g, "white_burials"), 1.0);
+    for _ in 0..4 {
+        g.undo();
+    }
+    for name in [
+        "white_zombie_captures",
+        "white_zombie_moves",
+        "white_burials",
+    ] {
+        assert_eq!(tally(&g, name), 0.0, "{name}");
     }
 }
