@@ -16,14 +16,17 @@
 //! `sample_world` deals, epoch by epoch, the opponent's draws: a card the opponent gives
 //! up comes from what it surely held if it surely held one, else from one of its earlier
 //! draws of that epoch, picked at random; the remaining draws are dealt at random from
-//! the cards of the epoch's pile nobody else took. The result never contradicts the
-//! record (every opponent card play or discard was in its hand at the time, every draw
-//! came from the pile), and it is computed from the seat's view alone, so its distribution
-//! does not depend on the hidden truth. It is not the exact posterior (which would weigh
-//! deals by how many ways the draws could have come out); the record of the sampled world
-//! is rewritten to match, so it replays.
+//! the cards of the epoch's pile nobody else took. A deal is kept only if it also explains
+//! the opponent's discards (a chosen discard needs two kinds in hand, a forced one a hand
+//! of one kind; rejection, up to 64 tries). The result never contradicts the record
+//! (every opponent card play or discard was in its hand at the time, every draw came from
+//! the pile: the sampled world's record is rewritten to match and replays, see
+//! `engine/tests/tar_pit_info.rs`), and it is computed from the seat's view alone, so
+//! its distribution does not depend on the hidden truth. Decision: it is not the exact
+//! posterior, which would also weigh deals by how many orders of the draws fit the
+//! record; a searcher that samples many worlds is not misled by anything it could know.
 
-use super::{cards, Card, Core, Counts, Phase, TarPit, TarPitAction, KINDS};
+use super::{cards, next_view, Card, Core, Counts, Phase, TarPit, TarPitAction, KINDS};
 use crate::square::Color;
 use rand::{Rng, RngCore};
 
@@ -82,8 +85,9 @@ fn all_cards(start: &Core) -> Counts {
 }
 
 /// Cards the opponent gave up in record `i` (the state after it is `after`), as the
-/// seat `me` sees them.
-fn removals(g: &TarPit, i: usize, after: &Core, me: Color, out: &mut Vec<usize>) {
+/// seat `me` sees them, each with whether it was a forced discard (the rules skip the
+/// decision when the hand holds one kind only).
+fn removals(g: &TarPit, i: usize, after: &Core, me: Color, out: &mut Vec<(usize, bool)>) {
     let rec = &g.records[i];
     let opp = me.other();
     if matches!(rec.action, TarPitAction::Shuffle) {
@@ -94,13 +98,13 @@ fn removals(g: &TarPit, i: usize, after: &Core, me: Color, out: &mut Vec<usize>)
         TarPitAction::Card(c, _) => {
             explained[c.index()] += 1;
             if rec.actor == opp {
-                out.push(c.index());
+                out.push((c.index(), false));
             }
         }
         TarPitAction::Discard(c) => {
             explained[c.index()] += 1;
             if rec.actor == opp {
-                out.push(c.index());
+                out.push((c.index(), false));
             }
         }
         _ => {}
@@ -111,7 +115,7 @@ fn removals(g: &TarPit, i: usize, after: &Core, me: Color, out: &mut Vec<usize>)
         for k in 0..KINDS {
             let delta = after.discard[k].saturating_sub(rec.before.discard[k]);
             for _ in explained[k]..delta {
-                out.push(k);
+                out.push((k, true));
             }
         }
     }
@@ -159,7 +163,7 @@ fn epochs(g: &TarPit, me: Color) -> Vec<Epoch> {
                 gone.clear();
                 removals(g, i, after, me, &mut gone);
                 let e = out.last_mut().expect("an epoch");
-                e.events.extend(gone.iter().map(|&k| Ev::Remove(k)));
+                e.events.extend(gone.iter().map(|&(k, _)| Ev::Remove(k)));
             }
         }
     }
@@ -199,9 +203,30 @@ fn deal(g: &TarPit, me: Color, rng: &mut dyn RngCore) -> Vec<(usize, usize)> {
     dealt
 }
 
+/// Deals until the deal also explains the opponent's discards: a discard it chose means
+/// a hand of two kinds or more, a forced one a hand of one kind (rejection, so the rule
+/// conditions exactly on these events; after `TRIES` failures the last deal is kept).
 pub(super) fn sample_world(g: &TarPit, me: Color, rng: &mut dyn RngCore) -> TarPit {
+    const TRIES: usize = 64;
+    let mut last = None;
+    for _ in 0..TRIES {
+        let dealt = deal(g, me, rng);
+        let (w, fits) = build(g, me, &dealt);
+        if fits {
+            return w;
+        }
+        last = Some(w);
+    }
+    last.expect("at least one try")
+}
+
+fn kinds(hand: &Counts) -> usize {
+    hand.iter().filter(|&&n| n > 0).count()
+}
+
+fn build(g: &TarPit, me: Color, dealt: &[(usize, usize)]) -> (TarPit, bool) {
     let opp = me.other();
-    let dealt = deal(g, me, rng);
+    let mut fits = true;
     let card_of = |id: usize| dealt.iter().find(|&&(s, _)| s == id).map(|&(_, k)| k);
     let mut w = g.clone();
     // The opponent's hand and the pile at the start.
@@ -218,11 +243,14 @@ pub(super) fn sample_world(g: &TarPit, me: Color, rng: &mut dyn RngCore) -> TarP
     w.start.hands[opp.index()] = hand;
     w.start.pile = pile;
     let mut gone = Vec::new();
+    // The views are rebuilt too: the opponent's own view holds the cards it drew.
+    let mut view = g.start.view;
     for i in 0..g.records.len() {
         let after = g.records.get(i + 1).map_or(&g.core, |r| &r.before);
         let rec = &mut w.records[i];
         rec.before.hands[opp.index()] = hand;
         rec.before.pile = pile;
+        rec.before.view = view;
         match rec.action {
             TarPitAction::Draw(c) if rec.actor == me => {
                 pile[c.index()] = pile[c.index()].saturating_sub(1);
@@ -239,15 +267,22 @@ pub(super) fn sample_world(g: &TarPit, me: Color, rng: &mut dyn RngCore) -> TarP
             _ => {
                 gone.clear();
                 removals(g, i, after, me, &mut gone);
-                for &k in &gone {
+                for &(k, forced) in &gone {
+                    fits &= if forced {
+                        kinds(&hand) == 1
+                    } else {
+                        !matches!(rec.action, TarPitAction::Discard(_)) || kinds(&hand) >= 2
+                    };
                     hand[k] = hand[k].saturating_sub(1);
                 }
             }
         }
+        next_view(&mut view, rec.action, rec.actor);
     }
+    w.core.view = view;
     w.core.hands[opp.index()] = hand;
     w.core.pile = pile;
-    w
+    (w, fits)
 }
 
 fn action_text(a: TarPitAction, viewer: Color, actor: Color) -> String {

@@ -277,6 +277,19 @@ fn action_code(a: TarPitAction) -> u64 {
 /// The code of a draw as the other seat sees it.
 const HIDDEN_DRAW: u64 = 7 << 20 | 0xff;
 
+/// Adds `action` by `actor` to each seat's running view (the other seat does not see
+/// which card a draw gives).
+fn next_view(view: &mut [u64; 2], action: TarPitAction, actor: Color) {
+    let code = action_code(action);
+    for s in Color::BOTH {
+        let seen = match action {
+            TarPitAction::Draw(_) if s != actor => HIDDEN_DRAW,
+            _ => code,
+        };
+        view[s.index()] = mix(view[s.index()], seen);
+    }
+}
+
 impl TarPit {
     /// A game from `board` (side to move included) with `params`; the deal comes first.
     pub fn from_board(board: Board, params: TarPitParams) -> TarPit {
@@ -848,14 +861,12 @@ impl TarPit {
     }
 
     fn push_view(&mut self, action: TarPitAction, actor: Color) {
-        let code = action_code(action);
-        for s in Color::BOTH {
-            let seen = match action {
-                TarPitAction::Draw(_) if s != actor => HIDDEN_DRAW,
-                _ => code,
-            };
-            self.core.view[s.index()] = mix(self.core.view[s.index()], seen);
-        }
+        next_view(&mut self.core.view, action, actor);
+    }
+
+    /// Every action applied so far, oldest first (chance outcomes included).
+    pub fn actions(&self) -> impl Iterator<Item = TarPitAction> + '_ {
+        self.records.iter().map(|r| r.action)
     }
 
     /// The seat receiving the card at a chance node.
