@@ -70,8 +70,18 @@ fn short(ply_cap: u32) -> TarPit {
 
 #[test]
 fn searches_finish_games() {
-    check_finished(&play(short(16), "ismcts:iters=60", "ismcts:iters=60,mode=mo", 1));
-    check_finished(&play(short(16), "pimc:iters=20,worlds=3", "cheat:iters=60", 2));
+    check_finished(&play(
+        short(16),
+        "ismcts:iters=60",
+        "ismcts:iters=60,mode=mo",
+        1,
+    ));
+    check_finished(&play(
+        short(16),
+        "pimc:iters=20,worlds=3",
+        "cheat:iters=60",
+        2,
+    ));
     check_finished(&play(short(16), "cheat:iters=60", "ismcts:iters=60", 3));
 }
 

@@ -154,7 +154,10 @@ fn sampled_deals_depend_only_on_what_the_seat_saw() {
             }
         }
     }
-    assert!(differing_truths > 5, "too few distinct truths: {differing_truths}");
+    assert!(
+        differing_truths > 5,
+        "too few distinct truths: {differing_truths}"
+    );
     // And statistically: the mean count of each kind in the opponent's hand agrees.
     let g = states(1, 57, &TarPitParams::default()).swap_remove(1);
     let other = g.sample_world(0, &mut rng);
@@ -200,5 +203,8 @@ fn information_keys_are_equal_exactly_when_observations_are() {
             }
         }
     }
-    assert!(equal_pairs > 10, "the test must compare equal observations too");
+    assert!(
+        equal_pairs > 10,
+        "the test must compare equal observations too"
+    );
 }

@@ -174,18 +174,18 @@ fn rule_tarred_piece_may_capture_en_passant() {
     assert!(moves_from(&g, "e5").contains(&"e5d6".to_string()));
     play(&mut g, "e5d6");
     let b = g.board_ref();
-    assert!(b.piece_at(sq("d5")).is_none(), "the pawn is taken en passant");
-    assert_eq!(
-        b.piece_at(sq("d6")).map(|p| p.role),
-        Some(Role::Knight)
+    assert!(
+        b.piece_at(sq("d5")).is_none(),
+        "the pawn is taken en passant"
     );
+    assert_eq!(b.piece_at(sq("d6")).map(|p| p.role), Some(Role::Knight));
     assert_eq!(g.checker_at(sq("d6")), Some(Color::Black), "still tarred");
 }
 
 #[test]
 fn rule_checker_travels_with_its_piece() {
     let mut g = pos(
-        "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+        "4k3/p7/8/8/8/8/P7/1N2K3 w - - 0 1",
         "b1",
         "",
         [5, 6],
@@ -204,7 +204,11 @@ fn rule_throw_only_with_own_checker_one_king_step() {
     assert_eq!(g.phase(), Phase::Throw { at: sq("c3") });
     let mut opts = actions(&g);
     opts.sort();
-    assert_eq!(opts, ["pass", "throw:b3"], "only occupied king-step squares");
+    assert_eq!(
+        opts,
+        ["pass", "throw:b3"],
+        "only occupied king-step squares"
+    );
     play(&mut g, "throw:b3");
     assert_eq!(g.checker_at(sq("b3")), Some(Color::White));
     assert_eq!(g.checker_at(sq("c3")), None);
@@ -256,7 +260,7 @@ fn rule_opposite_colours_cancel() {
 #[test]
 fn rule_same_colours_repel() {
     let mut g = pos(
-        "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+        "4k3/p7/8/8/8/8/P7/1N2K3 w - - 0 1",
         "b1",
         "",
         [2, 0],
@@ -301,30 +305,22 @@ fn rule_capturing_a_tarred_piece_leaves_you_carrying() {
 
 #[test]
 fn rule_tarred_piece_reaching_back_rank_is_cleansed() {
-    let mut g = pos(
-        "4k3/R7/8/8/8/8/8/4K3 w - - 0 1",
-        "",
-        "a7",
-        [6, 5],
-        ["", ""],
-    );
+    let mut g = pos("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "", "a7", [6, 5], ["", ""]);
     assert_eq!(moves_from(&g, "a7"), ["a7a8"]);
     play(&mut g, "a7a8");
     assert_eq!(g.checker_at(sq("a8")), None);
-    assert_eq!(g.front(Color::Black), 6, "the checker goes back to its owner");
+    assert_eq!(
+        g.front(Color::Black),
+        6,
+        "the checker goes back to its owner"
+    );
     assert_eq!(g.tally().cleansings[0], 1);
 }
 
 #[test]
 fn rule_card_on_a_piece_on_its_back_rank_is_removed() {
     // White's rook on a8 stands on White's back rank: Black's checker comes straight off.
-    let mut g = pos(
-        "R3k3/8/8/8/8/8/8/4K3 b - - 0 1",
-        "",
-        "",
-        [6, 6],
-        ["", "Rp"],
-    );
+    let mut g = pos("R3k3/8/8/8/8/8/8/4K3 b - - 0 1", "", "", [6, 6], ["", "Rp"]);
     play(&mut g, "e8d7");
     play(&mut g, "card:R@a8");
     assert_eq!(g.checker_at(sq("a8")), None);
@@ -349,7 +345,7 @@ fn rule_card_on_a_piece_on_its_back_rank_is_removed() {
 #[test]
 fn rule_own_checker_card_adds_a_checker() {
     let mut g = pos(
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
         "",
         "",
         [2, 2],
@@ -371,7 +367,7 @@ fn rule_own_checker_card_with_empty_box_adds_nothing() {
     };
     let mut g = pos_with(
         params,
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
         "",
         "",
         [2, 2],
@@ -404,7 +400,10 @@ fn rule_enemy_checker_card_forces_return_and_discard() {
     assert_eq!(g.phase(), Phase::Discard);
     play(&mut g, "discard:n");
     assert_eq!(cards::total(g.hand(Color::Black)), 2);
-    assert_eq!(g.discard_pile()[Card::piece(Color::Black, Role::Knight).index()], 1);
+    assert_eq!(
+        g.discard_pile()[Card::piece(Color::Black, Role::Knight).index()],
+        1
+    );
     assert_eq!(draw_through(&mut g), 1, "White refills");
     // Returning from the board frees White's pawn; no discard then.
     let mut g = pos(
@@ -426,7 +425,7 @@ fn rule_enemy_checker_card_forces_return_and_discard() {
 #[test]
 fn rule_forced_return_is_automatic() {
     let mut g = pos(
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
         "",
         "",
         [2, 2],
@@ -435,7 +434,11 @@ fn rule_forced_return_is_automatic() {
     play(&mut g, "e1d1");
     play(&mut g, "card:c");
     assert_eq!(g.front(Color::Black), 1);
-    assert_eq!(cards::total(g.hand(Color::Black)), 1, "one kind: discarded for it");
+    assert_eq!(
+        cards::total(g.hand(Color::Black)),
+        1,
+        "one kind: discarded for it"
+    );
     assert_eq!(g.phase(), Phase::Draw);
 }
 
@@ -482,7 +485,7 @@ fn rule_empty_draw_pile_is_reshuffled() {
     let text = cards::describe(&discard);
     let mut g = pos_with(
         TarPitParams::default(),
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
         "",
         "",
         [2, 2],
@@ -495,7 +498,8 @@ fn rule_empty_draw_pile_is_reshuffled() {
     let mut out = Vec::new();
     g.chance_outcomes(&mut out);
     assert_eq!(out, [(TarPitAction::Shuffle, 1.0)]);
-    play(&mut g, "shuffle");
+    let shuffle = g.parse_action("shuffle").unwrap();
+    g.apply(shuffle);
     assert_eq!(cards::total(g.discard_pile()), 0);
     assert_eq!(cards::total(g.pile()), 33);
     g.chance_outcomes(&mut out);
@@ -514,7 +518,10 @@ fn rule_no_castling_with_a_checker_on_king_or_rook() {
         v.sort();
         v
     };
-    assert_eq!(castles(&pos(fen, "", "", [6, 6], ["", ""])), ["e1c1", "e1g1"]);
+    assert_eq!(
+        castles(&pos(fen, "", "", [6, 6], ["", ""])),
+        ["e1c1", "e1g1"]
+    );
     assert_eq!(castles(&pos(fen, "h1", "", [5, 6], ["", ""])), ["e1c1"]);
     assert_eq!(castles(&pos(fen, "", "a1", [6, 5], ["", ""])), ["e1g1"]);
     assert!(castles(&pos(fen, "e1", "", [5, 6], ["", ""])).is_empty());
@@ -523,13 +530,25 @@ fn rule_no_castling_with_a_checker_on_king_or_rook() {
 #[test]
 fn rule_tarred_pieces_attack_like_pawns() {
     // A tarred rook on e3 attacks only d2 and f2.
-    let g = pos("4k3/8/8/8/8/4r3/8/4K3 w - - 0 1", "e3", "", [5, 6], ["", ""]);
+    let g = pos(
+        "4k3/8/8/8/8/4r3/8/4K3 w - - 0 1",
+        "e3",
+        "",
+        [5, 6],
+        ["", ""],
+    );
     assert!(!g.in_check_color(Color::White));
     let mut king = moves_from(&g, "e1");
     king.sort();
     assert_eq!(king, ["e1d1", "e1e2", "e1f1"]);
     // A tarred pawn attacks nothing; it still blocks.
-    let g = pos("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", "d2", "", [5, 6], ["", ""]);
+    let g = pos(
+        "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",
+        "d2",
+        "",
+        [5, 6],
+        ["", ""],
+    );
     assert!(!g.in_check_color(Color::White));
     let g = pos("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", "", "", [6, 6], ["", ""]);
     assert!(g.in_check_color(Color::White));
@@ -565,7 +584,11 @@ fn seed_example() -> TarPit {
 fn rule_seed_example_black_knight_e4_turn() {
     let mut g = seed_example();
     play(&mut g, "d6e4");
-    assert_eq!(g.carrying(Color::Black), squares("e4"), "the knight carries tar");
+    assert_eq!(
+        g.carrying(Color::Black),
+        squares("e4"),
+        "the knight carries tar"
+    );
     let mut throws = actions(&g);
     throws.sort();
     assert_eq!(throws, ["pass", "throw:f3", "throw:f5"]);
@@ -624,7 +647,11 @@ fn bad_input_gets_clear_errors() {
     assert!(err(&g, "card:n@e4").contains("no card play is due"));
     assert!(err(&g, "e2e4e6").contains("not a legal chess move"));
     play(&mut g, "d6e4");
-    assert!(err(&g, "throw:d4").contains("no piece on d4"), "{}", err(&g, "throw:d4"));
+    assert!(
+        err(&g, "throw:d4").contains("no piece on d4"),
+        "{}",
+        err(&g, "throw:d4")
+    );
     assert!(err(&g, "throw:g1").contains("not one king step"));
     assert!(err(&g, "throw:z9").contains("not a square"));
     play(&mut g, "pass");
@@ -766,6 +793,14 @@ fn tallies_count_throws_cards_tar_and_cleansings_and_undo_restores_them() {
     assert_eq!(get(&g, "black_cards_knight"), 1.0);
     assert_eq!(get(&g, "black_cleansings"), 0.0);
     draw_through(&mut g);
-    assert_eq!(get(&g, "white_tarred_turns"), 1.0, "f3 is tarred at White's turn");
-    assert_eq!(get(&g, "black_tarred_turns"), 1.0, "f5 was tarred at Black's");
+    assert_eq!(
+        get(&g, "white_tarred_turns"),
+        1.0,
+        "f3 is tarred at White's turn"
+    );
+    assert_eq!(
+        get(&g, "black_tarred_turns"),
+        1.0,
+        "f5 was tarred at Black's"
+    );
 }
