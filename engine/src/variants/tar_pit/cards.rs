@@ -169,7 +169,7 @@ pub fn total(c: &Counts) -> u32 {
 /// `c` as letters, kind by kind (`PPNc`), `-` when empty.
 pub fn describe(c: &Counts) -> String {
     let s: String = Card::all()
-        .flat_map(|k| std::iter::repeat(k.letter()).take(c[k.index()] as usize))
+        .flat_map(|k| std::iter::repeat_n(k.letter(), c[k.index()] as usize))
         .collect();
     if s.is_empty() {
         "-".into()

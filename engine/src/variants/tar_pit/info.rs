@@ -65,12 +65,12 @@ fn draw(pool: &mut Counts, rng: &mut dyn RngCore) -> Option<usize> {
         return None;
     }
     let mut x = rng.gen_range(0..n);
-    for k in 0..KINDS {
-        if x < pool[k] as u32 {
-            pool[k] -= 1;
+    for (k, n) in pool.iter_mut().enumerate() {
+        if x < *n as u32 {
+            *n -= 1;
             return Some(k);
         }
-        x -= pool[k] as u32;
+        x -= *n as u32;
     }
     None
 }
@@ -112,9 +112,9 @@ fn removals(g: &TarPit, i: usize, after: &Core, me: Color, out: &mut Vec<(usize,
     // Forced discards happen inside another action; the discard pile shows them. They
     // are the cards of the mover's opponent.
     if rec.before.mover == me {
-        for k in 0..KINDS {
+        for (k, &known) in explained.iter().enumerate() {
             let delta = after.discard[k].saturating_sub(rec.before.discard[k]);
-            for _ in explained[k]..delta {
+            for _ in known..delta {
                 out.push((k, true));
             }
         }

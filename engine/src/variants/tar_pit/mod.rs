@@ -55,9 +55,13 @@
 //!   one's own turn).
 //! - If both piles are empty the player stops drawing short.
 //! - Repetition ignores hands (RULES.md): it compares board, checkers and fronts at the
-//!   start of each turn. The orthodox draws apply (50 moves, insufficient material: no
-//!   tar can force mate with a lone minor piece... the lab follows "Common to all
-//!   variants"); the ply cap counts chess moves.
+//!   start of each turn. The orthodox draws apply as RULES.md's "Common to all variants"
+//!   says (50 moves, repetition, insufficient material, checked at the start of a turn);
+//!   the ply cap counts chess moves.
+//! - The deck by Appendix A: `rule_deck_has_36_cards_by_appendix_a`; hidden hands and
+//!   public discards: `engine/tests/tar_pit_info.rs`; bad input gets typed errors
+//!   (`bad_input_gets_clear_errors`); every number is a parameter with a range check
+//!   (`params_validate_every_number`).
 //! - Drawing is uniform over the pile's multiset, which is what drawing the top card of a
 //!   shuffled pile is; so the reshuffle itself is a chance node with one outcome
 //!   (`shuffle`, probability 1) that moves the discards into the draw pile, and the
