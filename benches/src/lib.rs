@@ -113,6 +113,13 @@ pub mod selfplay {
         random_game(Zombie::new(&ZombieParams::default()), seed)
     }
 
+    /// Tar Pit Chess (a ply is one action: a move, a throw, a card, a return, a discard,
+    /// a draw or a shuffle, or a `pass`).
+    pub fn tar_pit_api(seed: u64) -> usize {
+        use engine::variants::tar_pit::{TarPit, TarPitParams};
+        random_game(TarPit::new(&TarPitParams::default()), seed)
+    }
+
     /// The same rules on the bare board (FIDE draws, 400-ply cap).
     pub fn board_only(seed: u64) -> usize {
         let mut b = Board::startpos();

@@ -23,6 +23,7 @@ use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
 use crate::variants::masquerade::Masquerade;
 use crate::variants::synchronous::Synchronous;
+use crate::variants::tar_pit::TarPit;
 use crate::variants::time::TimeChess;
 use crate::variants::two_move::TwoMove;
 use crate::variants::zombie::Zombie;
@@ -117,6 +118,10 @@ variant_table! {
     "synchronous" => Synchronous {
         defaults: Default::default(),
         about: "Synchronous: both sides move at once; collisions, swaps and exchanges of blows",
+    },
+    "tar-pit" => TarPit {
+        defaults: Default::default(),
+        about: "Tar Pit: checkers tar enemy pieces; hidden hands of cards say where they go",
     },
     "time" => TimeChess {
         defaults: Default::default(),

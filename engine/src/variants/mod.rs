@@ -14,6 +14,7 @@ pub mod golf;
 pub mod half_alice;
 pub mod masquerade;
 pub mod synchronous;
+pub mod tar_pit;
 pub mod time;
 pub mod two_move;
 pub mod zombie;
