@@ -356,15 +356,15 @@ impl Cooperative {
         for c in g.stacks.iter().flatten().chain(&g.captured) {
             used[c.index()] = used[c.index()].saturating_add(1);
         }
-        for i in 0..KINDS {
-            if used[i] > g.full[i] {
+        for (i, &u) in used.iter().enumerate() {
+            if u > g.full[i] {
                 return Err(bad(format!(
                     "more {} cards placed than the deck holds ({})",
                     Card::from_index(i).describe(),
                     g.full[i]
                 )));
             }
-            g.pile[i] = g.full[i] - used[i];
+            g.pile[i] = g.full[i] - u;
         }
         // A FEN's en passant square: the pawn that just double-stepped may be taken.
         g.ep = g.board.ep_square().map(|t| {
