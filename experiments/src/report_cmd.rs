@@ -627,7 +627,11 @@ fn team_section(md: &mut String, games: &[GameFigures]) {
     let scores: Vec<f64> = games.iter().filter_map(|g| g.tally("score")).collect();
     let (name, values) = if scores.len() == n {
         let (sm, sh) = mean_ci(&scores);
-        let _ = writeln!(md, "| mean `score` (95% interval) | {} |", fmt_score(sm, sh));
+        let _ = writeln!(
+            md,
+            "| mean `score` (95% interval) | {} |",
+            fmt_score(sm, sh)
+        );
         ("score", scores)
     } else {
         ("return", returns.clone())

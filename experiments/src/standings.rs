@@ -72,7 +72,9 @@ pub fn game_score(row: &Row, a: usize, b: usize) -> Option<f64> {
 pub fn team_markdown(rows: &[Row]) -> String {
     let mut lineups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for r in rows {
-        let Some(&ret) = r.returns.first() else { continue };
+        let Some(&ret) = r.returns.first() else {
+            continue;
+        };
         lineups.entry(r.agents.join(" + ")).or_default().push(ret);
     }
     let mut md = String::from(
