@@ -153,7 +153,11 @@ pub fn eval_returns<G: Game>(game: &G) -> Returns {
 pub fn eval_returns_with<G: Game>(eval: &Evaluator, game: &G) -> Returns {
     let mut r = [0.0; MAX_SEATS];
     let n = game.num_seats().min(MAX_SEATS);
-    if n == 2 {
+    if game.facts().utility == engine::game::Utility::Identical {
+        // Every seat shares the one return: the same estimate for all.
+        let v = squash(eval.evaluate(game, 0), 4.0);
+        r[..n].fill(v);
+    } else if n == 2 {
         let v = squash(eval.evaluate(game, 0), 4.0);
         r[0] = v;
         r[1] = -v;

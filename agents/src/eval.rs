@@ -119,6 +119,11 @@ impl Evaluator {
     /// variant's term where the variant has an orthodox board, else the variant's
     /// `material` hook.
     pub fn evaluate<G: Game>(&self, game: &G, seat: Seat) -> f64 {
+        // A cooperative game scores the team's progress, which the board's zero-sum
+        // material and piece squares do not measure: the variant's own hook does.
+        if game.facts().utility == engine::game::Utility::Identical {
+            return game.material(seat);
+        }
         match game.board() {
             Some(b) if seat < 2 => {
                 self.board_score(b, Color::from_index(seat)) as f64 / 100.0

@@ -11,8 +11,7 @@
 //! `cargo bench -p benches --bench selfplay`
 
 use benches::selfplay::{
-    board_only, game_api, synchronous_game_api, tar_pit_api, time_api, two_move_game_api,
-    with_agents, zombie_api,
+    board_only, cooperative_api, game_api, synchronous_game_api, tar_pit_api, time_api, two_move_game_api, with_agents, zombie_api,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
@@ -67,6 +66,7 @@ fn bench(c: &mut Criterion) {
     measure("cassandra game-api", cassandra_api, 3.0);
     measure("zombie game-api", zombie_api, 3.0);
     measure("tar-pit game-api", tar_pit_api, 3.0);
+    measure("cooperative game-api", cooperative_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -99,6 +99,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             tar_pit_api(seed)
+        })
+    });
+    group.bench_function("random_vs_random_cooperative_game_api", |b| {
+        b.iter(|| {
+            seed += 1;
+            cooperative_api(seed)
         })
     });
     group.bench_function("random_vs_random_board", |b| {

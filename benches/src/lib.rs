@@ -120,6 +120,13 @@ pub mod selfplay {
         random_game(TarPit::new(&TarPitParams::default()), seed)
     }
 
+    /// Cooperative Chess (a ply is one seat action or one card drawn; a turn is the
+    /// quiet move, the card, the captures and the draw).
+    pub fn cooperative_api(seed: u64) -> usize {
+        use engine::variants::cooperative::{Cooperative, CooperativeParams};
+        random_game(Cooperative::new(&CooperativeParams::default()), seed)
+    }
+
     /// The same rules on the bare board (FIDE draws, 400-ply cap).
     pub fn board_only(seed: u64) -> usize {
         let mut b = Board::startpos();

@@ -18,6 +18,7 @@ use crate::game::{Game, GameError, GameFacts, ParamsError, VariantParams};
 use crate::variants::adrenaline::Adrenaline;
 use crate::variants::cassandra::Cassandra;
 use crate::variants::chess::{Chess, ChessParams};
+use crate::variants::cooperative::Cooperative;
 use crate::variants::crowded_house::CrowdedHouse;
 use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
@@ -130,6 +131,10 @@ variant_table! {
     "two-move" => TwoMove {
         defaults: Default::default(),
         about: "Two Move: both sides choose two cards at once; cards move pieces in N, B, R, Q, K order",
+    },
+    "cooperative" => Cooperative {
+        defaults: Default::default(),
+        about: "Cooperative: two seats, one team against the deck; cards choose who captures whom",
     },
     "zombie" => Zombie {
         defaults: Default::default(),

@@ -97,6 +97,8 @@ pub struct Replayed {
     pub seat_names: Vec<String>,
     /// Readable names of coded tally values (`Game::tally_label`), by tally name.
     pub tally_labels: Vec<(String, String)>,
+    /// Every seat shares one return (`Utility::Identical`): a team against the game.
+    pub cooperative: bool,
 }
 
 /// The SAN record of a chess-like game, for PGN.
@@ -290,6 +292,7 @@ impl VariantVisitor for ReplayRow<'_> {
                 .collect(),
             tallies: game.tallies(),
             seat_names: (0..game.num_seats()).map(|s| game.seat_name(s)).collect(),
+            cooperative: game.facts().utility == engine::game::Utility::Identical,
         })
     }
 }

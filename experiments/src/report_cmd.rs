@@ -290,6 +290,7 @@ struct GameFigures {
     tallies: Vec<(String, f64)>,
     tally_labels: Vec<(String, String)>,
     seat_names: Vec<String>,
+    cooperative: bool,
 }
 
 impl GameFigures {
@@ -304,6 +305,7 @@ impl GameFigures {
             tallies: r.tallies,
             tally_labels: r.tally_labels,
             seat_names: r.seat_names,
+            cooperative: r.cooperative,
         }
     }
 
@@ -408,7 +410,10 @@ impl Report {
             first.variant, first.params_digest, agent_list
         );
 
-        // First seat.
+        if games[0].cooperative {
+            team_section(&mut md, games);
+        }
+        // First seat (for a cooperative game the team's, since every seat shares it).
         let first_scores: Vec<f64> = games.iter().map(|g| g.score(0)).collect();
         let (m, h) = mean_ci(&first_scores);
         let wins = games.iter().filter(|g| g.returns[0] > 0.0).count();
@@ -582,18 +587,83 @@ impl Report {
             split_table(&mut md, &groups, &who);
         }
 
-        let summary = format!(
-            "{n} games; {first_name} scores {} ({}), draws {:.1}%, mean length {mean_plies:.1}\n",
-            fmt_score(m, h),
-            fmt_elo(m, h),
-            100.0 * draw_rate
-        );
+        let summary = if games[0].cooperative {
+            let returns: Vec<f64> = games.iter().map(|g| g.returns[0]).collect();
+            let (rm, rh) = mean_ci(&returns);
+            let scores: Vec<f64> = games.iter().filter_map(|g| g.tally("score")).collect();
+            let score = if scores.len() == n {
+                let (sm, sh) = mean_ci(&scores);
+                format!(", score {}", fmt_score(sm, sh))
+            } else {
+                String::new()
+            };
+            format!(
+                "{n} games (cooperative); team return {}{score}, mean length {mean_plies:.1}\n",
+                fmt_score(rm, rh)
+            )
+        } else {
+            format!(
+                "{n} games; {first_name} scores {} ({}), draws {:.1}%, mean length {mean_plies:.1}\n",
+                fmt_score(m, h),
+                fmt_elo(m, h),
+                100.0 * draw_rate
+            )
+        };
         Report {
             markdown: md,
             summary,
             tally_names,
         }
     }
+}
+
+/// The team's results in a cooperative game (every seat shares one return): there is no
+/// winner, so the report gives the return with its interval and the distribution of
+/// the variant's raw `score` tally (or of the return, without one).
+fn team_section(md: &mut String, games: &[GameFigures]) {
+    let n = games.len();
+    let returns: Vec<f64> = games.iter().map(|g| g.returns[0]).collect();
+    let (rm, rh) = mean_ci(&returns);
+    let _ = writeln!(
+        md,
+        "## Team result (cooperative)\n\nEvery seat shares one return, so there is no winner: \
+         the figures below are the team's. The first-seat table further down is the same \
+         return read as a score in [0, 1].\n"
+    );
+    let _ = writeln!(md, "| figure | value |\n|---|---|");
+    let _ = writeln!(md, "| team return (95% interval) | {} |", fmt_score(rm, rh));
+    let scores: Vec<f64> = games.iter().filter_map(|g| g.tally("score")).collect();
+    let (name, values) = if scores.len() == n {
+        let (sm, sh) = mean_ci(&scores);
+        let _ = writeln!(
+            md,
+            "| mean `score` (95% interval) | {} |",
+            fmt_score(sm, sh)
+        );
+        ("score", scores)
+    } else {
+        ("return", returns.clone())
+    };
+    let lowest = returns.iter().filter(|&&r| r <= -1.0).count();
+    let _ = writeln!(
+        md,
+        "| games at the lowest return (-1) | {lowest} ({:.1}%) |\n",
+        100.0 * lowest as f64 / n as f64
+    );
+    let mut dist: BTreeMap<i64, usize> = BTreeMap::new();
+    for v in &values {
+        *dist.entry((v * 1000.0).round() as i64).or_default() += 1;
+    }
+    let _ = writeln!(md, "| {name} | games | share |\n|---|---|---|");
+    for (v, c) in dist {
+        let _ = writeln!(
+            md,
+            "| {} | {c} | {:.1}% |",
+            fmt_num(v as f64 / 1000.0),
+            100.0 * c as f64 / n as f64
+        );
+    }
+    let _ = writeln!(md);
 }
 
 /// A table of scores per group, best first.

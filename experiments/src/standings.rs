@@ -66,6 +66,46 @@ pub fn game_score(row: &Row, a: usize, b: usize) -> Option<f64> {
     })
 }
 
+/// The result of a cooperative run (every seat shares one return): per line-up of
+/// agents (in seat order), the mean return with its 95% interval and the share of each
+/// return value. Points and Elo above are ties by construction there.
+pub fn team_markdown(rows: &[Row]) -> String {
+    let mut lineups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for r in rows {
+        let Some(&ret) = r.returns.first() else {
+            continue;
+        };
+        lineups.entry(r.agents.join(" + ")).or_default().push(ret);
+    }
+    let mut md = String::from(
+        "\n## Team results (cooperative: every seat shares one return)\n\nPoints and Elo \
+         above are ties by construction; the team's return is the result.\n\n\
+         | seats (in order) | games | mean return (95% interval) | share of each return |\n\
+         |---|---|---|---|\n",
+    );
+    for (lineup, xs) in &lineups {
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        let half = 1.96 * (var / n).sqrt();
+        let mut dist: BTreeMap<i64, usize> = BTreeMap::new();
+        for x in xs {
+            *dist.entry((x * 1000.0).round() as i64).or_default() += 1;
+        }
+        let shares: Vec<String> = dist
+            .iter()
+            .map(|(v, c)| format!("{:+.2}: {:.1}%", *v as f64 / 1000.0, 100.0 * *c as f64 / n))
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {lineup} | {} | {mean:+.3} ± {half:.3} | {} |",
+            xs.len(),
+            shares.join(", ")
+        );
+    }
+    md
+}
+
 /// The two distinct agents of a game, in increasing order, if there are exactly two.
 pub fn two_agents(row: &Row) -> Option<(usize, usize)> {
     let mut v: Vec<usize> = row.players.clone();

@@ -495,7 +495,12 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default()
     );
-    let md = st.markdown(&title);
+    let mut md = st.markdown(&title);
+    if starts.games[0].facts().utility == engine::game::Utility::Identical {
+        // No winner in a cooperative game: points and Elo say nothing (every game is a
+        // tie between partners); the team's returns are the result.
+        md.push_str(&standings::team_markdown(&rows));
+    }
     record::write_atomic(&out.join("standings.md"), md.as_bytes())?;
     record::write_atomic(&out.join("standings.csv"), st.csv().as_bytes())?;
     record::write_atomic(&out.join("pairings.csv"), st.pairings_csv().as_bytes())?;
