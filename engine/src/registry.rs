@@ -18,6 +18,7 @@ use crate::game::{Game, GameError, GameFacts, ParamsError, VariantParams};
 use crate::variants::adrenaline::Adrenaline;
 use crate::variants::cassandra::Cassandra;
 use crate::variants::chess::{Chess, ChessParams};
+use crate::variants::clairvoyant::Clairvoyant;
 use crate::variants::crowded_house::CrowdedHouse;
 use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
@@ -126,6 +127,7 @@ variant_table! {
         defaults: Default::default(),
         about: "Two Move: both sides choose two cards at once; cards move pieces in N, B, R, Q, K order",
     },
+    "clairvoyant" => Clairvoyant { defaults: Default::default(), about: "Clairvoyant: guess the opponent's move for Zorkmids; buy drops, extra moves, retractions" },
     "zombie" => Zombie {
         defaults: Default::default(),
         about: "Zombie: captured pieces are secretly buried and rise as zombies",

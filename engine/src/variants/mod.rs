@@ -8,6 +8,7 @@
 pub mod adrenaline;
 pub mod cassandra;
 pub mod chess;
+pub mod clairvoyant;
 pub mod crowded_house;
 pub mod expedition;
 pub mod golf;
