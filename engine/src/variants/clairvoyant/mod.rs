@@ -33,11 +33,19 @@
 //!   open mode buy and extra-move guesses are offered only when the mover can afford
 //!   them (in blind mode the guesser cannot know, so always)
 //!   (`rule_guess_offers_follow_the_position`).
-//! - The mover's retraction guess is asked only when a retraction is possible: in open
-//!   mode when the opponent can pay the cheapest retraction; always in blind mode.
-//!   Likewise in open mode the retraction and extra-move steps are skipped when
-//!   nobody could pay, and asked (with `pass` the only answer when unaffordable) in blind
-//!   mode, so skipping never reveals a secret balance.
+//! - The mover's retraction guess and the retraction step are asked only when a
+//!   retraction is possible: in open mode when the opponent can pay the cheapest
+//!   retraction; always in blind mode. The retraction step is then asked even when this
+//!   move may not be retracted, so `retract` is refused with its reason
+//!   (`rule_no_retraction_of_the_only_escape`). Likewise the bought-move step is skipped
+//!   in open mode when the mover cannot pay the cheapest move, and asked (with `pass`
+//!   the only answer when unaffordable) in blind mode, so skipping never reveals a
+//!   secret balance (`rule_one_bought_move_after_the_free_move`).
+//! - En passant: only the first move of a turn may take en passant
+//!   (`rule_en_passant_only_for_the_first_move`).
+//! - Parameters: every number is a field of [`ClairvoyantParams`], read from TOML over
+//!   the seed's values (`rule_params_from_toml`). Bad input is refused with its reason
+//!   (`rule_unaffordable_purchase_refused`, `bad_input_is_refused_with_clear_errors`).
 //! - How many guesses a sheet holds is public; their content is not.
 //! - A side may hold at most two kings. Castling needs exactly one king and keeps its
 //!   orthodox attack conditions.
@@ -866,11 +874,9 @@ impl Clairvoyant {
         } else {
             None
         };
-        let offer = self
-            .s
-            .retract_cost
-            .is_some_and(|c| self.blind || self.s.balance[guesser.index()] >= c);
-        if offer {
+        // The step is asked whenever the guesser might pay, so a refused retraction
+        // (the only escape, no other move) is answered with its reason.
+        if may_pay {
             self.s.phase = Phase::Retract;
         } else {
             self.free_accepted(rec);
@@ -1367,7 +1373,12 @@ impl Clairvoyant {
         let mover = self.s.mover;
         match a {
             ClairAction::Guess(_) => {
-                if step != Phase::Guess {
+                if self.s.n_guesses >= self.params.max_guesses {
+                    format!(
+                        "the sheet is full: at most {} guesses",
+                        self.params.max_guesses
+                    )
+                } else if step != Phase::Guess {
                     format!("no guess sheet is open in the {step:?} step")
                 } else if self.s.n_guesses >= self.params.max_guesses {
                     format!(
@@ -1398,8 +1409,11 @@ impl Clairvoyant {
             }
             ClairAction::Retract => match self.s.retract_cost {
                 _ if step != Phase::Retract => "no free move to retract now".into(),
-                None => "this move may not be retracted (it is the mover's only way to end \
-                         the turn, or the only escape from check)"
+                None if self.s.start_check => "this move may not be retracted: it is the \
+                     mover's only escape from check"
+                    .into(),
+                None => "this move may not be retracted: the mover has no other move that \
+                         ends the turn legally"
                     .into(),
                 Some(c) => format!(
                     "cannot afford the retraction: it costs {c}Z, the balance is {}Z",
