@@ -5,6 +5,7 @@ use crate::game::{conformance, replay};
 use crate::registry;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
+use std::collections::HashMap;
 
 fn params(white: u32, black: u32) -> ClairvoyantParams {
     ClairvoyantParams {
@@ -571,4 +572,45 @@ fn random_games_replay_from_their_records() {
         }
         assert_eq!(g.state_key(), start.state_key());
     }
+}
+
+#[test]
+fn tallies_count_earnings_purchases_and_hits_per_side() {
+    let mut g = game(None, &params(30, 100));
+    // White's turn: Black guesses, White guesses a retraction, Black retracts once,
+    // White buys a move.
+    play(
+        &mut g,
+        &[
+            "guess:e2",
+            "guess:d2d4",
+            "pass",
+            "guess:retract",
+            "e2e4",
+            "retract",
+        ],
+    );
+    play(&mut g, &["d2d4", "pass", "buy:g1f3"]);
+    // Black's turn: White guesses a knight move correctly, Black drops a knight.
+    play(&mut g, &["guess:buy:N", "pass", "pass", "N@e5", "pass"]);
+    let t: HashMap<String, f64> = g.tallies().into_iter().collect();
+    assert_eq!(t["black_hits_destination"], 1.0);
+    assert_eq!(
+        t["black_hits_piece"], 0.0,
+        "the e2 pawn's move was retracted"
+    );
+    assert_eq!(t["black_retractions"], 1.0);
+    assert_eq!(t["white_hits_retraction"], 1.0);
+    assert_eq!(t["white_bought_moves"], 1.0);
+    assert_eq!(t["black_drops_knight"], 1.0);
+    assert_eq!(t["white_hits_buy"], 1.0);
+    assert_eq!(t["white_earned"], 20.0 + 15.0);
+    assert_eq!(t["black_earned"], 5.0);
+    assert_eq!(t["white_moves"], 1.0);
+    assert_eq!(t["white_moves_between_purchases"], 1.0);
+    assert_eq!(
+        t["black_purchases"], 2.0,
+        "a retraction turn and a drop turn"
+    );
+    assert_eq!(t["white_earned_per_move"], 35.0);
 }
