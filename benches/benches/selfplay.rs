@@ -11,7 +11,8 @@
 //! `cargo bench -p benches --bench selfplay`
 
 use benches::selfplay::{
-    board_only, game_api, synchronous_game_api, time_api, two_move_game_api, with_agents,
+    board_only, clairvoyant_api, game_api, synchronous_game_api, time_api, two_move_game_api,
+    with_agents,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
@@ -39,6 +40,7 @@ fn bench(c: &mut Criterion) {
     measure("two-move game-api", two_move_game_api, 3.0);
     measure("synchronous game-api", synchronous_game_api, 3.0);
     measure("time game-api", time_api, 3.0);
+    measure("clairvoyant game-api", clairvoyant_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -59,6 +61,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             time_api(seed)
+        })
+    });
+    group.bench_function("random_vs_random_clairvoyant", |b| {
+        b.iter(|| {
+            seed += 1;
+            clairvoyant_api(seed)
         })
     });
     group.bench_function("random_vs_random_board", |b| {
