@@ -118,3 +118,67 @@ fn smart_guesser_out_earns_the_naive_one() {
     assert_eq!(sheet.len(), 3);
     assert!(sheet.iter().all(|s| *s == sheet[0]));
 }
+
+/// The small match of the issue: the smart guesser against the naive one (both with the
+/// same mover policy), colours swapped, 100-turn games. Figures go in the report:
+/// `cargo test -p agents --test clairvoyant_agents -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn match_smart_vs_naive_guesser() {
+    // With the default movers (which dodge a naive sheet), then with movers that ignore
+    // being predicted (`zk=0`), so the guessers are compared on the same footing.
+    for (smart, naive) in [
+        ("clairvoyant", "clairvoyant:guesser=naive"),
+        ("clairvoyant:zk=0", "clairvoyant:guesser=naive,zk=0"),
+    ] {
+        println!("{smart} vs {naive}");
+        guesser_match(smart, naive);
+    }
+}
+
+fn guesser_match(smart: &str, naive: &str) {
+    let games = 24;
+    let mut score = [0.0f64; 2];
+    let mut earned = [0.0f64; 2];
+    let mut turns = [0.0f64; 2];
+    let mut hits = [0.0f64; 2];
+    let mut guesses = [0.0f64; 2];
+    let mut purchases = [0.0f64; 2];
+    let mut reasons = std::collections::BTreeMap::new();
+    for i in 0..games {
+        let smart_white = i % 2 == 0;
+        let (w, b) = if smart_white {
+            (smart, naive)
+        } else {
+            (naive, smart)
+        };
+        let g = play(short(100, 0), w, b, 1000 + i as u64);
+        let r = g.result().unwrap();
+        *reasons.entry(r.reason).or_insert(0) += 1;
+        let t: std::collections::HashMap<String, f64> = g.tallies().into_iter().collect();
+        for (side, idx) in [("white", 0usize), ("black", 1usize)] {
+            let who = if (idx == 0) == smart_white { 0 } else { 1 };
+            score[who] += (r.returns[idx] + 1.0) / 2.0;
+            earned[who] += t[&format!("{side}_earned")];
+            turns[who] += t[&format!("{side}_moves")];
+            purchases[who] += t[&format!("{side}_purchases")];
+            for k in ["piece", "destination", "buy", "buy_square", "extra"] {
+                hits[who] += t[&format!("{side}_hits_{k}")];
+                guesses[who] += t[&format!("{side}_guesses_{k}")];
+            }
+        }
+    }
+    for (who, name) in ["smart", "naive"].iter().enumerate() {
+        println!(
+            "{name}: score {:.1}/{games}, earned {:.2} Z per opponent turn, hit rate {:.3} \
+             ({} of {} guesses), purchases {}",
+            score[who],
+            earned[who] / turns[1 - who],
+            hits[who] / guesses[who].max(1.0),
+            hits[who],
+            guesses[who],
+            purchases[who]
+        );
+    }
+    println!("endings: {reasons:?}");
+}
