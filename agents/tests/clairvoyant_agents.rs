@@ -182,3 +182,75 @@ fn guesser_match(smart: &str, naive: &str) {
     }
     println!("endings: {reasons:?}");
 }
+
+/// Balance figures with the seed's tables: `clairvoyant` self-play (default settings,
+/// default parameters), printing per side the moves between purchases with a 95%
+/// interval (mean over games with a purchase ± 1.96 standard errors, and the pooled
+/// ratio), the first-seat score, draws and endings. `GAMES` (default 1000) sets the
+/// count: `GAMES=1000 nice -n 10 cargo test -p agents --test clairvoyant_agents --
+/// --ignored balance --nocapture`.
+#[test]
+#[ignore]
+fn balance_moves_between_purchases() {
+    let games: u64 = std::env::var("GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(1000);
+    let mut per_game: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut moves = [0.0f64; 2];
+    let mut purchases = [0.0f64; 2];
+    let mut earned = [0.0f64; 2];
+    let mut kinds = std::collections::BTreeMap::new();
+    let mut first_seat = 0.0;
+    let mut draws = 0;
+    let mut turns = 0.0;
+    let mut reasons = std::collections::BTreeMap::new();
+    for i in 0..games {
+        let g = play(
+            Clairvoyant::new(&ClairvoyantParams::default()),
+            "clairvoyant",
+            "clairvoyant",
+            50_000 + i,
+        );
+        let r = g.result().unwrap();
+        *reasons.entry(r.reason).or_insert(0) += 1;
+        first_seat += (r.returns[0] + 1.0) / 2.0;
+        draws += usize::from(r.returns[0] == 0.0);
+        turns += g.turns() as f64;
+        let t: std::collections::HashMap<String, f64> = g.tallies().into_iter().collect();
+        for (c, side) in ["white", "black"].iter().enumerate() {
+            moves[c] += t[&format!("{side}_moves")];
+            purchases[c] += t[&format!("{side}_purchases")];
+            earned[c] += t[&format!("{side}_earned")];
+            if let Some(v) = t.get(&format!("{side}_moves_between_purchases")) {
+                per_game[c].push(*v);
+            }
+            for k in ["drops", "bought_moves", "retractions"] {
+                *kinds.entry(format!("{side}_{k}")).or_insert(0.0) += t[&format!("{side}_{k}")];
+            }
+        }
+    }
+    let n = games as f64;
+    println!(
+        "{games} games, first-seat score {:.3}, draws {:.1}%, mean length {:.1} turns, endings {reasons:?}",
+        first_seat / n,
+        100.0 * draws as f64 / n,
+        turns / n
+    );
+    for (c, side) in ["white", "black"].iter().enumerate() {
+        let v = &per_game[c];
+        let m = v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len().max(2) - 1) as f64;
+        let half = 1.96 * (var / v.len().max(1) as f64).sqrt();
+        println!(
+            "{side}: moves between purchases {m:.2} ± {half:.2} (games with a purchase: {}), \
+             pooled {:.2}; Zorkmids earned per own move {:.2}",
+            v.len(),
+            moves[c] / purchases[c].max(1.0),
+            earned[c] / moves[c].max(1.0)
+        );
+    }
+    for (k, v) in kinds {
+        println!("{k}: {:.2} per game", v / n);
+    }
+}
