@@ -254,3 +254,44 @@ fn balance_moves_between_purchases() {
         println!("{k}: {:.2} per game", v / n);
     }
 }
+
+/// Random self-play through the game API, orthodox chess and Clairvoyant Chess side by
+/// side (`benches::selfplay::random_game`'s loop; every decision is a ply). Prints
+/// plies/s; the criterion entry is `cargo bench -p benches --bench selfplay`
+/// (`clairvoyant game-api`). A measurement, not a test: it asserts nothing.
+#[test]
+#[ignore]
+fn selfplay_speed_side_by_side() {
+    use engine::variants::chess::ChessParams;
+    use rand::Rng;
+    fn run<G: Game>(start: G, seconds: f64) -> (f64, f64) {
+        let t = std::time::Instant::now();
+        let (mut plies, mut games) = (0usize, 0u64);
+        let mut acts = Vec::new();
+        while t.elapsed().as_secs_f64() < seconds {
+            let mut g = start.clone();
+            let mut rng = Pcg64::seed_from_u64(games);
+            while let Turn::Seat(s) = g.turn() {
+                g.legal_actions(s, &mut acts);
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+                plies += 1;
+            }
+            games += 1;
+        }
+        let s = t.elapsed().as_secs_f64();
+        (plies as f64 / s, games as f64 / s)
+    }
+    for _ in 0..2 {
+        let chess = run(Chess::new(&ChessParams::default()), 3.0);
+        let clair = run(Clairvoyant::new(&ClairvoyantParams::default()), 3.0);
+        println!(
+            "chess {:.0} plies/s ({:.0} games/s); clairvoyant {:.0} plies/s ({:.0} games/s); \
+             ratio {:.2}x",
+            chess.0,
+            chess.1,
+            clair.0,
+            clair.1,
+            chess.0 / clair.0
+        );
+    }
+}

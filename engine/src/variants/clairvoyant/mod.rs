@@ -81,8 +81,8 @@ use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
 use crate::zobrist;
 use purchases::{
-    bought_cost, completes, describe, drop_allowed, finish_turn_move, forbidden_after_check,
-    in_check, mover_moves, place, royal_king, scratch,
+    bought_cost, completes, describe, drop_allowed, drop_squares, finish_turn_move,
+    forbidden_after_check, in_check, mover_moves, place, royal_king, scratch,
 };
 use rand::{Rng, RngCore};
 
@@ -625,14 +625,11 @@ impl Clairvoyant {
             if !self.blind && balance < costs.drop.get(role) {
                 continue;
             }
-            let mut any = false;
-            for sq in !b.occupied() {
-                if drop_allowed(b, role, sq) {
-                    any = true;
-                    out.push(ClairAction::Guess(Guess::BuySquare(role, sq)));
-                }
+            let squares = drop_squares(b, role);
+            for sq in squares {
+                out.push(ClairAction::Guess(Guess::BuySquare(role, sq)));
             }
-            if any {
+            if squares.any() {
                 out.push(ClairAction::Guess(Guess::Buy(role)));
             }
         }
@@ -661,10 +658,7 @@ impl Clairvoyant {
             if cost > balance {
                 continue;
             }
-            for sq in !self.board.occupied() {
-                if !drop_allowed(&self.board, role, sq) {
-                    continue;
-                }
+            for sq in drop_squares(&self.board, role) {
                 let ok = match sc.as_mut() {
                     None => true,
                     Some(b) => {
@@ -691,12 +685,15 @@ impl Clairvoyant {
     /// Free moves (with whether each is legal by itself), excluding retracted ones.
     fn free_options(&self, out: &mut Vec<(Move, bool)>) {
         let mover = self.s.mover;
-        let retracted: Vec<Move> = self
-            .turn_moves()
-            .iter()
-            .filter(|m| m.retracted)
-            .map(|m| m.mv)
-            .collect();
+        let retracted: Vec<Move> = if self.s.retractions == 0 {
+            Vec::new()
+        } else {
+            self.turn_moves()
+                .iter()
+                .filter(|m| m.retracted)
+                .map(|m| m.mv)
+                .collect()
+        };
         if royal_king(&self.board, mover).is_none() {
             let mut l = MoveList::new();
             mover_moves(&self.board, &mut l);

@@ -266,6 +266,29 @@ pub fn drop_allowed(b: &Board, role: Role, sq: Square) -> bool {
     }
 }
 
+/// Every square where `role` may be dropped by the side to move of `b` (as
+/// [`drop_allowed`], computed as one set: the squares that would check the enemy's
+/// only king are those its own attack pattern reaches, by symmetry).
+pub fn drop_squares(b: &Board, role: Role) -> Bitboard {
+    let us = b.turn();
+    if role == Role::King && b.pieces(us, Role::King).count() != 1 {
+        return Bitboard::EMPTY;
+    }
+    let occ = b.occupied();
+    let mut squares = !occ;
+    if role == Role::Pawn {
+        squares = squares - Bitboard::relative_rank(us, 0) - Bitboard::relative_rank(us, 7);
+    }
+    if let Some(k) = royal_king(b, us.other()) {
+        let checking = match role {
+            Role::Pawn => attacks::pawn_attacks(us.other(), k),
+            r => attacks::attacks(r, us, k, occ),
+        };
+        squares = squares - checking;
+    }
+    squares
+}
+
 /// Places a dropped piece (the caller records the board operation).
 pub fn place(b: &mut Board, role: Role, sq: Square) {
     b.set_piece(sq, Some(Piece::new(b.turn(), role)));

@@ -614,3 +614,29 @@ fn tallies_count_earnings_purchases_and_hits_per_side() {
     );
     assert_eq!(t["white_earned_per_move"], 35.0);
 }
+
+#[test]
+fn drop_squares_agree_with_drop_allowed() {
+    let mut rng = Pcg64::seed_from_u64(4);
+    let mut g = game(None, &params(200, 200));
+    let mut acts = Vec::new();
+    for _ in 0..400 {
+        let Turn::Seat(s) = g.turn() else { break };
+        if g.board_ref().turn() == g.mover() {
+            let b = g.board_ref();
+            for role in Role::ALL {
+                let set = purchases::drop_squares(b, role);
+                for sq in Square::all() {
+                    assert_eq!(
+                        set.contains(sq),
+                        drop_allowed(b, role, sq),
+                        "{role:?} {sq} in {}",
+                        b.fen()
+                    );
+                }
+            }
+        }
+        g.legal_actions(s, &mut acts);
+        g.apply(acts[rng.gen_range(0..acts.len())]);
+    }
+}
