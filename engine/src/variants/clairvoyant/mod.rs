@@ -82,7 +82,7 @@ use crate::variants::chess::material_balance;
 use crate::zobrist;
 use purchases::{
     bought_cost, completes, describe, drop_allowed, drop_squares, finish_turn_move,
-    forbidden_after_check, in_check, mover_moves, place, royal_king, scratch,
+    forbidden_after_check, in_check, mover_moves, place, royal_king, scratch, scratch_with_ep,
 };
 use rand::{Rng, RngCore};
 
@@ -376,16 +376,6 @@ impl Clairvoyant {
             .collect()
     }
 
-    fn turn_drops(&self) -> Vec<(Role, Square)> {
-        self.log[self.s.log_start as usize..]
-            .iter()
-            .filter_map(|e| match *e {
-                Entry::Drop { role, sq, .. } => Some((role, sq)),
-                _ => None,
-            })
-            .collect()
-    }
-
     /// The guesses written on this turn's sheet so far (secret from the mover).
     pub fn sheet(&self) -> Vec<Guess> {
         self.log[self.s.log_start as usize..]
@@ -546,15 +536,29 @@ impl Clairvoyant {
             self.board.make_null();
             push_op(rec, BoardOp::Null);
         }
-        let moves = self.turn_moves();
-        let drops = self.turn_drops();
+        // One pass over this turn's log (the hot path of self-play).
+        let mut moves = Vec::with_capacity(4);
+        let mut drops = Vec::new();
+        let mut sheet = [Guess::Extra; 8];
+        let mut n_sheet = 0;
+        for e in &self.log[self.s.log_start as usize..] {
+            match *e {
+                Entry::Move { m, .. } => moves.push(m),
+                Entry::Drop { role, sq, .. } => drops.push((role, sq)),
+                Entry::Guess { guess, .. } if n_sheet < sheet.len() => {
+                    sheet[n_sheet] = guess;
+                    n_sheet += 1;
+                }
+                _ => {}
+            }
+        }
         let bought = moves.iter().any(|m| m.bought);
         let values = &self.params.values;
         let mut scores = Vec::new();
         if self.s.flat {
             scores.push((guesser, ScoreKind::Flat, values.flat));
         } else {
-            for g in self.sheet() {
+            for g in &sheet[..n_sheet] {
                 let v = g.score(values, &moves, &drops, bought);
                 if v > 0 {
                     scores.push((guesser, g.kind(), v));
@@ -784,7 +788,7 @@ impl Clairvoyant {
         // After drops alone the board still has its en passant square: the first move
         // of the turn may use it.
         let mut b = if moves.is_empty() {
-            self.board.clone()
+            scratch_with_ep(&self.board, mover, self.board.ep_square())
         } else {
             scratch(&self.board, mover)
         };

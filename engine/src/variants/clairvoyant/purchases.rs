@@ -58,11 +58,16 @@ pub fn in_check(b: &Board, c: Color) -> bool {
 /// square: the board a side's bought moves are generated on (building it costs less
 /// than cloning a board with its undo stack).
 pub fn scratch(b: &Board, turn: Color) -> Board {
+    scratch_with_ep(b, turn, None)
+}
+
+/// [`scratch`] keeping an en passant square (for the first move of a turn).
+pub fn scratch_with_ep(b: &Board, turn: Color, ep: Option<Square>) -> Board {
     let mut s = Board::empty();
     for sq in b.occupied() {
         s.set_piece(sq, b.piece_at(sq));
     }
-    s.set_state(turn, b.castling_rights(), None, 0, 1);
+    s.set_state(turn, b.castling_rights(), ep, 0, 1);
     s
 }
 
