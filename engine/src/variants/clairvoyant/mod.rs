@@ -24,6 +24,11 @@
 //!    `rule_castling_destination_earns_plain_king_value`).
 //!
 //! Prices and the legality of purchases are in [`purchases`]; the tables in [`tables`].
+//! Seed examples: capture and buy a retreat (`rule_seed_example_capture_then_retreat`),
+//! drop a piece and buy moves for it (`rule_seed_example_drop_then_move_it`), a check
+//! then a second checking move by another piece (`rule_checking_piece_may_not_move_again`).
+//! Per-game tallies (Zorkmids earned per move, hits by kind, purchases by kind, moves
+//! between purchases, retractions, drops by type): `tallies_count_earnings_purchases_and_hits_per_side`.
 //!
 //! Decisions where the texts are silent (RULES.md's decisions are followed as written):
 //! - The guesser's sheet is offered in full form only where a guess can score: piece
@@ -1381,11 +1386,6 @@ impl Clairvoyant {
                     )
                 } else if step != Phase::Guess {
                     format!("no guess sheet is open in the {step:?} step")
-                } else if self.s.n_guesses >= self.params.max_guesses {
-                    format!(
-                        "the sheet is full: at most {} guesses",
-                        self.params.max_guesses
-                    )
                 } else {
                     "that guess names nothing the mover can do (see the guess rules)".into()
                 }
