@@ -24,6 +24,7 @@
 
 pub mod alphabeta;
 pub mod baseline;
+pub mod clairvoyant;
 pub mod common;
 pub mod eval;
 pub mod expectimax;

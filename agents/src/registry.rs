@@ -14,6 +14,7 @@
 //! | `ismcts` | information-set MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `mode=so\|mo`(so) |
 //! | `pimc` | determinized UCT with voting | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) |
 //! | `expectimax` | *-minimax | `depth`(4) `iters` `nodes` `time_ms` `seed` `star=none\|0\|1\|2`(2) `eval.*` |
+//! | `clairvoyant` | Clairvoyant Chess guesser and purchase policy | `guesser=smart\|naive`(smart) `temp`(0.5) `drop_at`(25) `zk`(0.05) `repeat`(true) |
 //!
 //! `eval.*` stands for the evaluation weights `eval.pawn` ... `eval.pst` (`crate::eval`)
 //! and the reserved `eval` (a weights file, not read yet). Which agent plays which game,
@@ -21,6 +22,7 @@
 
 use crate::alphabeta::AlphaBetaAgent;
 use crate::baseline::{GreedyAgent, RandomAgent};
+use crate::clairvoyant::ClairvoyantAgent;
 use crate::expectimax::ExpectimaxAgent;
 use crate::fallback::{self, Route};
 use crate::ismcts::{IsMctsAgent, IsMode, PimcAgent};
@@ -88,6 +90,11 @@ pub const AGENT_TABLE: &[AgentInfo] = &[
         what: "determinized UCT with voting",
         schema: PimcAgent::schema,
     },
+    AgentInfo {
+        name: "clairvoyant",
+        what: "Clairvoyant Chess: expected-Zorkmid guesser, balance-driven purchases",
+        schema: ClairvoyantAgent::schema,
+    },
 ];
 
 /// Every agent name, as help texts list them.
@@ -122,6 +129,7 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
         "ismcts" => Box::new(IsMctsAgent::from_spec(&s)?),
         "pimc" => Box::new(PimcAgent::from_spec(&s)?),
         "expectimax" => Box::new(ExpectimaxAgent::from_spec(&s)?),
+        "clairvoyant" => ClairvoyantAgent::build::<G>(&s)?,
         other => {
             debug_assert!(!names().contains(&other), "'{other}' has no constructor");
             return Err(AgentError::UnknownAgent(other.into(), names().join(", ")));
@@ -257,6 +265,14 @@ mod tests {
     #[test]
     fn every_agent_builds_and_unknown_keys_are_named() {
         for name in names() {
+            if name == "clairvoyant" {
+                // A variant's own agent plays its variant only, and says so.
+                let e = build::<Chess>(name).err().unwrap();
+                assert!(matches!(e, AgentError::Unsupported { .. }), "{e}");
+                use engine::variants::clairvoyant::Clairvoyant;
+                assert!(build::<Clairvoyant>(name).is_ok());
+                continue;
+            }
             assert!(build::<Chess>(name).is_ok(), "{name}");
         }
         for spec in [

@@ -11,7 +11,7 @@
 //! `cargo bench -p benches --bench selfplay`
 
 use benches::selfplay::{
-    board_only, cooperative_api, game_api, synchronous_game_api, tar_pit_api, time_api, two_move_game_api, with_agents, zombie_api,
+    board_only, clairvoyant_api, cooperative_api, game_api, synchronous_game_api, tar_pit_api, time_api, two_move_game_api, with_agents, zombie_api,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;
@@ -67,6 +67,7 @@ fn bench(c: &mut Criterion) {
     measure("zombie game-api", zombie_api, 3.0);
     measure("tar-pit game-api", tar_pit_api, 3.0);
     measure("cooperative game-api", cooperative_api, 3.0);
+    measure("clairvoyant game-api", clairvoyant_api, 3.0);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
@@ -105,6 +106,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             cooperative_api(seed)
+        })
+    });
+    group.bench_function("random_vs_random_clairvoyant", |b| {
+        b.iter(|| {
+            seed += 1;
+            clairvoyant_api(seed)
         })
     });
     group.bench_function("random_vs_random_board", |b| {

@@ -1,6 +1,6 @@
 //! A fixed amount of random self-play for profilers (`perf stat`, `perf record`), where
 //! wall-clock benchmarks are too noisy: `cargo run --release -p benches --example
-//! selfplay-profile -- [agents|api|board|two-move] [games]`.
+//! selfplay-profile -- [agents|api|board|two-move|clairvoyant] [games]`.
 
 use benches::selfplay;
 
@@ -13,8 +13,9 @@ fn main() {
         "api" => selfplay::game_api,
         "board" => selfplay::board_only,
         "two-move" => selfplay::two_move_game_api,
+        "clairvoyant" => selfplay::clairvoyant_api,
         other => {
-            eprintln!("unknown mode '{other}' (agents, api, board, two-move)");
+            eprintln!("unknown mode '{other}' (agents, api, board, two-move, clairvoyant)");
             std::process::exit(2);
         }
     };

@@ -127,6 +127,13 @@ pub mod selfplay {
         random_game(Cooperative::new(&CooperativeParams::default()), seed)
     }
 
+    /// Clairvoyant Chess (a ply is every decision: guesses, the retraction guess,
+    /// drops, moves, retractions, bought moves, passes).
+    pub fn clairvoyant_api(seed: u64) -> usize {
+        use engine::variants::clairvoyant::{Clairvoyant, ClairvoyantParams};
+        random_game(Clairvoyant::new(&ClairvoyantParams::default()), seed)
+    }
+
     /// The same rules on the bare board (FIDE draws, 400-ply cap).
     pub fn board_only(seed: u64) -> usize {
         let mut b = Board::startpos();

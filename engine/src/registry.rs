@@ -19,6 +19,7 @@ use crate::variants::adrenaline::Adrenaline;
 use crate::variants::cassandra::Cassandra;
 use crate::variants::chess::{Chess, ChessParams};
 use crate::variants::cooperative::Cooperative;
+use crate::variants::clairvoyant::Clairvoyant;
 use crate::variants::crowded_house::CrowdedHouse;
 use crate::variants::expedition::Expedition;
 use crate::variants::half_alice::HalfAlice;
@@ -136,6 +137,7 @@ variant_table! {
         defaults: Default::default(),
         about: "Cooperative: two seats, one team against the deck; cards choose who captures whom",
     },
+    "clairvoyant" => Clairvoyant { defaults: Default::default(), about: "Clairvoyant: guess the opponent's move for Zorkmids; buy drops, extra moves, retractions" },
     "zombie" => Zombie {
         defaults: Default::default(),
         about: "Zombie: captured pieces are secretly buried and rise as zombies",

@@ -9,6 +9,7 @@ pub mod adrenaline;
 pub mod cassandra;
 pub mod chess;
 pub mod cooperative;
+pub mod clairvoyant;
 pub mod crowded_house;
 pub mod expedition;
 pub mod golf;

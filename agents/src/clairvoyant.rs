@@ -1,0 +1,447 @@
+//! The Clairvoyant Chess agent (`clairvoyant`): a guesser that ranks the opponent's
+//! likely moves from its own search and writes the sheet with the highest expected
+//! Zorkmids, and a mover that weighs chess value against being predicted and decides
+//! purchases and retractions from its balance by a fixed policy.
+//!
+//! Guessing (`guesser=smart`, the default): every free move of the mover is scored by a
+//! two-ply search (material and piece-square after the move, less the opponent's best
+//! capture in reply), turned into probabilities by a softmax with temperature `temp`
+//! (pawns), and every candidate guess gets probability x value: a piece guess sums its
+//! moves' probabilities, a destination guess takes its move's. In open mode, when the
+//! mover's balance reaches `drop_at`, the drop this agent's own policy would make in the
+//! mover's place is added as a buy and a buy-square guess with probability 1/2 each.
+//! Guesses are scored independently, so the sheet repeats the best guess three times
+//! (`repeat=true`); `repeat=false` writes the three best distinct ones.
+//! `guesser=naive`: the three best moves of a one-ply search, as destination guesses.
+//!
+//! Moving (the documented policy):
+//! - The retraction guess is always written: it costs nothing.
+//! - With a balance of at least `drop_at`, the agent drops instead of moving: the
+//!   affordable drop with the best two-ply score (pieces on attacked squares are
+//!   judged after the opponent's best capture), then ends the turn.
+//! - Otherwise the free move maximises the two-ply score less `zk` pawns per Zorkmid the
+//!   opponent's naive sheet (top three one-ply moves) would earn on it.
+//! - A bought move is taken when it must repair the king, or when its two-ply gain over
+//!   passing exceeds its price at `zk` pawns per Zorkmid plus half a pawn.
+//! - A retraction is forced when the free move captured a piece whose drop price is at
+//!   least the retraction's price (the capture would cost more to buy back than to
+//!   refuse), or when the move checks and the guesser can pay twice the price.
+//!
+//! Information: only what the seat sees: the board, its own balance, the opponent's
+//! balance in open mode only, its own sheet.
+
+use crate::settings::{Kind, Setting, Settings};
+use crate::spec::{AgentError, Spec};
+use crate::Agent;
+use engine::game::{Game, Seat};
+use engine::variants::clairvoyant::purchases::{bought_cost, in_check, scratch};
+use engine::variants::clairvoyant::{ClairAction, Clairvoyant, Guess, Phase};
+use engine::{Board, Color, Move, Role, Square};
+use rand::Rng;
+use rand_pcg::Pcg64;
+use std::any::Any;
+
+/// Which guesser writes the sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guesser {
+    Smart,
+    Naive,
+}
+
+/// The `clairvoyant` agent.
+#[derive(Clone, Debug)]
+pub struct ClairvoyantAgent {
+    pub guesser: Guesser,
+    pub temp: f64,
+    pub drop_at: u32,
+    pub zk: f64,
+    pub repeat: bool,
+    spec: String,
+}
+
+impl ClairvoyantAgent {
+    pub fn schema() -> Vec<Setting> {
+        vec![
+            Setting {
+                key: "guesser",
+                kind: Kind::Choice(&["smart", "naive"]),
+                default: "smart",
+                tunable: false,
+                help: "expected-Zorkmid sheet from a two-ply search, or the naive top three",
+            },
+            Setting {
+                key: "temp",
+                kind: Kind::Real {
+                    min: 0.01,
+                    max: 100.0,
+                },
+                default: "0.5",
+                tunable: true,
+                help: "softmax temperature (pawns) turning move scores into probabilities",
+            },
+            Setting {
+                key: "drop_at",
+                kind: Kind::Int {
+                    min: 0,
+                    max: 100_000,
+                },
+                default: "25",
+                tunable: true,
+                help: "balance at which the mover drops a piece instead of moving",
+            },
+            Setting {
+                key: "zk",
+                kind: Kind::Real {
+                    min: 0.0,
+                    max: 10.0,
+                },
+                default: "0.05",
+                tunable: true,
+                help: "pawns per Zorkmid when weighing purchases and being predicted",
+            },
+            Setting {
+                key: "repeat",
+                kind: Kind::Bool,
+                default: "true",
+                tunable: false,
+                help: "repeat the best guess (guesses score independently)",
+            },
+        ]
+    }
+
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        let s = Settings::read(spec, &Self::schema())?;
+        Ok(ClairvoyantAgent {
+            guesser: match s.choice("guesser") {
+                "naive" => Guesser::Naive,
+                _ => Guesser::Smart,
+            },
+            temp: s.real("temp"),
+            drop_at: s.int("drop_at").min(u32::MAX as u64) as u32,
+            zk: s.real("zk"),
+            repeat: s.flag("repeat"),
+            spec: spec.canonical(),
+        })
+    }
+
+    /// The agent for games of type `G`: only Clairvoyant Chess.
+    pub fn build<G: Game>(spec: &Spec) -> Result<Box<dyn Agent<G>>, AgentError> {
+        let agent: Box<dyn Agent<Clairvoyant>> = Box::new(Self::from_spec(spec)?);
+        let any: Box<dyn Any> = Box::new(agent);
+        any.downcast::<Box<dyn Agent<G>>>()
+            .map(|b| *b)
+            .map_err(|_| AgentError::Unsupported {
+                agent: "clairvoyant".into(),
+                variant: std::any::type_name::<G>()
+                    .rsplit("::")
+                    .next()
+                    .unwrap_or("?")
+                    .into(),
+                why: "it plays Clairvoyant Chess only".into(),
+            })
+    }
+
+    /// The sheet this agent writes for the position at the start of the mover's turn.
+    pub fn sheet(&self, g: &Clairvoyant) -> Vec<Guess> {
+        match self.guesser {
+            Guesser::Naive => naive_sheet(g),
+            Guesser::Smart => self.smart_sheet(g),
+        }
+    }
+
+    fn smart_sheet(&self, g: &Clairvoyant) -> Vec<Guess> {
+        let b = g.board_ref();
+        let mover = g.mover();
+        let values = &g.params().values;
+        let scored = move_scores(b, true);
+        let mut cands: Vec<(Guess, f64)> = Vec::new();
+        if !scored.is_empty() {
+            let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+            let w: Vec<f64> = scored
+                .iter()
+                .map(|s| ((s.1 - top) / self.temp).exp())
+                .collect();
+            let z: f64 = w.iter().sum();
+            let mut piece = [0.0f64; 64];
+            for ((m, _), wi) in scored.iter().zip(&w) {
+                let p = wi / z;
+                piece[m.from().index()] += p;
+                let role = b.piece_at(m.from()).map_or(Role::Pawn, |x| x.role);
+                let (to, v) = if m.is_castle() {
+                    let kd = Board::castle_targets(mover, m.from(), m.to()).0;
+                    (kd, values.moves.get(Role::King))
+                } else {
+                    (m.to(), values.move_destination.get(role))
+                };
+                let guess = Guess::Destination(m.from(), to);
+                match cands.iter_mut().find(|c| c.0 == guess) {
+                    Some(c) => c.1 += p * v as f64,
+                    None => cands.push((guess, p * v as f64)),
+                }
+            }
+            for sq in b.by_color(mover) {
+                let p = piece[sq.index()];
+                if p > 0.0 {
+                    let role = b.piece_at(sq).map_or(Role::Pawn, |x| x.role);
+                    cands.push((Guess::Piece(sq), p * values.moves.get(role) as f64));
+                }
+            }
+        }
+        if !g.params().blind() && g.balance(mover) >= self.drop_at {
+            if let Some((role, sq)) = best_drop(g, mover) {
+                cands.push((Guess::Buy(role), 0.5 * values.buy.get(role) as f64));
+                cands.push((
+                    Guess::BuySquare(role, sq),
+                    0.5 * values.buy_square.get(role) as f64,
+                ));
+            }
+        }
+        cands.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let n = g.params().max_guesses as usize;
+        if self.repeat {
+            cands.first().map_or(Vec::new(), |c| vec![c.0; n])
+        } else {
+            cands.into_iter().take(n).map(|c| c.0).collect()
+        }
+    }
+
+    fn choose_free(&self, g: &Clairvoyant, legal: &[ClairAction]) -> Option<ClairAction> {
+        let mover = g.mover();
+        let predicted = naive_sheet(g);
+        let values = &g.params().values;
+        let mut best: Option<(f64, ClairAction)> = None;
+        for &a in legal {
+            let ClairAction::Move(m) = a else { continue };
+            let mut b = g.board_ref().clone();
+            b.make(m);
+            let mut s = two_ply_after(&mut b, mover);
+            if in_check(&b, mover) {
+                s -= 1.0; // needs a bought repair
+            }
+            let role = g
+                .board_ref()
+                .piece_at(m.from())
+                .map_or(Role::Pawn, |p| p.role);
+            let mut loss = 0u32;
+            for guess in &predicted {
+                match *guess {
+                    Guess::Destination(f, t) if f == m.from() && t == m.to() => {
+                        loss += values.move_destination.get(role)
+                    }
+                    Guess::Piece(f) if f == m.from() => loss += values.moves.get(role),
+                    _ => {}
+                }
+            }
+            s -= self.zk * loss as f64;
+            if best.is_none_or(|(bs, _)| s > bs) {
+                best = Some((s, a));
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    fn choose_buy(&self, g: &Clairvoyant, legal: &[ClairAction]) -> Option<ClairAction> {
+        let mover = g.mover();
+        let must = in_check(g.board_ref(), mover);
+        let mut b = scratch(g.board_ref(), mover.other());
+        let pass_score = if must {
+            f64::MIN
+        } else {
+            two_ply_after(&mut b, mover)
+        };
+        let mut moves = g.turn_moves();
+        moves.retain(|m| !m.retracted);
+        let mut best: Option<(f64, ClairAction)> = None;
+        for &a in legal {
+            let ClairAction::Buy(m) = a else { continue };
+            let mut b = scratch(g.board_ref(), mover);
+            let price = bought_cost(&b, m, &moves, g.start_check(), &g.params().costs);
+            b.make(m);
+            let s = two_ply_after(&mut b, mover) - self.zk * price as f64;
+            if best.is_none_or(|(bs, _)| s > bs) {
+                best = Some((s, a));
+            }
+        }
+        let (s, a) = best?;
+        (must || s - pass_score > 0.5).then_some(a)
+    }
+
+    fn retract(&self, g: &Clairvoyant, seat: Seat) -> bool {
+        let Some(price) = g.retraction_price() else {
+            return false;
+        };
+        let me = Color::from_index(seat);
+        if g.balance(me) < price {
+            return false;
+        }
+        let moves = g.turn_moves();
+        let Some(last) = moves.iter().rev().find(|m| !m.retracted) else {
+            return false;
+        };
+        // The captured piece: the board before the move is not at hand, so read it from
+        // the opponent's loss: the move's destination held one of my pieces.
+        let captured = if last.captured {
+            g.board_ref().board_last_capture()
+        } else {
+            None
+        };
+        if let Some(role) = captured {
+            if g.params().costs.drop.get(role) >= price {
+                return true;
+            }
+        }
+        last.gave_check && g.balance(me) >= 2 * price
+    }
+}
+
+/// Helpers the engine's board does not offer.
+trait LastCapture {
+    fn board_last_capture(&self) -> Option<Role>;
+}
+
+impl LastCapture for Board {
+    /// The type of the piece the last move captured (replaying it on a copy).
+    fn board_last_capture(&self) -> Option<Role> {
+        let mut b = self.clone();
+        let m = b.unmake()?;
+        b.captured_piece(m).map(|p| p.role)
+    }
+}
+
+/// The three best moves of a one-ply search, as destination guesses.
+pub fn naive_sheet(g: &Clairvoyant) -> Vec<Guess> {
+    let b = g.board_ref();
+    let mover = g.mover();
+    let mut scored = move_scores(b, false);
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let n = g.params().max_guesses as usize;
+    scored
+        .into_iter()
+        .take(n)
+        .map(|(m, _)| {
+            let to = if m.is_castle() {
+                Board::castle_targets(mover, m.from(), m.to()).0
+            } else {
+                m.to()
+            };
+            Guess::Destination(m.from(), to)
+        })
+        .collect()
+}
+
+/// Score (pawns, for the side to move of `b`) of each legal move: after the move, and
+/// with `reply` after the opponent's best capture too.
+pub fn move_scores(b: &Board, reply: bool) -> Vec<(Move, f64)> {
+    let me = b.turn();
+    let mut out = Vec::new();
+    if b.pieces(me, Role::King).count() != 1 {
+        return out;
+    }
+    let mut work = b.clone();
+    for m in b.legal_moves().iter().copied() {
+        work.make(m);
+        let s = if reply {
+            two_ply_after(&mut work, me)
+        } else {
+            crate::eval::board_score(&work, me) as f64 / 100.0
+        };
+        work.unmake();
+        out.push((m, s));
+    }
+    out
+}
+
+/// The score for `me` on `b` (the opponent to move) after the opponent's best capture,
+/// or as it stands if no capture is better for the opponent.
+fn two_ply_after(b: &mut Board, me: Color) -> f64 {
+    let base = crate::eval::board_score(b, me);
+    let mut worst = base;
+    if b.pieces(b.turn(), Role::King).count() == 1 {
+        for r in b.legal_moves().iter().copied() {
+            if b.captured_piece(r).is_none() {
+                continue;
+            }
+            b.make(r);
+            worst = worst.min(crate::eval::board_score(b, me));
+            b.unmake();
+        }
+    }
+    worst as f64 / 100.0
+}
+
+/// The drop this agent's policy would make for `mover` now: the most valuable
+/// affordable type, on the square with the best two-ply score.
+fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Square)> {
+    let balance = g.balance(mover);
+    let costs = &g.params().costs;
+    let role = [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .into_iter()
+    .find(|&r| costs.drop.get(r) <= balance)?;
+    let b = g.board_ref();
+    let mut best: Option<(f64, Square)> = None;
+    let mut work = scratch(b, mover);
+    for sq in !b.occupied() {
+        if !engine::variants::clairvoyant::purchases::drop_allowed(b, role, sq) {
+            continue;
+        }
+        work.set_piece(sq, Some(engine::Piece::new(mover, role)));
+        work.make_null();
+        let s = two_ply_after(&mut work, mover);
+        work.unmake_null();
+        work.set_piece(sq, None);
+        if best.is_none_or(|(bs, _)| s > bs) {
+            best = Some((s, sq));
+        }
+    }
+    best.map(|(_, sq)| (role, sq))
+}
+
+impl Agent<Clairvoyant> for ClairvoyantAgent {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn act(&mut self, g: &Clairvoyant, seat: Seat, rng: &mut Pcg64) -> ClairAction {
+        let mut legal = Vec::new();
+        g.legal_actions(seat, &mut legal);
+        assert!(!legal.is_empty(), "asked to act without legal actions");
+        let fallback = legal[rng.gen_range(0..legal.len())];
+        let pick = match g.phase() {
+            Phase::Guess => {
+                let sheet = self.sheet(g);
+                let next = sheet.get(g.sheet().len()).copied();
+                next.map(ClairAction::Guess)
+                    .filter(|a| legal.contains(a))
+                    .or(Some(ClairAction::Pass))
+            }
+            Phase::MoverGuess => Some(ClairAction::RetractGuess),
+            Phase::Start => {
+                let mover = g.mover();
+                let drop = (g.balance(mover) >= self.drop_at)
+                    .then(|| best_drop(g, mover))
+                    .flatten()
+                    .map(|(r, s)| ClairAction::Drop(r, s))
+                    .filter(|a| legal.contains(a));
+                drop.or_else(|| self.choose_free(g, &legal))
+            }
+            Phase::Free => self.choose_free(g, &legal),
+            Phase::Drops | Phase::Extra => self.choose_buy(g, &legal).or(Some(ClairAction::Pass)),
+            Phase::Retract => Some(if self.retract(g, seat) {
+                ClairAction::Retract
+            } else {
+                ClairAction::Pass
+            }),
+            Phase::Over => None,
+        };
+        match pick {
+            Some(a) if legal.contains(&a) => a,
+            _ => fallback,
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! Purchases: which drops are allowed, what a bought move costs, and whether a turn
+//! that has left the mover's king attacked can still end legally.
+//!
+//! Rules (seed "Cost of Extra Stuff" and its footnotes; RULES.md "Clairvoyant Chess"):
+//! - A drop goes on an empty square, a pawn never on the first or last rank, and the
+//!   dropped piece may not attack the enemy's (only) king (`rule_drop_may_not_check`,
+//!   `rule_pawn_drop_not_on_back_ranks`). A second king (the drop table's king) may be
+//!   bought only by a side with one king (decision: two kings at most).
+//! - A bought move costs by the piece's type: non-capturing, capturing, a second move by
+//!   the same piece after its capture, a second capture by the same piece
+//!   (`rule_costs_follow_the_table`); the king's non-capturing extra move costs 11 when a
+//!   move was already made this turn and the king is attacked right before it, else 7 if
+//!   the mover was in check at the start of the turn, else 3 (`rule_king_extra_move_costs`);
+//!   the king's non-capturing move after its own capture costs 18, or 25 if that capture
+//!   went into check (`rule_king_after_capture_costs`).
+//! - A move that checks may not be followed by a bought move of the same piece
+//!   (`rule_checking_piece_may_not_move_again`).
+//! - Only the end-of-turn position must be legal: a move may leave the king attacked
+//!   when an affordable bought move can repair it (`rule_first_move_may_leave_check`).
+//!   [`completes`] answers that question exhaustively over the bought moves still
+//!   allowed, so every action offered leads to a turn that can end legally.
+//! - "In check" means the side has exactly one king and it is attacked; with two kings
+//!   either may stand attacked (`rule_second_king_may_enter_check`). A king is captured
+//!   only while its side has two (`rule_second_king_capture_is_ordinary`).
+//! - Castling keeps its orthodox conditions (not out of, through or into an attack at
+//!   the moment it is made) and needs exactly one king (decision).
+//! - En passant is possible only for the first move of a turn (the board forgets the
+//!   square at the null step between two moves of one side), and after a two-move turn
+//!   only if its last move was the double step (RULES.md).
+
+use super::tables::Costs;
+use super::TurnMove;
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::square::{Color, Piece, Role, Square};
+use crate::variants::{castles_without_attack_test, pseudo_moves};
+
+/// The king of `c` if it has exactly one (the only one that can be in check).
+#[inline]
+pub fn royal_king(b: &Board, c: Color) -> Option<Square> {
+    let k = b.pieces(c, Role::King);
+    if k.count() == 1 {
+        k.first()
+    } else {
+        None
+    }
+}
+
+/// Whether `c` is in check: exactly one king, and it is attacked.
+#[inline]
+pub fn in_check(b: &Board, c: Color) -> bool {
+    royal_king(b, c).is_some_and(|k| b.is_attacked(k, c.other()))
+}
+
+/// A copy of the position without history, with `turn` to move and no en passant
+/// square: the board a side's bought moves are generated on (building it costs less
+/// than cloning a board with its undo stack).
+pub fn scratch(b: &Board, turn: Color) -> Board {
+    scratch_with_ep(b, turn, None)
+}
+
+/// [`scratch`] keeping an en passant square (for the first move of a turn).
+pub fn scratch_with_ep(b: &Board, turn: Color, ep: Option<Square>) -> Board {
+    let mut s = Board::empty();
+    for sq in b.occupied() {
+        s.set_piece(sq, b.piece_at(sq));
+    }
+    s.set_state(turn, b.castling_rights(), ep, 0, 1);
+    s
+}
+
+/// The moves of the side to move on `b` before any king-safety test: orthodox geometry,
+/// en passant when the board has a square, castling with its orthodox attack tests when
+/// the side has one king; never the capture of the enemy's only king.
+pub fn mover_moves(b: &Board, out: &mut MoveList) {
+    out.clear();
+    let us = b.turn();
+    let occ = b.occupied();
+    pseudo_moves(b, out, Bitboard::FULL, |_| occ, |_, _| true);
+    if let Some(k) = royal_king(b, us.other()) {
+        let mut i = 0;
+        while i < out.len() {
+            if out[i].to() == k && out[i].kind() != MoveKind::Castle {
+                out.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    if let Some(king) = royal_king(b, us) {
+        if b.is_attacked(king, us.other()) {
+            return;
+        }
+        castles_without_attack_test(b, |m| {
+            let (kd, _) = Board::castle_targets(us, m.from(), m.to());
+            let path = attacks::between(king, kd).with(kd);
+            if !path.any_square(|s| b.is_attacked(s, us.other())) {
+                out.push(m);
+            }
+        });
+    }
+}
+
+/// The latest live move this turn that ended on `sq` (the same piece moving again).
+pub fn previous_of(moves: &[TurnMove], sq: Square) -> Option<&TurnMove> {
+    moves
+        .iter()
+        .rev()
+        .filter(|m| !m.retracted)
+        .find(|m| m.to == sq || m.rook_to == Some(sq))
+}
+
+/// Whether the seed forbids `mv` after `moves`: the last move checked and `mv` is by
+/// the same piece.
+pub fn forbidden_after_check(moves: &[TurnMove], mv: Move) -> bool {
+    moves
+        .iter()
+        .rev()
+        .find(|m| !m.retracted)
+        .is_some_and(|last| last.gave_check && last.to == mv.from())
+}
+
+/// The price of `mv` as a bought move on `b` (the mover to move) after this turn's
+/// `moves`; `start_check`: the mover was in check at the start of the turn.
+pub fn bought_cost(
+    b: &Board,
+    mv: Move,
+    moves: &[TurnMove],
+    start_check: bool,
+    costs: &Costs,
+) -> u32 {
+    let role = b.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role);
+    let capture = b.captured_piece(mv).is_some();
+    let prev = previous_of(moves, mv.from());
+    let prev_capture = prev.is_some_and(|p| p.captured);
+    if capture && prev_capture {
+        costs.second_capture.get(role)
+    } else if prev_capture {
+        if role == Role::King && prev.is_some_and(|p| p.into_check) {
+            costs.king_after_capture_into_check
+        } else {
+            costs.same_after_capture.get(role)
+        }
+    } else if capture {
+        costs.extra_capture.get(role)
+    } else if role == Role::King {
+        let made = moves.iter().any(|m| !m.retracted);
+        if made && in_check(b, b.turn()) {
+            costs.king_quiet_into_check
+        } else if start_check {
+            costs.king_quiet_in_check
+        } else {
+            costs.extra_quiet.get(role)
+        }
+    } else {
+        costs.extra_quiet.get(role)
+    }
+}
+
+/// The record of `mv` played on `b` (the mover to move, before the move) after this
+/// turn's `moves`; the check flags are filled in by [`finish_turn_move`].
+pub fn describe(b: &Board, mv: Move, moves: &[TurnMove], bought: bool, cost: u32) -> TurnMove {
+    let us = b.turn();
+    let piece = b.piece_at(mv.from());
+    let role = piece.map_or(Role::Pawn, |p| p.role);
+    let (to, rook_to, rook_from) = if mv.is_castle() {
+        let (kd, rd) = Board::castle_targets(us, mv.from(), mv.to());
+        (kd, Some(rd), Some(mv.to()))
+    } else {
+        (mv.to(), None, None)
+    };
+    let (origin, start_role) = match previous_of(moves, mv.from()) {
+        Some(p) if p.rook_to == Some(mv.from()) => (p.rook_origin.unwrap_or(mv.from()), Role::Rook),
+        Some(p) => (p.origin, p.role),
+        None => (mv.from(), role),
+    };
+    TurnMove {
+        mv,
+        from: mv.from(),
+        to,
+        rook_to,
+        rook_origin: rook_from,
+        origin,
+        role: start_role,
+        captured: b.captured_piece(mv).is_some(),
+        pawn: role == Role::Pawn,
+        castle: mv.is_castle(),
+        gave_check: false,
+        into_check: false,
+        bought,
+        retracted: false,
+        cost,
+    }
+}
+
+/// Fills the check flags of `m` from the board after it (`mover` moved).
+pub fn finish_turn_move(after: &Board, mover: Color, m: &mut TurnMove) {
+    m.gave_check = in_check(after, mover.other());
+    m.into_check = in_check(after, mover);
+}
+
+/// Whether the turn can still end legally from `b` (the mover to move) with at most
+/// `left` more bought moves and `balance` Zorkmids, after this turn's `moves`.
+pub fn completes(
+    b: &mut Board,
+    moves: &mut Vec<TurnMove>,
+    balance: u32,
+    left: u32,
+    start_check: bool,
+    costs: &Costs,
+) -> bool {
+    let mover = b.turn();
+    if !in_check(b, mover) {
+        return true;
+    }
+    if left == 0 || balance < costs.min_bought_move() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    mover_moves(b, &mut list);
+    for &mv in list.iter() {
+        if forbidden_after_check(moves, mv) {
+            continue;
+        }
+        let cost = bought_cost(b, mv, moves, start_check, costs);
+        if cost > balance {
+            continue;
+        }
+        let mut tm = describe(b, mv, moves, true, cost);
+        b.make(mv);
+        finish_turn_move(b, mover, &mut tm);
+        let ok = !tm.into_check || {
+            if left > 1 {
+                b.make_null();
+                moves.push(tm);
+                let r = completes(b, moves, balance - cost, left - 1, start_check, costs);
+                moves.pop();
+                b.unmake_null();
+                r
+            } else {
+                false
+            }
+        };
+        b.unmake();
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `role` may be dropped on `sq` by the side to move of `b` (ignoring price and
+/// the mover's own king): empty square, pawns off the back ranks, no check given, a
+/// king only as a second one.
+pub fn drop_allowed(b: &Board, role: Role, sq: Square) -> bool {
+    let us = b.turn();
+    if b.piece_at(sq).is_some() {
+        return false;
+    }
+    if role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7) {
+        return false;
+    }
+    if role == Role::King && b.pieces(us, Role::King).count() != 1 {
+        return false;
+    }
+    match royal_king(b, us.other()) {
+        Some(k) => !attacks::attacks(role, us, sq, b.occupied().with(sq)).contains(k),
+        None => true,
+    }
+}
+
+/// Every square where `role` may be dropped by the side to move of `b` (as
+/// [`drop_allowed`], computed as one set: the squares that would check the enemy's
+/// only king are those its own attack pattern reaches, by symmetry).
+pub fn drop_squares(b: &Board, role: Role) -> Bitboard {
+    let us = b.turn();
+    if role == Role::King && b.pieces(us, Role::King).count() != 1 {
+        return Bitboard::EMPTY;
+    }
+    let occ = b.occupied();
+    let mut squares = !occ;
+    if role == Role::Pawn {
+        squares = squares - Bitboard::relative_rank(us, 0) - Bitboard::relative_rank(us, 7);
+    }
+    if let Some(k) = royal_king(b, us.other()) {
+        let checking = match role {
+            Role::Pawn => attacks::pawn_attacks(us.other(), k),
+            r => attacks::attacks(r, us, k, occ),
+        };
+        squares = squares - checking;
+    }
+    squares
+}
+
+/// Places a dropped piece (the caller records the board operation).
+pub fn place(b: &mut Board, role: Role, sq: Square) {
+    b.set_piece(sq, Some(Piece::new(b.turn(), role)));
+}
