@@ -101,7 +101,8 @@ pub struct TuneArgs {
     pub iterations: u64,
     #[arg(long, value_enum, default_value = "spsa")]
     pub optimizer: Optimizer,
-    /// SPSA gain `a` (normalised units per unit of loss slope).
+    /// SPSA gain `a` (normalised units per unit of loss slope). Keep `a_1 · curvature`
+    /// of the loss (in normalised units) below 1, or the steps jump between the bounds.
     #[arg(long, default_value_t = 0.05)]
     pub spsa_a: f64,
     /// SPSA last perturbation `c_end`, as a fraction of each parameter's range.
@@ -222,7 +223,10 @@ fn setup(args: &TuneArgs) -> Result<Setup> {
         targets,
         agents,
         seats,
-        threads: args.threads.unwrap_or_else(rayon::current_num_threads).max(1),
+        threads: args
+            .threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1),
     })
 }
 
@@ -236,7 +240,14 @@ impl VariantVisitor for Eval<'_> {
     type Output = Result<Played>;
     fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Result<Played> {
         let s = self.setup;
-        let plan = Plan::new(s.agents.clone(), s.seats, false, self.games, self.seed, None);
+        let plan = Plan::new(
+            s.agents.clone(),
+            s.seats,
+            false,
+            self.games,
+            self.seed,
+            None,
+        );
         let starts = Starts {
             games: vec![G::new(&params)],
             texts: vec![String::new()],
@@ -328,9 +339,17 @@ impl Setup {
 
     fn play(&self, x: &[f64], games: u64, seed: u64) -> Result<Played> {
         let text = self.text(x)?;
-        registry::visit(&self.variant, Some(&text), Eval { setup: self, games, seed })
-            .map_err(|e| anyhow!(e))
-            .with_context(|| format!("the point {}", self.point_label(x)))?
+        registry::visit(
+            &self.variant,
+            Some(&text),
+            Eval {
+                setup: self,
+                games,
+                seed,
+            },
+        )
+        .map_err(|e| anyhow!(e))
+        .with_context(|| format!("the point {}", self.point_label(x)))?
     }
 
     fn means(&self, p: &Played) -> Vec<f64> {
@@ -400,12 +419,18 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         let ck: Checkpoint = serde_json::from_str(&text)
             .with_context(|| format!("--resume: {} is not a checkpoint", ckpt_path.display()))?;
         if ck.settings != settings {
-            bail!("--resume: the settings differ from those of the run in {}", args.out.display());
+            bail!(
+                "--resume: the settings differ from those of the run in {}",
+                args.out.display()
+            );
         }
         ck
     } else {
         if ckpt_path.exists() {
-            bail!("{} holds a run already; pass --resume to continue it", args.out.display());
+            bail!(
+                "{} holds a run already; pass --resume to continue it",
+                args.out.display()
+            );
         }
         std::fs::create_dir_all(&args.out)
             .with_context(|| format!("cannot create {}", args.out.display()))?;
@@ -418,7 +443,9 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                 args.spsa_a,
                 args.spsa_big_a,
             )),
-            Optimizer::Cmaes => State::Cmaes(cmaes::Cmaes::new(u0, args.cmaes_sigma, args.cmaes_lambda)),
+            Optimizer::Cmaes => {
+                State::Cmaes(cmaes::Cmaes::new(u0, args.cmaes_sigma, args.cmaes_lambda))
+            }
         };
         let mut header = vec!["iteration".to_string(), "point".into(), "loss".into()];
         header.extend(setup.space.params.iter().map(|p| p.name.clone()));
@@ -481,9 +508,17 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         match &mut next {
             State::Spsa(s) => {
                 let probe = s.probe(|| if rng.gen::<bool>() { 1.0 } else { -1.0 });
-                let (xp, xm) = (setup.space.from_unit(&probe.plus), setup.space.from_unit(&probe.minus));
+                let (xp, xm) = (
+                    setup.space.from_unit(&probe.plus),
+                    setup.space.from_unit(&probe.minus),
+                );
                 // One rounding draw per parameter, shared by both sides.
-                let u: Vec<f64> = setup.space.params.iter().map(|_| rng.gen::<f64>()).collect();
+                let u: Vec<f64> = setup
+                    .space
+                    .params
+                    .iter()
+                    .map(|_| rng.gen::<f64>())
+                    .collect();
                 let round = |x: &[f64]| -> Vec<f64> {
                     let r: Vec<f64> = x
                         .iter()
@@ -504,7 +539,10 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                 };
                 let t0 = Instant::now();
                 let (mp, mm) = (setup.means(&pp), setup.means(&pm));
-                let (lp, lm) = (targets::loss(&setup.targets, &mp), targets::loss(&setup.targets, &mm));
+                let (lp, lm) = (
+                    targets::loss(&setup.targets, &mp),
+                    targets::loss(&setup.targets, &mm),
+                );
                 let spread: Vec<f64> = setup
                     .space
                     .to_unit(&xp)
@@ -515,11 +553,20 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                 s.update(&probe, lp, lm, &spread);
                 row("plus", Some(lp), &xp, &mp);
                 row("minus", Some(lm), &xm, &mm);
-                row("estimate", None, &setup.space.from_unit(&s.theta), &[]);
+                row(
+                    "estimate",
+                    None,
+                    &setup.playable(&setup.space.from_unit(&s.theta)),
+                    &[],
+                );
                 tally(&pp, &mut ck);
                 tally(&pm, &mut ck);
                 ck.overhead_secs += t0.elapsed().as_secs_f64();
-                bar.set_message(format!("loss {:.3} | {}", (lp + lm) / 2.0, setup.point_label(&setup.playable(&setup.space.from_unit(&s.theta)))));
+                bar.set_message(format!(
+                    "loss {:.3} | {}",
+                    (lp + lm) / 2.0,
+                    setup.point_label(&setup.playable(&setup.space.from_unit(&s.theta)))
+                ));
             }
             State::Cmaes(es) => {
                 let samples = es.ask(|| cmaes::normal(&mut rng));
@@ -539,14 +586,17 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                 }
                 let t0 = Instant::now();
                 es.tell(&samples, &losses);
-                let est = setup.space.from_unit(&es.mean);
+                let est = setup.playable(&setup.space.from_unit(&es.mean));
                 row("estimate", None, &est, &[]);
                 for p in &played {
                     tally(p, &mut ck);
                 }
                 ck.overhead_secs += t0.elapsed().as_secs_f64();
                 let best = losses.iter().copied().fold(f64::INFINITY, f64::min);
-                bar.set_message(format!("best loss {best:.3} | {}", setup.point_label(&setup.playable(&est))));
+                bar.set_message(format!(
+                    "best loss {best:.3} | {}",
+                    setup.point_label(&setup.playable(&est))
+                ));
             }
         }
         let t0 = Instant::now();
@@ -590,7 +640,10 @@ fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Resu
         setup.agents.join(" vs "),
         args.seed
     );
-    let _ = writeln!(md, "## Parameters\n\n| parameter | paths | bounds | base | tuned |\n|---|---|---|---|---|");
+    let _ = writeln!(
+        md,
+        "## Parameters\n\n| parameter | paths | bounds | base | tuned |\n|---|---|---|---|---|"
+    );
     for (i, p) in setup.space.params.iter().enumerate() {
         let _ = writeln!(
             md,
@@ -615,7 +668,8 @@ fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Resu
         let mut lb = Vec::new();
         let mut lt = Vec::new();
         for (i, t) in setup.targets.iter().enumerate() {
-            let col = |p: &Played| targets::mean_ci(&p.values.iter().map(|v| v[i]).collect::<Vec<_>>());
+            let col =
+                |p: &Played| targets::mean_ci(&p.values.iter().map(|v| v[i]).collect::<Vec<_>>());
             let (bm, bc) = col(&pb);
             let (tm, tc) = col(&pt);
             lb.push(bm);

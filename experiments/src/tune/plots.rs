@@ -41,7 +41,10 @@ pub fn draw(dir: &Path, lines: &[String], space: &Space) -> Result<()> {
         let root = SVGBackend::new(&path, (800, 400)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("loss per iteration (mean of the points played)", ("sans-serif", 18))
+            .caption(
+                "loss per iteration (mean of the points played)",
+                ("sans-serif", 18),
+            )
             .margin(10)
             .x_label_area_size(35)
             .y_label_area_size(50)
@@ -63,7 +66,10 @@ pub fn draw(dir: &Path, lines: &[String], space: &Space) -> Result<()> {
         let root = SVGBackend::new(&path, (800, 400)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("estimate per iteration (fraction of each range)", ("sans-serif", 18))
+            .caption(
+                "estimate per iteration (fraction of each range)",
+                ("sans-serif", 18),
+            )
             .margin(10)
             .x_label_area_size(35)
             .y_label_area_size(50)

@@ -42,9 +42,7 @@ impl Measure {
             "draw" => Measure::Draw,
             _ => match s.strip_prefix("tally:") {
                 Some(name) if !name.is_empty() => Measure::Tally(name.to_string()),
-                _ => bail!(
-                    "measure '{s}': expected plies, first_seat_score, draw or tally:NAME"
-                ),
+                _ => bail!("measure '{s}': expected plies, first_seat_score, draw or tally:NAME"),
             },
         })
     }
@@ -104,7 +102,10 @@ pub fn parse(text: &str, tallies: &[String]) -> Result<Vec<Target>> {
             let (centre, half_width) = match (t.range, t.value, t.tolerance, t.relative) {
                 (Some([a, b]), None, None, None) => {
                     if a >= b {
-                        bail!("target '{}': range [{a}, {b}] is reversed or empty", t.measure);
+                        bail!(
+                            "target '{}': range [{a}, {b}] is reversed or empty",
+                            t.measure
+                        );
                     }
                     ((a + b) / 2.0, (b - a) / 2.0)
                 }

@@ -48,7 +48,10 @@ fn error_of(space: &str, targets: &str, variant: &str) -> String {
     let f = Files::new(space, targets);
     let args = f.args(variant, Optimizer::Spsa, 2, "out");
     let e = run_until(&args, None).expect_err("bad input must be refused");
-    assert!(!args.out.exists(), "no run folder before the input is checked");
+    assert!(
+        !args.out.exists(),
+        "no run folder before the input is checked"
+    );
     format!("{e:#}")
 }
 
@@ -111,19 +114,27 @@ fn bad_targets_are_errors_before_any_game() {
         "[[target]]\nmeasure = \"tally:nonsense\"\nrange = [1, 2]\n",
         "expedition",
     );
-    assert!(e.contains("no tally 'nonsense'") && e.contains("turns"), "{e}");
+    assert!(
+        e.contains("no tally 'nonsense'") && e.contains("turns"),
+        "{e}"
+    );
     let e = error_of(
         CAP_SPACE,
         "[[target]]\nmeasure = \"plies\"\nrange = [5, 2]\n",
         "chess",
     );
     assert!(e.contains("reversed"), "{e}");
-    let e = error_of(CAP_SPACE, "[[target]]\nmeasure = \"length\"\nvalue = 3\ntolerance = 1\n", "chess");
+    let e = error_of(
+        CAP_SPACE,
+        "[[target]]\nmeasure = \"length\"\nvalue = 3\ntolerance = 1\n",
+        "chess",
+    );
     assert!(e.contains("measure 'length'"), "{e}");
 }
 
 fn read_tuned_cap(out: &Path) -> i64 {
-    let t: toml::Table = toml::from_str(&std::fs::read_to_string(out.join("best.toml")).unwrap()).unwrap();
+    let t: toml::Table =
+        toml::from_str(&std::fs::read_to_string(out.join("best.toml")).unwrap()).unwrap();
     t["ply_cap"].as_integer().unwrap()
 }
 
@@ -134,12 +145,18 @@ fn read_tuned_cap(out: &Path) -> i64 {
 fn spsa_tunes_a_parameter_with_a_known_effect_to_its_value() {
     let f = Files::new(CAP_SPACE, CAP_TARGET);
     let mut args = f.args("chess", Optimizer::Spsa, 60, "spsa");
-    args.spsa_a = 0.02;
+    args.spsa_a = 0.001;
     args.confirm_games = 20;
     run_until(&args, None).unwrap();
     let cap = read_tuned_cap(&args.out);
     assert!((cap - 30).abs() <= 3, "tuned ply_cap {cap}");
-    for file in ["iterations.csv", "report.md", "loss.svg", "params.svg", "checkpoint.json"] {
+    for file in [
+        "iterations.csv",
+        "report.md",
+        "loss.svg",
+        "params.svg",
+        "checkpoint.json",
+    ] {
         assert!(args.out.join(file).exists(), "{file}");
     }
     let report = std::fs::read_to_string(args.out.join("report.md")).unwrap();
