@@ -12,6 +12,9 @@
 //! Tests: `tune::cmaes::tests::cmaes_finds_the_minimum_of_a_noisy_quadratic`,
 //! `tune::cmaes::tests::cmaes_solves_rosenbrock`.
 
+// Vector arithmetic over several arrays at once reads best with indices.
+#![allow(clippy::needless_range_loop)]
+
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -51,7 +51,7 @@ pub mod targets;
 
 use crate::matches::{self, Plan, Run, Starts, INTERRUPTED};
 use crate::record::{write_atomic, Row};
-use crate::util::{digest_hex, mix, split_agents};
+use crate::util::{mix, split_agents};
 use crate::variant_args::{read_params_file, VariantArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -66,7 +66,7 @@ use space::Space;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use targets::{Measure, Target};
@@ -700,13 +700,7 @@ fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Resu
         100.0 * ck.overhead_secs / ck.game_secs.max(1e-9)
     );
     write_atomic(&args.out.join("report.md"), md.as_bytes())?;
-    let _ = digest_hex;
     Ok(())
-}
-
-/// The run folder's report path (for callers that print it).
-pub fn report_path(out: &Path) -> PathBuf {
-    out.join("report.md")
 }
 
 #[cfg(test)]

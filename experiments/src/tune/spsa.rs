@@ -17,6 +17,9 @@
 //! Tests: `tune::spsa::tests::spsa_finds_the_minimum_of_a_noisy_quadratic`,
 //! `tune::spsa::tests::spsa_follows_rosenbrock_valley`.
 
+// Vector arithmetic over several arrays at once reads best with indices.
+#![allow(clippy::needless_range_loop)]
+
 use serde::{Deserialize, Serialize};
 
 pub const ALPHA: f64 = 0.602;

@@ -2,6 +2,7 @@
 //! with a known effect tuned to its known value, and resumption.
 
 use super::*;
+use std::path::Path;
 
 struct Files {
     dir: tempfile::TempDir,
