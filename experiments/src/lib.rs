@@ -18,5 +18,6 @@ pub mod standings;
 pub mod stats;
 pub mod tournament;
 pub mod trace_cmd;
+pub mod tune;
 pub mod util;
 pub mod variant_args;

@@ -2,7 +2,7 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
-    golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd,
+    golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd, tune,
 };
 
 #[derive(Parser, Debug)]
@@ -42,6 +42,9 @@ enum Command {
     Trace(trace_cmd::TraceArgs),
     /// Put the shards of one run (`--shard`, played anywhere) back together into one folder.
     Merge(merge_cmd::MergeArgs),
+    /// Tune numeric parameters of a variant toward designer targets (SPSA or CMA-ES),
+    /// ending with the tuned table, a confirmation run and a report.
+    Tune(tune::TuneArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -86,5 +89,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Balance(args) => report_cmd::run_balance(&args),
         Command::Trace(args) => trace_cmd::run(&args),
         Command::Merge(args) => merge_cmd::run(&args),
+        Command::Tune(args) => tune::run(&args),
     }
 }

@@ -1,0 +1,218 @@
+//! The tuner end to end on small runs: bad input refused before any game, a parameter
+//! with a known effect tuned to its known value, and resumption.
+
+use super::*;
+use std::path::Path;
+
+struct Files {
+    dir: tempfile::TempDir,
+}
+
+impl Files {
+    fn new(space: &str, targets: &str) -> Files {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("space.toml"), space).unwrap();
+        std::fs::write(dir.path().join("targets.toml"), targets).unwrap();
+        Files { dir }
+    }
+
+    fn args(&self, variant: &str, optimizer: Optimizer, iterations: u64, out: &str) -> TuneArgs {
+        TuneArgs {
+            variant: VariantArgs {
+                variant: variant.into(),
+                params: None,
+            },
+            space: self.dir.path().join("space.toml"),
+            targets: self.dir.path().join("targets.toml"),
+            agents: "random".into(),
+            games: 8,
+            iterations,
+            optimizer,
+            spsa_a: 0.05,
+            spsa_c: 0.1,
+            spsa_big_a: None,
+            cmaes_sigma: 0.25,
+            cmaes_lambda: None,
+            seed: 5,
+            threads: Some(2),
+            confirm_games: 0,
+            out: self.dir.path().join(out),
+            resume: false,
+        }
+    }
+}
+
+const CAP_SPACE: &str = "[[param]]\nname = \"cap\"\npath = \"ply_cap\"\nmin = 10\nmax = 90\n";
+const CAP_TARGET: &str = "[[target]]\nmeasure = \"plies\"\nvalue = 30\ntolerance = 3\n";
+
+fn error_of(space: &str, targets: &str, variant: &str) -> String {
+    let f = Files::new(space, targets);
+    let args = f.args(variant, Optimizer::Spsa, 2, "out");
+    let e = run_until(&args, None).expect_err("bad input must be refused");
+    assert!(
+        !args.out.exists(),
+        "no run folder before the input is checked"
+    );
+    format!("{e:#}")
+}
+
+#[test]
+fn bad_space_files_are_errors_before_any_game() {
+    let e = error_of(
+        "[[param]]\npath = \"tabel.0.0\"\nmin = 1\nmax = 2\n",
+        CAP_TARGET,
+        "expedition",
+    );
+    assert!(e.contains("unknown parameter path 'tabel.0.0'"), "{e}");
+    let e = error_of(
+        "[[param]]\npath = \"table.9.0\"\nmin = 1\nmax = 2\n",
+        CAP_TARGET,
+        "expedition",
+    );
+    assert!(e.contains("unknown parameter path 'table.9.0'"), "{e}");
+    let e = error_of(
+        "[[param]]\npath = \"ply_cap\"\nmin = 50\nmax = 20\n",
+        CAP_TARGET,
+        "expedition",
+    );
+    assert!(e.contains("bounds reversed"), "{e}");
+    let e = error_of(
+        "[[param]]\npath = \"chess960\"\nmin = 0\nmax = 1\n",
+        CAP_TARGET,
+        "chess",
+    );
+    assert!(e.contains("'chess960' is not a number"), "{e}");
+    let e = error_of(
+        "[[param]]\npath = \"table\"\nmin = 0\nmax = 1\n",
+        CAP_TARGET,
+        "expedition",
+    );
+    assert!(e.contains("is not a number (it holds array)"), "{e}");
+    // Two values that must be strictly ordered inside a range of one integer.
+    let e = error_of(
+        "[[param]]\nname = \"a\"\npath = \"table.0.1\"\nmin = 1\nmax = 2\n\
+         [[param]]\nname = \"b\"\npath = \"table.0.2\"\nmin = 1\nmax = 1.5\n\
+         [[tie]]\norder = [\"a\", \"b\"]\nstrict = true\n",
+        CAP_TARGET,
+        "expedition",
+    );
+    assert!(e.contains("ties cannot be met"), "{e}");
+    // A point the variant rejects (table entries above n) names the field.
+    let f = Files::new(
+        "[[param]]\npath = \"table.0.5\"\nmin = 1\nmax = 7\n",
+        CAP_TARGET,
+    );
+    let mut args = f.args("expedition", Optimizer::Spsa, 2, "out");
+    args.spsa_c = 0.5;
+    let e = format!("{:#}", run_until(&args, None).unwrap_err());
+    assert!(e.contains("table") && e.contains("outside 1..=2"), "{e}");
+}
+
+#[test]
+fn bad_targets_are_errors_before_any_game() {
+    let e = error_of(
+        CAP_SPACE,
+        "[[target]]\nmeasure = \"tally:nonsense\"\nrange = [1, 2]\n",
+        "expedition",
+    );
+    assert!(
+        e.contains("no tally 'nonsense'") && e.contains("turns"),
+        "{e}"
+    );
+    let e = error_of(
+        CAP_SPACE,
+        "[[target]]\nmeasure = \"plies\"\nrange = [5, 2]\n",
+        "chess",
+    );
+    assert!(e.contains("reversed"), "{e}");
+    let e = error_of(
+        CAP_SPACE,
+        "[[target]]\nmeasure = \"length\"\nvalue = 3\ntolerance = 1\n",
+        "chess",
+    );
+    assert!(e.contains("measure 'length'"), "{e}");
+}
+
+fn read_tuned_cap(out: &Path) -> i64 {
+    let t: toml::Table =
+        toml::from_str(&std::fs::read_to_string(out.join("best.toml")).unwrap()).unwrap();
+    t["ply_cap"].as_integer().unwrap()
+}
+
+/// Chess between random agents almost never ends before 30 plies, so a game's length is
+/// its ply cap: the target "30 plies" is met exactly by `ply_cap = 30`. SPSA from the
+/// default 400 (clamped to the bound 90) must end within 3 of 30.
+#[test]
+fn spsa_tunes_a_parameter_with_a_known_effect_to_its_value() {
+    let f = Files::new(CAP_SPACE, CAP_TARGET);
+    let mut args = f.args("chess", Optimizer::Spsa, 60, "spsa");
+    args.spsa_a = 0.001;
+    args.confirm_games = 20;
+    run_until(&args, None).unwrap();
+    let cap = read_tuned_cap(&args.out);
+    assert!((cap - 30).abs() <= 3, "tuned ply_cap {cap}");
+    for file in [
+        "iterations.csv",
+        "report.md",
+        "loss.svg",
+        "params.svg",
+        "checkpoint.json",
+    ] {
+        assert!(args.out.join(file).exists(), "{file}");
+    }
+    let report = std::fs::read_to_string(args.out.join("report.md")).unwrap();
+    assert!(report.contains("| plies | 30.000 ± 3.000 |"), "{report}");
+    let svg = std::fs::read_to_string(args.out.join("params.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{svg}");
+}
+
+#[test]
+fn cmaes_tunes_a_parameter_with_a_known_effect_to_its_value() {
+    let f = Files::new(CAP_SPACE, CAP_TARGET);
+    let args = f.args("chess", Optimizer::Cmaes, 25, "cmaes");
+    run_until(&args, None).unwrap();
+    let cap = read_tuned_cap(&args.out);
+    assert!((cap - 30).abs() <= 3, "tuned ply_cap {cap}");
+}
+
+/// A run stopped after two iterations and resumed writes the same iterations.csv and
+/// the same tuned table as one that ran straight through (both optimisers).
+#[test]
+fn resumed_run_follows_the_same_trajectory() {
+    for opt in [Optimizer::Spsa, Optimizer::Cmaes] {
+        let f = Files::new(
+            "[[param]]\nname = \"a\"\npath = \"table.4.5\"\nmin = 1\nmax = 6\n\
+             [[param]]\nname = \"b\"\npath = \"table.5.5\"\nmin = 1\nmax = 7\n\
+             [[tie]]\norder = [\"a\", \"b\"]\n",
+            "[[target]]\nmeasure = \"tally:turns\"\nrange = [20, 30]\n\
+             [[target]]\nmeasure = \"first_seat_score\"\nvalue = 0.5\ntolerance = 0.05\n",
+        );
+        let mut whole = f.args("expedition", opt, 4, "whole");
+        whole.games = 4;
+        run_until(&whole, None).unwrap();
+        let mut part = f.args("expedition", opt, 4, "part");
+        part.games = 4;
+        run_until(&part, Some(2)).unwrap();
+        assert!(!part.out.join("best.toml").exists());
+        // Resuming without --resume is refused; changed settings too.
+        assert!(run_until(&part, None).is_err());
+        part.resume = true;
+        let mut changed = part.clone();
+        changed.seed += 1;
+        assert!(format!("{:#}", run_until(&changed, None).unwrap_err()).contains("settings differ"));
+        run_until(&part, None).unwrap();
+        for file in ["iterations.csv", "best.toml"] {
+            let a = std::fs::read_to_string(whole.out.join(file)).unwrap();
+            let b = std::fs::read_to_string(part.out.join(file)).unwrap();
+            assert_eq!(a, b, "{opt:?} {file}");
+        }
+        let csv = std::fs::read_to_string(whole.out.join("iterations.csv")).unwrap();
+        assert!(csv.starts_with("iteration,point,loss,a,b,tally:turns,first_seat_score\n"));
+        // Ties hold at every played point.
+        for line in csv.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let (a, b): (i64, i64) = (f[3].parse().unwrap(), f[4].parse().unwrap());
+            assert!(a <= b, "{line}");
+        }
+    }
+}
