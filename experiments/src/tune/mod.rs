@@ -247,17 +247,15 @@ impl VariantVisitor for Eval<'_> {
             self.games,
             self.seed,
             None,
-        );
+        )?;
         let starts = Starts {
             games: vec![G::new(&params)],
             texts: vec![String::new()],
         };
-        let pending = plan.mine();
         let run = Run {
             variant: name,
             params_digest: "tune",
             starts: &starts,
-            pending: &pending,
             threads: s.threads,
             sprt: None,
         };
