@@ -1,7 +1,9 @@
 //! The `chesslab` command: argument parsing and dispatch over the `experiments` library.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use experiments::{golf_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd};
+use experiments::{
+    golf_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd, uci_cmd,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -38,6 +40,9 @@ enum Command {
     /// Games node by node as JSON lines (legal actions, chance outcomes, results), for
     /// outside tools that check the rules.
     Trace(trace_cmd::TraceArgs),
+    /// Speak UCI on standard input and output as a chess engine played by --agent
+    /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
+    Uci(uci_cmd::UciArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -81,5 +86,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(args) => report_cmd::run_report(&args),
         Command::Balance(args) => report_cmd::run_balance(&args),
         Command::Trace(args) => trace_cmd::run(&args),
+        Command::Uci(args) => uci_cmd::run(&args),
     }
 }
