@@ -206,11 +206,13 @@ fn rule_uci_failures_are_recorded_forfeits() {
         return;
     }
     let fake = data("fake_uci.py");
-    for (mode, limit, reason) in [
-        ("crash", "nodes=10", "forfeit-crash"),
-        ("hang", "nodes=10,timeout_ms=1000", "forfeit-hang"),
-        ("illegal", "nodes=10", "forfeit-illegal"),
-        ("slow", "tc=1+0,margin_ms=100", "forfeit-time"),
+    // The hang's timeout also bounds the handshake, so it leaves python room to start
+    // on a busy machine; two games are enough to show the restart there.
+    for (mode, limit, reason, games) in [
+        ("crash", "nodes=10", "forfeit-crash", 4),
+        ("hang", "nodes=10,timeout_ms=5000", "forfeit-hang", 2),
+        ("illegal", "nodes=10", "forfeit-illegal", 4),
+        ("slow", "tc=1+0,margin_ms=100", "forfeit-time", 4),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("run");
@@ -233,7 +235,7 @@ fn rule_uci_failures_are_recorded_forfeits() {
         assert!(o.status.success(), "{mode}: {err}");
         assert!(err.contains("forfeits"), "{mode}: {err}");
         let r = rows(&out);
-        assert_eq!(r.len(), 4, "{mode}");
+        assert_eq!(r.len(), games, "{mode}");
         for (agents, result, got, plies) in &r {
             assert_eq!(got, reason, "{mode}");
             // The fake engine loses whatever its colour: White at ply 0, Black at ply 1.
@@ -245,11 +247,11 @@ fn rule_uci_failures_are_recorded_forfeits() {
         let starts = std::fs::read_to_string(&counter).unwrap().lines().count();
         if mode == "illegal" {
             // An illegal answer leaves the engine in step: one process for the check
-            // before the run and one for all four games.
+            // before the run and one for all the games.
             assert_eq!(starts, 2, "{mode}");
         } else {
             // Killed after each game, started again for the next one.
-            assert_eq!(starts, 5, "{mode}");
+            assert_eq!(starts, games + 1, "{mode}");
         }
     }
 }
@@ -300,4 +302,213 @@ fn rule_uci_bad_engines_are_refused_before_the_run() {
         s(&out),
     ]);
     assert!(e.contains("cannot play") && e.contains("ext:cmd="), "{e}");
+}
+
+/// Whether python3 with the `chess` package (python-chess) is there.
+fn need_python_chess() -> bool {
+    if need("python3", "python3").is_none() {
+        return false;
+    }
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var("CHESSLAB_REQUIRE_ENGINES").as_deref() == Ok("1") {
+            panic!("python-chess is not installed: pip install chess (CHESSLAB_REQUIRE_ENGINES=1)");
+        }
+        eprintln!("note: python-chess not found, test skipped (pip install chess)");
+    }
+    ok
+}
+
+#[test]
+fn rule_uci_cmd_python_chess_client_plays_every_limit() {
+    if !need_python_chess() {
+        return;
+    }
+    for spec in ["alphabeta:depth=3", "mcts:iters=200"] {
+        let o = Command::new("python3")
+            .args([&data("uci_client.py"), env!("CARGO_BIN_EXE_chesslab"), spec])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success() && text.trim_end().ends_with("ok"),
+            "{spec}: {text}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn rule_uci_cmd_isready_and_stop_while_searching() {
+    use agents::process::Child;
+    use std::time::{Duration, Instant};
+    let exe = env!("CARGO_BIN_EXE_chesslab").to_string();
+    let mut c = Child::spawn(
+        &exe,
+        &["uci".into(), "--agent".into(), "alphabeta:depth=40".into()],
+    )
+    .unwrap();
+    let t = Instant::now();
+    let next = |c: &mut Child| c.recv(Instant::now() + Duration::from_secs(30), t).unwrap();
+    c.send("uci").unwrap();
+    while next(&mut c) != "uciok" {}
+    c.send("position startpos moves e2e4").unwrap();
+    c.send("go infinite").unwrap();
+    c.send("isready").unwrap();
+    // readyok comes while the search goes on (no bestmove before it).
+    loop {
+        let l = next(&mut c);
+        assert!(!l.starts_with("bestmove"), "{l}");
+        if l == "readyok" {
+            break;
+        }
+    }
+    c.send("stop").unwrap();
+    let best = loop {
+        let l = next(&mut c);
+        if let Some(m) = l.strip_prefix("bestmove ") {
+            break m.to_string();
+        }
+        assert!(l.starts_with("info depth"), "{l}");
+    };
+    let mut b = engine::Board::startpos();
+    let e4 = b.parse_uci("e2e4").unwrap();
+    b.make(e4);
+    assert!(b.parse_uci(&best).is_ok(), "{best}");
+    c.send("quit").unwrap();
+}
+
+#[test]
+fn rule_uci_cmd_plays_stockfish_in_chesslabs_runner() {
+    let Some(sf) = need("stockfish", "stockfish") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let p = params(dir.path(), "ply_cap = 60\n");
+    let me = format!(
+        "uci:cmd={} uci --agent alphabeta,movetime=100",
+        env!("CARGO_BIN_EXE_chesslab")
+    );
+    let them = format!("uci:cmd={},nodes=100", sf.display());
+    ok(&[
+        "tournament",
+        "--variant",
+        "chess960",
+        "--agents",
+        &format!("{me},{them}"),
+        "--games",
+        "2",
+        "--params",
+        s(&p),
+        "--out",
+        s(&out),
+    ]);
+    for (_, _, reason, _) in rows(&out) {
+        assert!(!reason.starts_with("forfeit"), "{reason}");
+    }
+    all_replay(&out);
+}
+
+/// The example bot plays every variant through the ext protocol, and its games replay.
+#[test]
+fn rule_ext_example_bot_plays_every_variant() {
+    if need("python3", "python3").is_none() {
+        return;
+    }
+    let bot = format!("{}/../examples/ext_bot.py", env!("CARGO_MANIFEST_DIR"));
+    for variant in engine::registry::VARIANTS {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("run");
+        let p = params(dir.path(), "ply_cap = 60\n");
+        let o = chesslab(&[
+            "tournament",
+            "--variant",
+            variant,
+            "--agents",
+            &format!("ext:cmd=python3 {bot},random"),
+            "--games",
+            "2",
+            "--params",
+            s(&p),
+            "--out",
+            s(&out),
+        ]);
+        assert!(
+            o.status.success(),
+            "{variant}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let r = rows(&out);
+        assert!(!r.is_empty(), "{variant}");
+        for (agents, _, reason, plies) in &r {
+            assert!(agents.contains("ext:cmd="), "{variant}");
+            assert!(!reason.starts_with("forfeit"), "{variant}: {reason}");
+            assert!(*plies > 0, "{variant}");
+        }
+        ok(&[
+            "report",
+            "--games",
+            s(&out.join("games.csv")),
+            "--out",
+            s(&dir.path().join("r.md")),
+        ]);
+    }
+}
+
+#[test]
+fn rule_ext_failures_and_bad_bots() {
+    if need("python3", "python3").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A bot that answers with nothing legal forfeits; one that never says ready is
+    // refused before the run.
+    let liar = dir.path().join("liar.py");
+    std::fs::write(
+        &liar,
+        "import sys, json\nfor l in sys.stdin:\n    m = json.loads(l)\n    if m['type'] == 'hello': print(json.dumps({'type': 'ready'}), flush=True)\n    if m['type'] == 'act': print(json.dumps({'action': 'nonsense'}), flush=True)\n",
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    ok(&[
+        "tournament",
+        "--variant",
+        "masquerade",
+        "--agents",
+        &format!("ext:cmd=python3 {},random", s(&liar)),
+        "--games",
+        "2",
+        "--out",
+        s(&out),
+    ]);
+    for (_, _, reason, _) in rows(&out) {
+        assert_eq!(reason, "forfeit-illegal");
+    }
+    all_replay_report(&out);
+    let e = fails(&[
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "ext:cmd=python3 -c pass,timeout_ms=2000,random",
+        "--games",
+        "2",
+        "--out",
+        s(&dir.path().join("run2")),
+    ]);
+    assert!(e.contains("did not answer 'hello'"), "{e}");
+}
+
+fn all_replay_report(out: &Path) {
+    ok(&[
+        "report",
+        "--games",
+        s(&out.join("games.csv")),
+        "--out",
+        s(&out.join("r.md")),
+    ]);
 }
