@@ -140,7 +140,7 @@ pub fn play_game_with<G: Game>(
             }
             observed = last + 1;
         }
-        if actions.len() % 16 == 0 {
+        if (actions.len() & 15) == 0 {
             if let Some(flag) = stop {
                 if flag.load(Ordering::Relaxed) {
                     return Ok(None);

@@ -225,7 +225,7 @@ fn rule_uci_failures_are_recorded_forfeits() {
             "--agents",
             &format!("{spec},random"),
             "--games",
-            "4",
+            &games.to_string(),
             "--threads",
             "1",
             "--out",
@@ -511,4 +511,159 @@ fn all_replay_report(out: &Path) {
         "--out",
         s(&out.join("r.md")),
     ]);
+}
+
+/// Rows as (pair, opening, actions).
+fn openings_of(out: &Path) -> Vec<(u64, String, String)> {
+    let mut r = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (
+                rec[4].parse().unwrap(),
+                rec[5].to_string(),
+                rec[12].to_string(),
+            )
+        })
+        .collect()
+}
+
+const PGN_BOOK: &str = "[Event \"1\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"2\"]\n\n1. d4 {queen's pawn} d5 (1... Nf6) 2. c4 *\n\n[Event \"3\"]\n\n1. c4 c5 2. Nc3 *\n";
+
+#[test]
+fn rule_openings_pgn_book_one_opening_per_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.pgn");
+    std::fs::write(&book, PGN_BOOK).unwrap();
+    let p = params(dir.path(), "ply_cap = 30\n");
+    let mut seen = Vec::new();
+    for order in ["sequential", "random"] {
+        let out = dir.path().join(order);
+        ok(&[
+            "tournament",
+            "--variant",
+            "chess",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "6",
+            "--openings",
+            s(&book),
+            "--opening-plies",
+            "2",
+            "--opening-order",
+            order,
+            "--params",
+            s(&p),
+            "--out",
+            s(&out),
+            "--seed",
+            "4",
+        ]);
+        let rows = openings_of(&out);
+        assert_eq!(rows.len(), 6);
+        for pair in rows.chunks(2) {
+            assert_eq!(pair[0].0, pair[1].0);
+            assert_eq!(
+                pair[0].1, pair[1].1,
+                "both games of a pair share the opening"
+            );
+        }
+        let firsts: Vec<String> = rows.iter().step_by(2).map(|r| r.1.clone()).collect();
+        let mut distinct = firsts.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            3,
+            "{order}: every book game once: {firsts:?}"
+        );
+        // Two plies of the first game: 1. e4 e5.
+        let mut b = engine::Board::startpos();
+        for m in ["e2e4", "e7e5"] {
+            let mv = b.parse_uci(m).unwrap();
+            b.make(mv);
+        }
+        assert!(firsts.contains(&b.fen()), "{firsts:?}");
+        seen.push(firsts);
+        let games = out.join("games.csv");
+        ok(&["export", "--pgn", "--games", s(&games)]);
+    }
+    assert_ne!(seen[0], seen[1], "seed 4 shuffles the book");
+}
+
+#[test]
+fn rule_openings_bad_book_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let run = |book: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "--variant",
+            "chess",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "2",
+            "--openings",
+            s(book),
+            "--out",
+            s(&out),
+        ];
+        args.extend_from_slice(extra);
+        fails(&args)
+    };
+    let pgn = dir.path().join("bad.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"1\"]\n\n1. e4 e5 *\n\n[Event \"2\"]\n\n1. e4 e5 2. Ke3 *\n",
+    )
+    .unwrap();
+    let e = run(&pgn, &[]);
+    assert!(e.contains("game 2") && e.contains("Ke3"), "{e}");
+    let epd = dir.path().join("bad.epd");
+    std::fs::write(&epd, "8/8/8/8/8/8/8/8 w - -\n").unwrap();
+    let e = run(&epd, &[]);
+    assert!(e.contains("line 1"), "{e}");
+    std::fs::write(&epd, "8/8/8/8/8/8/8/K6k w - -\n").unwrap();
+    let e = run(&epd, &["--opening-plies", "3"]);
+    assert!(e.contains("--opening-plies applies to PGN"), "{e}");
+    assert!(!out.join("games.csv").exists());
+}
+
+/// The README quickstart's point: deterministic agents with a random opening per pair
+/// play different games, and both games of a pair share the opening plies.
+#[test]
+fn rule_random_opening_is_shared_by_the_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let p = params(dir.path(), "ply_cap = 40\n");
+    ok(&[
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "alphabeta:depth=1,greedy",
+        "--games",
+        "20",
+        "--random-opening-plies",
+        "4",
+        "--params",
+        s(&p),
+        "--out",
+        s(&out),
+    ]);
+    let rows = openings_of(&out);
+    assert_eq!(rows.len(), 20);
+    let mut all: Vec<&str> = rows.iter().map(|r| r.2.as_str()).collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 20, "20 different games");
+    for pair in rows.chunks(2) {
+        let a: Vec<&str> = pair[0].2.split(' ').take(4).collect();
+        let b: Vec<&str> = pair[1].2.split(' ').take(4).collect();
+        assert_eq!(a, b, "the pair shares its random plies");
+    }
+    // The random plies are part of the record: every game replays.
+    ok(&["export", "--pgn", "--games", s(&out.join("games.csv"))]);
 }

@@ -26,7 +26,7 @@ pub struct TimeControl {
 
 fn seconds_to_ms(text: &str) -> Option<u64> {
     let v: f64 = text.trim().parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v <= 1e9).then(|| (v * 1000.0).round() as u64)
+    (v.is_finite() && (0.0..=1e9).contains(&v)).then(|| (v * 1000.0).round() as u64)
 }
 
 impl TimeControl {
@@ -73,6 +73,8 @@ pub struct Clock {
     pub left_ms: u64,
     /// Moves made this game.
     pub moves_made: u32,
+    /// Moves left in this period (time controls with periods).
+    period_left: Option<u32>,
 }
 
 impl Clock {
@@ -81,12 +83,13 @@ impl Clock {
             tc,
             left_ms: tc.base_ms,
             moves_made: 0,
+            period_left: tc.moves,
         }
     }
 
     /// `movestogo` for the next move, when the control has periods.
     pub fn moves_to_go(&self) -> Option<u32> {
-        self.tc.moves.map(|m| m - self.moves_made % m)
+        self.period_left
     }
 
     /// Charges a move that took `used`. Returns `false` when it overstepped the time
@@ -100,8 +103,10 @@ impl Clock {
         }
         self.left_ms = self.left_ms.saturating_sub(used) + self.tc.inc_ms;
         self.moves_made += 1;
-        if let Some(m) = self.tc.moves {
-            if self.moves_made % m == 0 {
+        if let (Some(left), Some(m)) = (self.period_left.as_mut(), self.tc.moves) {
+            *left -= 1;
+            if *left == 0 {
+                *left = m;
                 self.left_ms += self.tc.base_ms;
             }
         }
