@@ -24,8 +24,8 @@
 //! - Time: like `uci`, chesslab's clock measures from sending `act` to reading the
 //!   answer; without `tc` `time_left_ms` is `null`.
 //!
-//! Tests: `rule_ext_*` in `agents/tests/ext_agent.rs` and the example bot playing every
-//! variant in `experiments/tests/outside_bots.rs`.
+//! Tests: `rule_ext_*` in `experiments/tests/outside_bots.rs`, the example bot playing every
+//! variant.
 
 use crate::process::{Child, ExternalError, ProcessError};
 use crate::settings::{Kind, Setting, Settings};

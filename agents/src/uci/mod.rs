@@ -32,7 +32,7 @@
 //! - One engine process per agent instance; the tournament keeps one instance per game
 //!   slot (worker thread and seat) for the whole run ([`crate::Agent::reusable`]).
 //!
-//! Tests: `rule_uci_*` in `agents/tests/uci_agent.rs` (real Stockfish and a fake
+//! Tests: `rule_uci_*` in `experiments/tests/outside_bots.rs` (real Stockfish and a fake
 //! engine script), `rule_tc_*` in [`tc`].
 
 pub mod tc;
