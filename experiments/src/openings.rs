@@ -123,8 +123,11 @@ fn split_games(text: &str) -> Vec<PgnGame> {
         let mut token = String::new();
         let flush = |token: &mut String, g: &mut PgnGame| {
             let w = std::mem::take(token);
+            if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+                return;
+            }
             let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if w.is_empty() || w.starts_with('$') || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            if w.is_empty() || w.starts_with('$') {
                 return;
             }
             let w = w.trim_end_matches(['!', '?']);

@@ -432,7 +432,7 @@ mod tests {
         let g = parse_position("position startpos moves e2e4 e7e5", false).unwrap();
         assert_eq!(
             g.board_ref().fen(),
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
         let g = parse_position("position fen 8/8/8/8/8/8/8/K6k w - - 0 1", false).unwrap();
         assert_eq!(g.board_ref().fen(), "8/8/8/8/8/8/8/K6k w - - 0 1");
