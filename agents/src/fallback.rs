@@ -145,7 +145,7 @@ pub fn supports<G: Game>(name: &str, probe: &G) -> Result<(), AgentError> {
 }
 
 /// The game type's name without its module path (`Chess`, `CrowdedHouse`).
-fn short_type_name<G>() -> String {
+pub(crate) fn short_type_name<G>() -> String {
     let full = std::any::type_name::<G>();
     full.rsplit("::").next().unwrap_or(full).to_string()
 }

@@ -28,14 +28,17 @@ pub mod clairvoyant;
 pub mod common;
 pub mod eval;
 pub mod expectimax;
+pub mod ext;
 pub mod fallback;
 pub mod golf;
 pub mod ismcts;
 pub mod mcts;
+pub mod process;
 pub mod registry;
 pub mod settings;
 pub mod spec;
 pub mod testgames;
+pub mod uci;
 
 use engine::game::{Game, Seat};
 use rand_pcg::Pcg64;
@@ -58,4 +61,81 @@ pub trait Agent<G: Game>: Send {
 
     /// Forgets anything carried between moves (called before each new game).
     fn reset(&mut self) {}
+
+    /// Like [`Agent::act`], but an agent that drives an outside program may give the game
+    /// up instead ([`Forfeit`]: it crashed, hung, lost on time or answered an illegal
+    /// move). The game loop calls this; the built-in agents never forfeit.
+    fn try_act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> Result<G::Action, Forfeit> {
+        Ok(self.act(game, seat, rng))
+    }
+
+    /// The agent's own score of its last decision, from its seat's point of view, when it
+    /// reports one (UCI engines do; adjudication reads it).
+    fn score(&self) -> Option<Score> {
+        None
+    }
+
+    /// Told every action the game loop applies, in notation (chance outcomes and joint
+    /// actions `a|b` included), so an agent can keep the record (the `ext` protocol sends
+    /// it). The built-in agents read the state instead.
+    fn observe(&mut self, _action: &str) {}
+
+    /// Whether one instance should be kept and reused across games (an outside process
+    /// is started once per game slot). Built-in agents are rebuilt for every game.
+    fn reusable(&self) -> bool {
+        false
+    }
+}
+
+/// How an agent gave a game up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitKind {
+    /// Used more time than its clock held (plus the margin).
+    Time,
+    /// The program exited or closed its output.
+    Crash,
+    /// Answered an action that is not legal (or not an action at all).
+    Illegal,
+    /// Sent no answer within its timeout (no clock to lose on).
+    Hang,
+}
+
+impl ForfeitKind {
+    /// The `reason` recorded in games.csv.
+    pub fn reason(self) -> &'static str {
+        match self {
+            ForfeitKind::Time => "forfeit-time",
+            ForfeitKind::Crash => "forfeit-crash",
+            ForfeitKind::Illegal => "forfeit-illegal",
+            ForfeitKind::Hang => "forfeit-hang",
+        }
+    }
+}
+
+/// A forfeit and what happened, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {detail}", kind.reason())]
+pub struct Forfeit {
+    pub kind: ForfeitKind,
+    pub detail: String,
+}
+
+/// An engine's evaluation, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The score in centipawns, mates as +-100,000.
+    pub fn centipawns(self) -> i64 {
+        match self {
+            Score::Cp(c) => c as i64,
+            Score::Mate(m) if m >= 0 => 100_000,
+            Score::Mate(_) => -100_000,
+        }
+    }
 }

@@ -15,6 +15,8 @@
 //! | `pimc` | determinized UCT with voting | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) |
 //! | `expectimax` | *-minimax | `depth`(4) `iters` `nodes` `time_ms` `seed` `star=none\|0\|1\|2`(2) `eval.*` |
 //! | `clairvoyant` | Clairvoyant Chess guesser and purchase policy | `guesser=smart\|naive`(smart) `temp`(0.5) `drop_at`(25) `zk`(0.05) `repeat`(true) |
+//! | `uci` | an outside UCI engine | `cmd` `option.*` `nodes` `movetime` `depth` `tc` `margin_ms`(500) `timeout_ms`(60000) |
+//! | `ext` | an outside JSON-lines bot | `cmd` `tc` `margin_ms`(500) `timeout_ms`(60000) |
 //!
 //! `eval.*` stands for the evaluation weights `eval.pawn` ... `eval.pst` (`crate::eval`)
 //! and the reserved `eval` (a weights file, not read yet). Which agent plays which game,
@@ -95,7 +97,20 @@ pub const AGENT_TABLE: &[AgentInfo] = &[
         what: "Clairvoyant Chess: expected-Zorkmid guesser, balance-driven purchases",
         schema: ClairvoyantAgent::schema,
     },
+    AgentInfo {
+        name: "uci",
+        what: "an outside UCI engine (chess, Chess960)",
+        schema: crate::uci::schema,
+    },
+    AgentInfo {
+        name: "ext",
+        what: "an outside bot speaking the JSON-lines protocol (any variant)",
+        schema: crate::ext::schema,
+    },
 ];
+
+/// Agents that drive an outside program (their `cmd` key is required).
+pub const EXTERNAL: &[&str] = &["uci", "ext"];
 
 /// Every agent name, as help texts list them.
 pub fn names() -> Vec<&'static str> {
@@ -130,6 +145,20 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
         "pimc" => Box::new(PimcAgent::from_spec(&s)?),
         "expectimax" => Box::new(ExpectimaxAgent::from_spec(&s)?),
         "clairvoyant" => ClairvoyantAgent::build::<G>(&s)?,
+        "uci" => {
+            if !crate::uci::plays::<G>() {
+                crate::uci::UciConfig::from_spec(&s)?;
+                return Err(AgentError::Unsupported {
+                    agent: s.name.clone(),
+                    variant: fallback::short_type_name::<G>(),
+                    why: "UCI engines play orthodox chess and Chess960 here; use ext:cmd=... \
+                          (docs/ext-protocol.md) for other variants"
+                        .into(),
+                });
+            }
+            Box::new(crate::uci::UciAgent::from_spec(&s)?)
+        }
+        "ext" => Box::new(crate::ext::ExtAgent::from_spec(&s)?),
         other => {
             debug_assert!(!names().contains(&other), "'{other}' has no constructor");
             return Err(AgentError::UnknownAgent(other.into(), names().join(", ")));
@@ -271,6 +300,14 @@ mod tests {
                 assert!(matches!(e, AgentError::Unsupported { .. }), "{e}");
                 use engine::variants::clairvoyant::Clairvoyant;
                 assert!(build::<Clairvoyant>(name).is_ok());
+                continue;
+            }
+            if EXTERNAL.contains(&name) {
+                let e = build::<Chess>(name).err().expect(name).to_string();
+                assert!(
+                    e.contains("'cmd'") && e.contains("is required"),
+                    "{name}: {e}"
+                );
                 continue;
             }
             assert!(build::<Chess>(name).is_ok(), "{name}");

@@ -38,6 +38,8 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A path to a file (reserved: not read yet).
     File,
+    /// Any non-empty text without `,`, `;` or `:` (a program name, an option value).
+    Text,
 }
 
 impl Kind {
@@ -50,6 +52,7 @@ impl Kind {
             Kind::Bool => "true or false".into(),
             Kind::Choice(words) => format!("one of {}", words.join(", ")),
             Kind::File => "a file path".into(),
+            Kind::Text => "text".into(),
         }
     }
 }
@@ -75,6 +78,7 @@ pub enum Value {
     Real(f64),
     Bool(bool),
     Choice(&'static str),
+    Text(String),
 }
 
 impl Setting {
@@ -107,6 +111,17 @@ impl Setting {
                 .find(|w| **w == text)
                 .map(|w| Value::Choice(w))
                 .ok_or_else(bad),
+            Kind::Text => {
+                if text.is_empty() || text.contains([',', ';', ':']) {
+                    return Err(AgentError::BadValue {
+                        agent: agent.into(),
+                        key: self.key.into(),
+                        value: text.into(),
+                        expected: "must be non-empty text without ',', ';' or ':'".into(),
+                    });
+                }
+                Ok(Value::Text(text.into()))
+            }
             Kind::File => Err(AgentError::BadValue {
                 agent: agent.into(),
                 key: self.key.into(),
@@ -207,6 +222,13 @@ impl Settings {
         match self.value(key) {
             Some(Value::Choice(v)) => v,
             v => panic!("'{key}' is not a choice setting with a default: {v:?}"),
+        }
+    }
+
+    pub fn text(&self, key: &str) -> Option<String> {
+        match self.value(key)? {
+            Value::Text(v) => Some(v),
+            v => panic!("'{key}' is not a text setting: {v:?}"),
         }
     }
 

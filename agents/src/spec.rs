@@ -41,6 +41,12 @@ pub enum AgentError {
         "agent list '{list}': agent {position} is empty (agents are separated by single commas)"
     )]
     EmptyInList { list: String, position: usize },
+    #[error("agent '{spec}'")]
+    External {
+        spec: String,
+        #[source]
+        source: crate::process::ExternalError,
+    },
     #[error("agent '{agent}' cannot play {variant}: {why}")]
     Unsupported {
         agent: String,
@@ -117,6 +123,29 @@ impl Spec {
     /// The raw value of `key`, if given.
     pub fn raw(&self, key: &str) -> Option<&str> {
         self.values.get(key).map(String::as_str)
+    }
+
+    /// This spec without the keys that start with `prefix`, and those keys (prefix
+    /// removed) with their values: `option.Hash=16` of a `uci` spec is an engine option,
+    /// not one of the agent's own settings.
+    pub fn split_prefixed(&self, prefix: &str) -> (Spec, Vec<(String, String)>) {
+        let mut rest = BTreeMap::new();
+        let mut taken = Vec::new();
+        for (k, v) in &self.values {
+            match k.strip_prefix(prefix) {
+                Some(name) => taken.push((name.to_string(), v.clone())),
+                None => {
+                    rest.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        (
+            Spec {
+                name: self.name.clone(),
+                values: rest,
+            },
+            taken,
+        )
     }
 
     /// The canonical text form (keys sorted).

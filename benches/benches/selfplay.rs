@@ -11,7 +11,8 @@
 //! `cargo bench -p benches --bench selfplay`
 
 use benches::selfplay::{
-    board_only, clairvoyant_api, cooperative_api, game_api, synchronous_game_api, tar_pit_api, time_api, two_move_game_api, with_agents, zombie_api,
+    board_only, clairvoyant_api, cooperative_api, game_api, synchronous_game_api, tar_pit_api,
+    time_api, two_move_game_api, with_agents, zombie_api,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Instant;

@@ -4,10 +4,12 @@
 //! each a thin driver over those pieces. Tournaments, balance runs and the tuner all play
 //! their games through [`matches::run`].
 
+pub mod adjudication;
 pub mod gameplay;
 pub mod golf_cmd;
 pub mod matches;
 pub mod merge_cmd;
+pub mod openings;
 pub mod perft_cmd;
 pub mod play_cmd;
 pub mod record;
@@ -19,5 +21,6 @@ pub mod stats;
 pub mod tournament;
 pub mod trace_cmd;
 pub mod tune;
+pub mod uci_cmd;
 pub mod util;
 pub mod variant_args;

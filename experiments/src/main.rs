@@ -3,6 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
     golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd, tune,
+    uci_cmd,
 };
 
 #[derive(Parser, Debug)]
@@ -45,6 +46,9 @@ enum Command {
     /// Tune numeric parameters of a variant toward designer targets (SPSA or CMA-ES),
     /// ending with the tuned table, a confirmation run and a report.
     Tune(tune::TuneArgs),
+    /// Speak UCI on standard input and output as a chess engine played by --agent
+    /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
+    Uci(uci_cmd::UciArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -90,5 +94,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Trace(args) => trace_cmd::run(&args),
         Command::Merge(args) => merge_cmd::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Uci(args) => uci_cmd::run(&args),
     }
 }

@@ -37,7 +37,7 @@
 //! depend on which game happened to finish first; [`INTERRUPTED`] (Ctrl-C) stops new
 //! games from starting and drops games in flight.
 
-use crate::gameplay::{catch, play_game};
+use crate::gameplay::{catch, play_game_with, PlayOptions};
 use crate::record::Row;
 use crate::standings;
 use crate::stats::{self, Pentanomial, Sprt, SprtState};
@@ -280,6 +280,8 @@ pub struct Run<'a, G: Game> {
     pub starts: &'a Starts<G>,
     pub threads: usize,
     pub sprt: Option<&'a Sprt>,
+    /// Adjudication and random opening plies.
+    pub options: PlayOptions,
 }
 
 /// Plays this shard's games not in `done` on `run.threads` threads, calling `sink` for
@@ -312,80 +314,87 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         .num_threads(run.threads)
         .build()
         .context("cannot start the worker threads")?;
-    let worker = || loop {
-        if halt.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
-            return;
-        }
-        let Some(slot) = next.lock().unwrap_or_else(|p| p.into_inner()).next() else {
-            return;
-        };
-        let slot = &slot;
-        let (seed, players, agent_specs) = plan.expected(slot);
-        let (start, opening) = run.starts.of(slot);
-        let t0 = Instant::now();
-        let outcome = catch(&format!("game {}", slot.index), || {
-            let mut agents = agent_specs
-                .iter()
-                .map(|s| agents::registry::build::<G>(s).map_err(|e| anyhow!(e)))
-                .collect::<Result<Vec<_>>>()?;
-            play_game(
-                start,
-                &mut agents,
-                seed,
-                plan.chance_seed(slot),
-                Some(&INTERRUPTED),
-            )
-        })
-        .with_context(|| format!("game {}", slot.index));
-        let secs = t0.elapsed().as_secs_f64();
-        // The row is built before taking the lock: only the sink and the bookkeeping
-        // are serial, so threads scale on short games too.
-        let finished = outcome.map(|played| {
-            played.map(|p| Row {
-                index: slot.index,
-                seed,
-                variant: run.variant.to_string(),
-                params_digest: run.params_digest.to_string(),
-                pair: slot.pair,
-                opening: opening.to_string(),
-                players,
-                agents: agent_specs,
-                result: result_text(&p.returns),
-                returns: p.returns,
-                reason: p.reason,
-                plies: p.actions.len(),
-                actions: p.actions.join(" "),
+    let worker = || {
+        // Agents that drive an outside program, kept for this game slot's next games.
+        let mut kept: Vec<Box<dyn agents::Agent<G>>> = Vec::new();
+        loop {
+            if halt.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
+                return;
+            }
+            let Some(slot) = next.lock().unwrap_or_else(|p| p.into_inner()).next() else {
+                return;
+            };
+            let slot = &slot;
+            let (seed, players, agent_specs) = plan.expected(slot);
+            let (start, opening) = run.starts.of(slot);
+            let t0 = Instant::now();
+            let outcome = catch(&format!("game {}", slot.index), || {
+                let mut agents = agent_specs
+                    .iter()
+                    .map(|s| take_agent::<G>(&mut kept, s))
+                    .collect::<Result<Vec<_>>>()?;
+                let played = play_game_with(
+                    start,
+                    &mut agents,
+                    seed,
+                    plan.chance_seed(slot),
+                    Some(&INTERRUPTED),
+                    &run.options,
+                );
+                kept.extend(agents.into_iter().filter(|a| a.reusable()));
+                played
             })
-        });
-        let mut sh = shared.lock().unwrap_or_else(|p| p.into_inner());
-        match finished {
-            Ok(Some(row)) => {
-                if let Err(e) = (sh.sink)(&row, secs) {
-                    sh.error = Some(e);
+            .with_context(|| format!("game {}", slot.index));
+            let secs = t0.elapsed().as_secs_f64();
+            // The row is built before taking the lock: only the sink and the bookkeeping
+            // are serial, so threads scale on short games too.
+            let finished = outcome.map(|played| {
+                played.map(|p| Row {
+                    index: slot.index,
+                    seed,
+                    variant: run.variant.to_string(),
+                    params_digest: run.params_digest.to_string(),
+                    pair: slot.pair,
+                    opening: opening.to_string(),
+                    players,
+                    agents: agent_specs,
+                    result: result_text(&p.returns),
+                    returns: p.returns,
+                    reason: p.reason,
+                    plies: p.actions.len(),
+                    actions: p.actions.join(" "),
+                })
+            });
+            let mut sh = shared.lock().unwrap_or_else(|p| p.into_inner());
+            match finished {
+                Ok(Some(row)) => {
+                    if let Err(e) = (sh.sink)(&row, secs) {
+                        sh.error = Some(e);
+                        halt.store(true, Ordering::SeqCst);
+                        return;
+                    }
+                    sh.rows.insert(slot.index, row);
+                    advance_sprt(&mut sh, run.sprt, plan);
+                    if sh.stop_after.is_some() {
+                        halt.store(true, Ordering::SeqCst);
+                    }
+                    bar.inc(1);
+                    if bar.is_hidden() || sh.last_message.elapsed().as_millis() < 500 {
+                        continue;
+                    }
+                    sh.last_message = Instant::now();
+                    let rows: Vec<Row> = sh.rows.values().cloned().collect();
+                    drop(sh);
+                    bar.set_message(standings::compute(&plan.specs, &rows, None).short());
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    if sh.error.is_none() {
+                        sh.error = Some(e);
+                    }
                     halt.store(true, Ordering::SeqCst);
                     return;
                 }
-                sh.rows.insert(slot.index, row);
-                advance_sprt(&mut sh, run.sprt, plan);
-                if sh.stop_after.is_some() {
-                    halt.store(true, Ordering::SeqCst);
-                }
-                bar.inc(1);
-                if bar.is_hidden() || sh.last_message.elapsed().as_millis() < 500 {
-                    continue;
-                }
-                sh.last_message = Instant::now();
-                let rows: Vec<Row> = sh.rows.values().cloned().collect();
-                drop(sh);
-                bar.set_message(standings::compute(&plan.specs, &rows, None).short());
-            }
-            Ok(None) => return,
-            Err(e) => {
-                if sh.error.is_none() {
-                    sh.error = Some(e);
-                }
-                halt.store(true, Ordering::SeqCst);
-                return;
             }
         }
     };
@@ -400,6 +409,19 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         stop_after: sh.stop_after,
         error: sh.error,
     })
+}
+
+/// An agent for `spec`: one kept from an earlier game of this slot (an outside program
+/// already running), else a new one.
+fn take_agent<G: Game>(
+    kept: &mut Vec<Box<dyn agents::Agent<G>>>,
+    spec: &str,
+) -> Result<Box<dyn agents::Agent<G>>> {
+    let canonical = agents::Spec::parse(spec).map_or_else(|_| spec.to_string(), |s| s.canonical());
+    if let Some(i) = kept.iter().position(|a| a.spec() == canonical) {
+        return Ok(kept.swap_remove(i));
+    }
+    agents::registry::build::<G>(spec).map_err(|e| anyhow!(e))
 }
 
 /// Feeds finished pairs to the SPRT in pair order, and records where it decided.
@@ -553,6 +575,7 @@ mod tests {
                 starts: &starts,
                 threads,
                 sprt: None,
+                options: PlayOptions::default(),
             };
             let mut seen = 0;
             let sink = |_: &Row, _: f64| {

@@ -207,10 +207,11 @@ fn pgn_for(row: &Row, rec: &SanRecord) -> Result<String> {
     tag(
         &mut s,
         "Termination",
-        if row.reason == "cap" {
-            "adjudication"
-        } else {
-            "normal"
+        match row.reason.as_str() {
+            "cap" | "adjudication-draw" | "adjudication-resign" => "adjudication",
+            "forfeit-time" => "time forfeit",
+            r if r.starts_with("forfeit-") => "rules infraction",
+            _ => "normal",
         },
     );
     tag(&mut s, "Seed", &row.seed.to_string());
@@ -263,13 +264,22 @@ impl VariantVisitor for ReplayRow<'_> {
         };
         let actions: Vec<&str> = row.actions.split_whitespace().collect();
         let (game, san) = replay_with_san(start, &actions)?;
-        if game.turn() != Turn::Terminal {
+        // A forfeit or an adjudication ends a game the rules have not ended: the moves
+        // must replay, and the recorded result stands.
+        let external = game.turn() != Turn::Terminal
+            && crate::adjudication::external_reason(&row.reason)
+            && row.returns.len() == game.num_seats();
+        if game.turn() != Turn::Terminal && !external {
             bail!("the recorded actions do not finish the game");
         }
-        let r = game
-            .result()
-            .ok_or_else(|| anyhow!("terminal state without a result"))?;
-        let returns = r.returns[..game.num_seats()].to_vec();
+        let (returns, reason) = if external {
+            (row.returns.clone(), row.reason.clone())
+        } else {
+            let r = game
+                .result()
+                .ok_or_else(|| anyhow!("terminal state without a result"))?;
+            (r.returns[..game.num_seats()].to_vec(), r.reason.to_string())
+        };
         let final_position = match game.board() {
             Some(b) => b.fen(),
             None => game.observation(0),
@@ -282,7 +292,7 @@ impl VariantVisitor for ReplayRow<'_> {
             final_position,
             result: result_text(&returns),
             returns,
-            reason: r.reason.to_string(),
+            reason,
             plies: actions.len(),
             pgn,
             tally_labels: game

@@ -4,6 +4,8 @@
 //! the command line, the output folder (games.csv appended and flushed per game,
 //! timings.csv, run.json, standings), `--resume`, and the summary.
 
+use crate::adjudication::{Adjudication, DrawRule, ResignRule};
+use crate::gameplay::PlayOptions;
 use crate::matches::{self, Starts, INTERRUPTED};
 use crate::record::{self, Row};
 use crate::shard::{self, Shard};
@@ -31,6 +33,14 @@ pub enum SprtModelArg {
     Normalized,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// In file order.
+    Sequential,
+    /// Shuffled once by the run's seed.
+    Random,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct TournamentArgs {
     #[command(flatten)]
@@ -50,9 +60,26 @@ pub struct TournamentArgs {
     /// Master seed.
     #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
-    /// Openings: one FEN (or 4-field EPD) per line; `#` comments and blank lines ignored.
+    /// Opening book: EPD/FEN (one position per line, `#` comments) or PGN (each game's
+    /// main line); one opening per round, shared by both games of a colour-swapped pair.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// The order the book is played in (random: shuffled once by --seed).
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub opening_order: OpeningOrder,
+    /// Plies of each PGN game to play before the agents take over (default: all).
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
+    /// Uniformly random plies (seeded; the same for both games of a pair) before the
+    /// agents take over, for any variant.
+    #[arg(long, default_value_t = 0)]
+    pub random_opening_plies: u32,
+    /// Draw adjudication from engine scores: movenumber=N,movecount=M,score=CP.
+    #[arg(long)]
+    pub draw: Option<String>,
+    /// Resign adjudication from engine scores: movecount=M,score=CP.
+    #[arg(long)]
+    pub resign: Option<String>,
     /// Pentanomial SPRT `elo0,elo1,alpha,beta` (two agents): stops when decided.
     /// `elo0` may be negative (`--sprt -5,5,0.05,0.05`).
     #[arg(long, allow_hyphen_values = true)]
@@ -121,6 +148,7 @@ struct Plan {
     specs: Vec<String>,
     params_text: Option<String>,
     openings: Vec<(usize, String)>,
+    options: PlayOptions,
     shard: Option<(u64, u64)>,
     /// `i/n` of this shard, as recorded.
     shard_text: Option<String>,
@@ -180,7 +208,12 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     };
     let params_text = args.variant.params_text()?;
     let openings = match &args.openings {
-        Some(p) => read_openings(p)?,
+        Some(p) => crate::openings::order(
+            crate::openings::read_book(p, args.opening_plies)?,
+            args.opening_order == OpeningOrder::Random,
+            args.seed,
+        ),
+        None if args.opening_plies.is_some() => bail!("--opening-plies needs --openings"),
         None => Vec::new(),
     };
     let out = run_folder(args)?;
@@ -189,6 +222,13 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     if shard.as_ref().is_some_and(|s| s.from_env.is_some()) && out.join("games.csv").exists() {
         args.resume = true;
     }
+    let options = PlayOptions {
+        adjudication: Adjudication {
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
+        },
+        random_plies: args.random_opening_plies,
+    };
     let plan = Plan {
         args: args.clone(),
         specs,
@@ -196,6 +236,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         openings,
         shard: shard.as_ref().map(|s| (s.index, s.count)),
         shard_text: shard.as_ref().map(Shard::text),
+        options,
         sprt,
         out,
         threads,
@@ -261,6 +302,10 @@ struct RunInfo<'a> {
     seeding: &'static str,
     openings_file: Option<String>,
     openings: Vec<&'a str>,
+    opening_order: &'static str,
+    random_opening_plies: u32,
+    draw: Option<&'a str>,
+    resign: Option<&'a str>,
     shard: Option<String>,
     sprt: Option<Sprt>,
     threads: usize,
@@ -392,6 +437,13 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         seeding: matches::SEEDING,
         openings_file: args.openings.as_ref().map(|p| p.display().to_string()),
         openings: plan.openings.iter().map(|o| o.1.as_str()).collect(),
+        opening_order: match args.opening_order {
+            OpeningOrder::Sequential => "sequential",
+            OpeningOrder::Random => "random",
+        },
+        random_opening_plies: args.random_opening_plies,
+        draw: args.draw.as_deref(),
+        resign: args.resign.as_deref(),
         shard: plan.shard_text.clone(),
         sprt: plan.sprt,
         threads: plan.threads,
@@ -473,6 +525,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         starts: &starts,
         threads: plan.threads,
         sprt: plan.sprt.as_ref(),
+        options: plan.options,
     };
     let outcome = matches::run(&schedule, &run, done, sink, &bar)?;
     bar.finish_and_clear();

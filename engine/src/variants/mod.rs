@@ -8,8 +8,8 @@
 pub mod adrenaline;
 pub mod cassandra;
 pub mod chess;
-pub mod cooperative;
 pub mod clairvoyant;
+pub mod cooperative;
 pub mod crowded_house;
 pub mod expedition;
 pub mod golf;

@@ -258,6 +258,7 @@ impl VariantVisitor for Eval<'_> {
             starts: &starts,
             threads: s.threads,
             sprt: None,
+            options: crate::gameplay::PlayOptions::default(),
         };
         let mut game_secs = 0.0;
         let sink = |_: &Row, secs: f64| {
