@@ -34,8 +34,9 @@
 //!
 //! # Stopping
 //! An SPRT (two agents) is fed finished pairs in pair order, so where it stops does not
-//! depend on which game happened to finish first; [`INTERRUPTED`] (Ctrl-C) stops new
-//! games from starting and drops games in flight.
+//! depend on which game happened to finish first; [`INTERRUPTED`] (the first Ctrl-C)
+//! stops new games from starting and lets the games in flight finish and be written, as
+//! the message promises; the second Ctrl-C exits at once (`util::stop_on_ctrl_c`).
 
 use crate::gameplay::{catch, play_game_with, PlayOptions};
 use crate::record::Row;
@@ -56,7 +57,7 @@ const CHANCE_SALT: u64 = 0xC4A2_CE00_0000_0001;
 /// How seeds derive, as written into a run's description.
 pub const SEEDING: &str = "game i: seed mix(seed, i); agent in seat s: mix(game seed, s+1); chance and opening: round k of the pair, chance seed mix(seed ^ 0xC4A2CE0000000001, k); mix(a, b) = splitmix64(a ^ splitmix64(b ^ 0xD1B54A32D192ED03))";
 
-/// Raised by Ctrl-C: no new games start, games in flight are dropped.
+/// Raised by the first Ctrl-C: no new games start; games in flight finish and are kept.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// One scheduled game.
@@ -338,7 +339,8 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
                     &mut agents,
                     seed,
                     plan.chance_seed(slot),
-                    Some(&INTERRUPTED),
+                    // Games in flight finish: the first Ctrl-C only stops new ones.
+                    None,
                     &run.options,
                 );
                 kept.extend(agents.into_iter().filter(|a| a.reusable()));

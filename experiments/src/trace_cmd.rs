@@ -54,13 +54,17 @@
 //!   agents and their count, `--games 0`, an existing `--out`) before the first game is
 //!   played, so bad input writes nothing. Games are played one after another on one
 //!   thread: the order of lines is the order of games.
+//! - Ctrl-C: the first stops after the game in progress; the whole games traced so far
+//!   are written (to `--out` as usual) and the command exits 1 saying how many; a second
+//!   Ctrl-C exits at once (130) and removes the temporary file, so `--out` is never
+//!   half-written. Test: `trace_ctrl_c_keeps_whole_games` in `experiments/tests/bad_input.rs`.
 //!
 //! Tests: `rule_trace_*` below (chance and simultaneous nodes on the agents' test
 //! games), and `experiments/tests/trace_cli.rs`, which replays traces of every variant
 //! through `parse_action` and `apply`.
 
 use crate::gameplay::{catch, play_game};
-use crate::matches;
+use crate::matches::{self, INTERRUPTED};
 use crate::util::{out, split_agents};
 use agents::Agent;
 use anyhow::{anyhow, bail, Context, Result};
@@ -71,6 +75,7 @@ use serde::ser::SerializeMap;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("who").required(true).args(["agent", "agents"])))]
@@ -322,6 +327,7 @@ impl Sink {
         let tmp = dest.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
         let file = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
+        crate::util::remove_on_exit(&tmp);
         Ok(Sink::File {
             tmp,
             dest: dest.to_path_buf(),
@@ -374,7 +380,8 @@ impl Sink {
         }
         std::fs::rename(&*tmp, &*dest)
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), dest.display()))?;
-        // Renamed: nothing left for `drop` to remove.
+        // Renamed: nothing left for `drop` or a second Ctrl-C to remove.
+        crate::util::keep_on_exit(tmp);
         *tmp = PathBuf::new();
         Ok(())
     }
@@ -386,6 +393,7 @@ impl Drop for Sink {
             drop(writer.take());
             if !tmp.as_os_str().is_empty() {
                 let _ = std::fs::remove_file(&*tmp);
+                crate::util::keep_on_exit(tmp);
             }
         }
     }
@@ -443,7 +451,15 @@ impl VariantVisitor for Visitor<'_> {
             }
         }
         let mut sink = Sink::open(args.out.as_deref(), args.force)?;
+        crate::util::stop_on_ctrl_c(
+            "stopping after the game in progress (Ctrl-C again to stop now)",
+            "stopped; nothing was written to --out",
+        );
+        let mut written = 0u64;
         for slot in plan.slots() {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                break;
+            }
             let slot = &slot;
             let (game_seed, _, _) = plan.expected(slot);
             let chance_seed = plan.chance_seed(slot);
@@ -476,8 +492,20 @@ impl VariantVisitor for Visitor<'_> {
             let text = serde_json::to_string(&line)
                 .with_context(|| format!("game {}: cannot write JSON", slot.index))?;
             sink.line(&text)?;
+            written += 1;
         }
-        sink.finish()
+        let to = args
+            .out
+            .as_ref()
+            .map_or_else(|| "standard output".to_string(), |p| p.display().to_string());
+        sink.finish()?;
+        if INTERRUPTED.load(Ordering::SeqCst) && written < args.games {
+            bail!(
+                "interrupted: {written} of {} games written to {to}, each line a whole game",
+                args.games
+            );
+        }
+        Ok(())
     }
 }
 

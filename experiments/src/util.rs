@@ -267,8 +267,31 @@ pub fn stop_on_ctrl_c(first: &'static str, second: &'static str) {
     let _ = ctrlc::set_handler(move || {
         if crate::matches::INTERRUPTED.swap(true, Ordering::SeqCst) {
             eprintln!("\n{second}");
+            // An exit skips destructors: temporary files are removed here instead.
+            for path in TEMP_FILES.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+                let _ = std::fs::remove_file(path);
+            }
             std::process::exit(130);
         }
         eprintln!("\n{first}");
     });
+}
+
+/// Temporary files that a second Ctrl-C must not leave behind (see [`stop_on_ctrl_c`]).
+static TEMP_FILES: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers a temporary file for removal if the program is stopped at once.
+pub fn remove_on_exit(path: &std::path::Path) {
+    TEMP_FILES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(path.to_path_buf());
+}
+
+/// Takes a file off that list (it was renamed or removed).
+pub fn keep_on_exit(path: &std::path::Path) {
+    TEMP_FILES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|p| p != path);
 }
