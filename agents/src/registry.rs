@@ -536,7 +536,9 @@ mod tests {
         let text = std::fs::read_to_string(readme).expect("README.md");
         // Only the Agents section: the Variants table also has rows named like agents
         // (`clairvoyant` is both a variant and its agent).
-        let start = text.find("\n## Agents").expect("README has an Agents section");
+        let start = text
+            .find("\n## Agents")
+            .expect("README has an Agents section");
         let section = &text[start + 1..];
         let end = section.find("\n## ").map_or(section.len(), |i| i + 1);
         check_table(&section[..end], "", "README Agents table");

@@ -449,6 +449,9 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         threads: plan.threads,
         resumed: args.resume && exists,
     };
+    if exists {
+        same_play_settings(&out.join("run.json"), &info)?;
+    }
     let json = serde_json::to_string_pretty(&info)? + "\n";
     record::write_atomic(&out.join("run.json"), json.as_bytes())?;
 
@@ -616,6 +619,48 @@ fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
             texts: plan.openings.iter().map(|o| o.1.clone()).collect(),
         }
     })
+}
+
+/// A resumed run must play its remaining games as the interrupted one played its first:
+/// the settings no row records (random opening plies, draw and resign adjudication) are
+/// compared with the interrupted run's run.json before anything is written. A run.json
+/// that is missing or unreadable (a run killed before writing it) is no evidence either
+/// way, and the rows are still checked one by one.
+fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
+    let Some(before) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return Ok(());
+    };
+    let now = serde_json::to_value(now)?;
+    for (key, flag) in [
+        ("random_opening_plies", "--random-opening-plies"),
+        ("draw", "--draw"),
+        ("resign", "--resign"),
+    ] {
+        let zero = serde_json::json!(0);
+        let (b, n) = (&before[key], &now[key]);
+        // Older run.json files have no such key: the settings were the defaults then.
+        let b = if b.is_null() && key == "random_opening_plies" {
+            &zero
+        } else {
+            b
+        };
+        if b != n {
+            let show = |v: &serde_json::Value| match v {
+                serde_json::Value::Null => "none".to_string(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            bail!(
+                "cannot resume: the interrupted run was played with {flag} {} (now {}); the command line must match it, nothing was changed",
+                show(b),
+                show(n)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The rows of an interrupted run in `games_path`, each checked against this run's plan

@@ -450,11 +450,12 @@ impl VariantVisitor for Visitor<'_> {
                 );
             }
         }
-        let mut sink = Sink::open(args.out.as_deref(), args.force)?;
+        // Installed before the temporary file exists, so a second Ctrl-C can remove it.
         crate::util::stop_on_ctrl_c(
             "stopping after the game in progress (Ctrl-C again to stop now)",
             "stopped; nothing was written to --out",
         );
+        let mut sink = Sink::open(args.out.as_deref(), args.force)?;
         let mut written = 0u64;
         for slot in plan.slots() {
             if INTERRUPTED.load(Ordering::SeqCst) {
@@ -494,10 +495,10 @@ impl VariantVisitor for Visitor<'_> {
             sink.line(&text)?;
             written += 1;
         }
-        let to = args
-            .out
-            .as_ref()
-            .map_or_else(|| "standard output".to_string(), |p| p.display().to_string());
+        let to = args.out.as_ref().map_or_else(
+            || "standard output".to_string(),
+            |p| p.display().to_string(),
+        );
         sink.finish()?;
         if INTERRUPTED.load(Ordering::SeqCst) && written < args.games {
             bail!(

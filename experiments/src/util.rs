@@ -268,7 +268,11 @@ pub fn stop_on_ctrl_c(first: &'static str, second: &'static str) {
         if crate::matches::INTERRUPTED.swap(true, Ordering::SeqCst) {
             eprintln!("\n{second}");
             // An exit skips destructors: temporary files are removed here instead.
-            for path in TEMP_FILES.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+            for path in TEMP_FILES
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .drain(..)
+            {
                 let _ = std::fs::remove_file(path);
             }
             std::process::exit(130);

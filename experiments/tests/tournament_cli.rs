@@ -124,6 +124,54 @@ fn resume_after_a_torn_write_equals_an_uninterrupted_run() {
     assert_eq!(read(&whole.join("games.csv")), full);
 }
 
+/// Settings no row records (random opening plies, draw and resign adjudication) must match
+/// the interrupted run's on --resume: a change is refused, naming the flag, and nothing
+/// is written (issue 18: a resume that silently mixed two kinds of games).
+#[test]
+fn resume_refuses_changed_play_settings() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 40);
+    let out = d.path().join("run");
+    assert!(tournament(
+        &out,
+        &pf,
+        &["--threads", "1", "--random-opening-plies", "2"]
+    )
+    .status
+    .success());
+    let games = read(&out.join("games.csv"));
+    let run = read(&out.join("run.json"));
+    for (extra, flag) in [
+        (
+            vec!["--random-opening-plies", "3"],
+            "--random-opening-plies 2 (now 3)",
+        ),
+        (vec![], "--random-opening-plies 2 (now 0)"),
+        (
+            vec![
+                "--random-opening-plies",
+                "2",
+                "--draw",
+                "movenumber=20,movecount=8,score=10",
+            ],
+            "--draw none",
+        ),
+    ] {
+        let mut args = vec!["--resume"];
+        args.extend(extra);
+        let o = tournament(&out, &pf, &args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(err.contains("cannot resume"), "{err}");
+        assert!(err.contains(flag), "{flag}: {err}");
+        assert_eq!(read(&out.join("games.csv")), games);
+        assert_eq!(read(&out.join("run.json")), run);
+    }
+    // The same settings resume (nothing left to play).
+    let o = tournament(&out, &pf, &["--resume", "--random-opening-plies", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn corrupt_csv_on_resume_is_an_error_and_the_file_is_kept() {
     let d = tempfile::tempdir().unwrap();

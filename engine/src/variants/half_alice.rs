@@ -813,45 +813,15 @@ mod tests {
         );
     }
 
-    /// The status `apply` caches (and `undo` marks stale) answers `turn`, `result`,
-    /// `legal_actions` and `state_key` exactly as working them out afresh does, after
-    /// applies and after undos, in seeded random play.
+    /// The cached status answers as a fresh computation does (see
+    /// `variants::testing::check_cached_status`).
     #[test]
     fn cached_status_matches_a_fresh_computation_in_random_play() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(19);
-        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
-        let mut undos = 0;
-        for _ in 0..6 {
-            let mut g = HalfAlice::new(&HalfAliceParams::default());
-            loop {
-                let mut fresh = g.clone();
-                fresh.refresh();
-                let mut stale = g.clone();
-                stale.status.fresh = false;
-                assert_eq!(g.turn(), fresh.turn());
-                assert_eq!(g.turn(), stale.turn());
-                assert_eq!(g.result(), fresh.result());
-                assert_eq!(g.result(), stale.result());
-                assert_eq!(g.state_key(), fresh.state_key());
-                assert_eq!(g.state_key(), stale.state_key());
-                for seat in 0..2 {
-                    g.legal_actions(seat, &mut a);
-                    fresh.legal_actions(seat, &mut b);
-                    stale.legal_actions(seat, &mut c);
-                    assert_eq!(a, b);
-                    assert_eq!(a, c);
-                }
-                let Turn::Seat(seat) = g.turn() else { break };
-                g.legal_actions(seat, &mut a);
-                g.apply(a[rng.gen_range(0..a.len())]);
-                if rng.gen_range(0..4) == 0 {
-                    g.undo();
-                    undos += 1;
-                }
-            }
-        }
-        assert!(undos > 0);
+        crate::variants::testing::check_cached_status(
+            || HalfAlice::new(&HalfAliceParams::default()),
+            |g| g.refresh(),
+            |g| g.status.fresh = false,
+        );
     }
 
     /// The generator that skips the tests for moves played away from an unchecked king

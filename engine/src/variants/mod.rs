@@ -210,3 +210,54 @@ pub(crate) fn outcome_result(o: crate::board::Outcome) -> crate::game::GameResul
         reason: o.termination.name(),
     }
 }
+
+/// Test support shared by the variants that cache their status between moves.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::game::{Game, Turn};
+    use rand::{Rng, SeedableRng};
+
+    /// The status `apply` caches (and `undo` marks stale) answers `turn`, `result`,
+    /// `legal_actions` and `state_key` exactly as working them out afresh (`refresh`) and
+    /// as a copy whose cache was marked stale (`make_stale`) do, after applies and after
+    /// undos, in six seeded random games.
+    pub(crate) fn check_cached_status<G: Game + Clone>(
+        new: impl Fn() -> G,
+        refresh: impl Fn(&mut G),
+        make_stale: impl Fn(&mut G),
+    ) {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(19);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let mut undos = 0;
+        for _ in 0..6 {
+            let mut g = new();
+            loop {
+                let mut fresh = g.clone();
+                refresh(&mut fresh);
+                let mut stale = g.clone();
+                make_stale(&mut stale);
+                assert_eq!(g.turn(), fresh.turn());
+                assert_eq!(g.turn(), stale.turn());
+                assert_eq!(g.result(), fresh.result());
+                assert_eq!(g.result(), stale.result());
+                assert_eq!(g.state_key(), fresh.state_key());
+                assert_eq!(g.state_key(), stale.state_key());
+                for seat in 0..g.num_seats() {
+                    g.legal_actions(seat, &mut a);
+                    fresh.legal_actions(seat, &mut b);
+                    stale.legal_actions(seat, &mut c);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                }
+                let Turn::Seat(seat) = g.turn() else { break };
+                g.legal_actions(seat, &mut a);
+                g.apply(a[rng.gen_range(0..a.len())]);
+                if rng.gen_range(0..4) == 0 {
+                    g.undo();
+                    undos += 1;
+                }
+            }
+        }
+        assert!(undos > 0);
+    }
+}

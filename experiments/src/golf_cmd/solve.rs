@@ -101,6 +101,11 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> Result<()> {
         ..SolveLimits::default()
     };
     crate::util::stop_on_ctrl_c("stopping the search (Ctrl-C again to stop now)", "stopped");
+    // Said after the handler is in place: from here Ctrl-C prints what is known.
+    eprintln!(
+        "searching (at most {} states; Ctrl-C stops and prints what is known)",
+        a.max_nodes
+    );
     let r = solve(&pos, &params, &limits);
     outln!("{}", r.outcome);
     if let Outcome::Par(_) = r.outcome {
