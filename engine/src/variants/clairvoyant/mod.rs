@@ -27,8 +27,20 @@
 //! Seed examples: capture and buy a retreat (`rule_seed_example_capture_then_retreat`),
 //! drop a piece and buy moves for it (`rule_seed_example_drop_then_move_it`), a check
 //! then a second checking move by another piece (`rule_checking_piece_may_not_move_again`).
-//! Per-game tallies (Zorkmids earned per move, hits by kind, purchases by kind, moves
-//! between purchases, retractions, drops by type): `tallies_count_earnings_purchases_and_hits_per_side`.
+//! Per-game tallies (Zorkmids earned per move, guesses, hits and hit rate by kind,
+//! purchases by kind, moves between purchases, retractions, drops by type), read by
+//! `chesslab balance`: `tallies_count_earnings_purchases_and_hits_per_side`.
+//! Bad input (each refused with its reason, never a panic): an unaffordable purchase
+//! (`rule_unaffordable_purchase_refused`), a fourth guess (`rule_fourth_guess_refused`),
+//! a drop that gives check (`rule_drop_may_not_check`), a retraction of the only check
+//! escape (`rule_no_retraction_of_the_only_escape`), malformed text
+//! (`bad_input_is_refused_with_clear_errors`).
+//!
+//! Speed: `apply` works out the acting seat's legal actions once and caches them (with
+//! the free moves' safety, which the retraction price needs); a guess that keeps the
+//! sheet open keeps the cache, since the offers only change with the board and the
+//! balances; `undo` marks it stale and a stale cache is worked out on demand
+//! (`cached_actions_match_a_fresh_computation_in_random_play`).
 //!
 //! Decisions where the texts are silent (RULES.md's decisions are followed as written):
 //! - The guesser's sheet is offered in full form only where a guess can score: piece
@@ -255,6 +267,18 @@ pub struct Clairvoyant {
     log: Vec<Entry>,
     records: Vec<Record>,
     turn_keys: Vec<u64>,
+    cache: Cache,
+}
+
+/// The acting seat's legal actions, worked out once by `apply` (and `from_board`) for
+/// `legal_actions` and the free move's retraction price to share; `undo` marks it stale
+/// and a stale cache is worked out on demand without being stored.
+#[derive(Clone, Debug, Default)]
+struct Cache {
+    fresh: bool,
+    actions: Vec<ClairAction>,
+    /// In the Start and Free steps: the free moves, with whether each is legal by itself.
+    free: Vec<(Move, bool)>,
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -334,8 +358,10 @@ impl Clairvoyant {
             log: Vec::new(),
             records: Vec::new(),
             turn_keys: Vec::new(),
+            cache: Cache::default(),
         };
         g.begin_turn(0);
+        g.refresh();
         g
     }
 
@@ -512,7 +538,7 @@ impl Clairvoyant {
         }
         let mut out = Vec::new();
         self.drops(&mut out);
-        self.free_moves(&mut out);
+        self.free_moves(&mut out, &mut Vec::new());
         !out.is_empty()
     }
 
@@ -770,10 +796,24 @@ impl Clairvoyant {
         }
     }
 
-    fn free_moves(&self, out: &mut Vec<ClairAction>) {
-        let mut v = Vec::new();
-        self.free_options(&mut v);
-        out.extend(v.into_iter().map(|(m, _)| ClairAction::Move(m)));
+    fn free_moves(&self, out: &mut Vec<ClairAction>, free: &mut Vec<(Move, bool)>) {
+        free.clear();
+        self.free_options(free);
+        out.extend(free.iter().map(|&(m, _)| ClairAction::Move(m)));
+    }
+
+    /// Works out the actor's legal actions again after the state changed.
+    fn refresh(&mut self) {
+        let mut actions = std::mem::take(&mut self.cache.actions);
+        let mut free = std::mem::take(&mut self.cache.free);
+        actions.clear();
+        free.clear();
+        self.compute_actions(&mut actions, &mut free);
+        self.cache = Cache {
+            fresh: true,
+            actions,
+            free,
+        };
     }
 
     /// Bought moves the mover may make now.
@@ -807,11 +847,15 @@ impl Clairvoyant {
             if cost > balance {
                 continue;
             }
-            let mut tm = describe(&b, m, &moves, true, cost);
             b.make(m);
-            finish_turn_move(&b, mover, &mut tm);
-            let ok = !tm.into_check
+            let into_check = in_check(&b, mover);
+            b.unmake();
+            // The move's record is needed only to price a repair after it.
+            let ok = !into_check
                 || (left > 1 && {
+                    let mut tm = describe(&b, m, &moves, true, cost);
+                    b.make(m);
+                    finish_turn_move(&b, mover, &mut tm);
                     b.make_null();
                     moves.push(tm);
                     let r = completes(
@@ -824,9 +868,9 @@ impl Clairvoyant {
                     );
                     moves.pop();
                     b.unmake_null();
+                    b.unmake();
                     r
                 });
-            b.unmake();
             if ok {
                 out.push(ClairAction::Buy(m));
             }
@@ -855,9 +899,16 @@ impl Clairvoyant {
             self.blind || self.s.balance[guesser.index()] >= self.costs().min_retraction();
         let (mut alternative, mut other_escape) = (false, false);
         if may_pay {
-            let mut opts = Vec::new();
-            self.free_options(&mut opts);
-            for (x, safe) in opts {
+            let fresh;
+            let opts = if self.cache.fresh {
+                &self.cache.free
+            } else {
+                let mut v = Vec::new();
+                self.free_options(&mut v);
+                fresh = v;
+                &fresh
+            };
+            for &(x, safe) in opts {
                 if x != m {
                     alternative = true;
                     other_escape |= safe;
@@ -918,6 +969,54 @@ impl Clairvoyant {
         }
     }
 
+    /// The actor's legal actions worked out afresh (`out` is empty on entry); in the
+    /// Start and Free steps `free` receives the free moves with their safety.
+    fn compute_actions(&self, out: &mut Vec<ClairAction>, free: &mut Vec<(Move, bool)>) {
+        match self.s.phase {
+            Phase::Guess => {
+                if self.s.n_guesses < self.params.max_guesses {
+                    self.guesses(out);
+                }
+                out.push(ClairAction::Pass);
+            }
+            Phase::MoverGuess => {
+                out.push(ClairAction::RetractGuess);
+                out.push(ClairAction::Pass);
+            }
+            Phase::Start => {
+                self.drops(out);
+                self.free_moves(out, free);
+            }
+            Phase::Drops => {
+                if self.s.bought == 0 {
+                    self.drops(out);
+                }
+                self.bought_moves(out);
+                if self.can_pass() {
+                    out.push(ClairAction::Pass);
+                }
+            }
+            Phase::Free => self.free_moves(out, free),
+            Phase::Retract => {
+                if self
+                    .s
+                    .retract_cost
+                    .is_some_and(|c| self.s.balance[self.guesser().index()] >= c)
+                {
+                    out.push(ClairAction::Retract);
+                }
+                out.push(ClairAction::Pass);
+            }
+            Phase::Extra => {
+                self.bought_moves(out);
+                if self.can_pass() {
+                    out.push(ClairAction::Pass);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
     fn can_pass(&self) -> bool {
         !in_check(&self.board, self.s.mover)
     }
@@ -969,48 +1068,10 @@ impl Game for Clairvoyant {
         if self.actor().map(Color::index) != Some(seat) {
             return;
         }
-        match self.s.phase {
-            Phase::Guess => {
-                if self.s.n_guesses < self.params.max_guesses {
-                    self.guesses(out);
-                }
-                out.push(ClairAction::Pass);
-            }
-            Phase::MoverGuess => {
-                out.push(ClairAction::RetractGuess);
-                out.push(ClairAction::Pass);
-            }
-            Phase::Start => {
-                self.drops(out);
-                self.free_moves(out);
-            }
-            Phase::Drops => {
-                if self.s.bought == 0 {
-                    self.drops(out);
-                }
-                self.bought_moves(out);
-                if self.can_pass() {
-                    out.push(ClairAction::Pass);
-                }
-            }
-            Phase::Free => self.free_moves(out),
-            Phase::Retract => {
-                if self
-                    .s
-                    .retract_cost
-                    .is_some_and(|c| self.s.balance[self.guesser().index()] >= c)
-                {
-                    out.push(ClairAction::Retract);
-                }
-                out.push(ClairAction::Pass);
-            }
-            Phase::Extra => {
-                self.bought_moves(out);
-                if self.can_pass() {
-                    out.push(ClairAction::Pass);
-                }
-            }
-            Phase::Over => {}
+        if self.cache.fresh {
+            out.extend_from_slice(&self.cache.actions);
+        } else {
+            self.compute_actions(out, &mut Vec::new());
         }
     }
 
@@ -1025,6 +1086,7 @@ impl Game for Clairvoyant {
         };
         let mover = self.s.mover;
         let guesser = mover.other();
+        let was_guess = self.s.phase == Phase::Guess;
         match (self.s.phase, action) {
             (Phase::Guess, ClairAction::Guess(g)) => {
                 rec.secret = Some(guesser);
@@ -1106,6 +1168,11 @@ impl Game for Clairvoyant {
         // A turn that ended inside this action already took its sheet snapshot with the
         // old value; secret actions never end a turn, so nothing to fix there.
         self.records.push(rec);
+        // A guess leaves the board and the balances alone: while the sheet stays open,
+        // the offers are the same.
+        if !(was_guess && self.s.phase == Phase::Guess && self.cache.fresh) {
+            self.refresh();
+        }
     }
 
     fn undo(&mut self) {
@@ -1129,6 +1196,7 @@ impl Game for Clairvoyant {
         self.log.truncate(rec.log_len as usize);
         self.s = rec.s;
         self.turn_keys.truncate(self.s.n_turn_keys as usize);
+        self.cache.fresh = false;
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -1521,6 +1589,18 @@ fn tally(g: &Clairvoyant) -> Vec<(String, f64)> {
         for (i, k) in ScoreKind::ALL.iter().enumerate() {
             out.push((format!("{side}_guesses_{}", k.name()), s.guesses[i]));
             out.push((format!("{side}_hits_{}", k.name()), s.hits[i]));
+            // A rate only where the kind was guessed, so games without it do not
+            // count as misses.
+            if s.guesses[i] > 0.0 {
+                out.push((
+                    format!("{side}_hit_rate_{}", k.name()),
+                    s.hits[i] / s.guesses[i],
+                ));
+            }
+        }
+        let (guessed, hit): (f64, f64) = (s.guesses.iter().sum(), s.hits.iter().sum());
+        if guessed > 0.0 {
+            out.push((format!("{side}_hit_rate"), hit / guessed));
         }
         out.push((format!("{side}_drops"), s.drops.iter().sum()));
         for r in Role::ALL {

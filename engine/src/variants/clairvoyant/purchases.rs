@@ -220,6 +220,9 @@ pub fn completes(
     }
     let mut list = MoveList::new();
     mover_moves(b, &mut list);
+    if one_move_escapes(b, &list, moves, balance, start_check, costs) {
+        return true;
+    }
     for &mv in list.iter() {
         if forbidden_after_check(moves, mv) {
             continue;
@@ -228,23 +231,56 @@ pub fn completes(
         if cost > balance {
             continue;
         }
-        let mut tm = describe(b, mv, moves, true, cost);
         b.make(mv);
-        finish_turn_move(b, mover, &mut tm);
-        let ok = !tm.into_check || {
-            if left > 1 {
-                b.make_null();
-                moves.push(tm);
-                let r = completes(b, moves, balance - cost, left - 1, start_check, costs);
-                moves.pop();
-                b.unmake_null();
-                r
-            } else {
-                false
-            }
-        };
+        let into_check = in_check(b, mover);
         b.unmake();
-        if ok {
+        if !into_check {
+            return true;
+        }
+        // The move's record is needed only to price a repair after it.
+        if left > 1 {
+            let mut tm = describe(b, mv, moves, true, cost);
+            b.make(mv);
+            finish_turn_move(b, mover, &mut tm);
+            b.make_null();
+            moves.push(tm);
+            let r = completes(b, moves, balance - cost, left - 1, start_check, costs);
+            moves.pop();
+            b.unmake_null();
+            b.unmake();
+            if r {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The fast path of [`completes`]: an affordable bought move among the orthodox legal
+/// moves (a few, instead of every move of `list`) that ends with the mover out of check.
+/// Each candidate is played and checked, so a `true` is always right; a `false` (the
+/// orthodox generator judges two kings or kings side by side differently) leaves the
+/// answer to the exhaustive search over `list`.
+fn one_move_escapes(
+    b: &mut Board,
+    list: &MoveList,
+    moves: &[TurnMove],
+    balance: u32,
+    start_check: bool,
+    costs: &Costs,
+) -> bool {
+    let mover = b.turn();
+    for &mv in b.legal_moves().iter() {
+        if mv.is_castle() || !list.contains(mv) || forbidden_after_check(moves, mv) {
+            continue;
+        }
+        if bought_cost(b, mv, moves, start_check, costs) > balance {
+            continue;
+        }
+        b.make(mv);
+        let safe = !in_check(b, mover);
+        b.unmake();
+        if safe {
             return true;
         }
     }

@@ -403,6 +403,25 @@ fn rule_unaffordable_purchase_refused() {
     let e = refused(&g, "N@e4");
     assert!(e.contains("cannot afford") && e.contains("12Z"), "{e}");
     play(&mut g, &["P@e4"]);
+    // In blind mode the retraction and bought-move steps are asked of players who
+    // cannot pay, so those purchases are refused with the price and the balance.
+    let mut p = params(0, 0);
+    p.mode = "blind".into();
+    let mut g = game(None, &p);
+    play(&mut g, &["pass", "pass", "e2e4"]);
+    let e = refused(&g, "retract");
+    assert!(
+        e.contains("cannot afford the retraction") && e.contains("10Z"),
+        "{e}"
+    );
+    play(&mut g, &["pass"]);
+    assert_eq!(g.phase(), Phase::Extra);
+    let e = refused(&g, "buy:d2d4");
+    assert!(
+        e.contains("not an affordable bought move") && e.contains("0Z"),
+        "{e}"
+    );
+    assert_eq!(legal(&g), vec!["pass"]);
 }
 
 #[test]
@@ -613,6 +632,14 @@ fn tallies_count_earnings_purchases_and_hits_per_side() {
         "a retraction turn and a drop turn"
     );
     assert_eq!(t["white_earned_per_move"], 35.0);
+    assert_eq!(t["black_hit_rate"], 0.5, "e2 missed, d2d4 hit");
+    assert_eq!(t["black_hit_rate_destination"], 1.0);
+    assert_eq!(t["black_hit_rate_piece"], 0.0);
+    assert_eq!(t["white_hit_rate"], 1.0);
+    assert!(
+        !t.contains_key("white_hit_rate_piece"),
+        "no rate for a kind never guessed"
+    );
 }
 
 #[test]
@@ -639,4 +666,52 @@ fn drop_squares_agree_with_drop_allowed() {
         g.legal_actions(s, &mut acts);
         g.apply(acts[rng.gen_range(0..acts.len())]);
     }
+}
+
+/// The legal actions `apply` caches (and `undo` marks stale) equal a fresh computation,
+/// and a game whose cache is stale plays on to the same states, in seeded random play
+/// with undos, open and blind, with balances large enough for every kind of purchase.
+#[test]
+fn cached_actions_match_a_fresh_computation_in_random_play() {
+    let mut rng = Pcg64::seed_from_u64(23);
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut undos, mut states) = (0, 0);
+    for (i, blind) in [false, true, false, true].into_iter().enumerate() {
+        let mut p = params(40 * i as u32, 60);
+        if blind {
+            p.mode = "blind".into();
+        }
+        let mut g = game(None, &p);
+        for _ in 0..500 {
+            let mut stale = g.clone();
+            stale.cache.fresh = false;
+            let mut fresh = g.clone();
+            fresh.refresh();
+            assert_eq!(g.turn(), stale.turn());
+            for seat in 0..2 {
+                g.legal_actions(seat, &mut a);
+                stale.legal_actions(seat, &mut b);
+                fresh.legal_actions(seat, &mut c);
+                assert_eq!(a, b, "seat {seat} in {:?}", g.phase());
+                assert_eq!(a, c, "seat {seat} in {:?}", g.phase());
+            }
+            if g.cache.fresh {
+                assert_eq!(g.cache.free, fresh.cache.free);
+            }
+            let Turn::Seat(seat) = g.turn() else { break };
+            g.legal_actions(seat, &mut a);
+            let act = a[rng.gen_range(0..a.len())];
+            g.apply(act);
+            stale.apply(act);
+            states += 1;
+            assert_eq!(g.state_key(), stale.state_key());
+            assert_eq!(g.log(), stale.log());
+            assert_eq!(g.retraction_price(), stale.retraction_price());
+            if rng.gen_range(0..5) == 0 {
+                g.undo();
+                undos += 1;
+            }
+        }
+    }
+    assert!(undos > 50 && states > 800, "{undos} undos, {states} states");
 }
