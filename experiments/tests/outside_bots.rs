@@ -5,39 +5,10 @@
 //! Tests that need an outside program (`stockfish`, `python3`) skip with a note when it
 //! is missing, and fail naming what to install when `CHESSLAB_REQUIRE_ENGINES=1` (CI).
 
+mod common;
+use common::{chesslab, ok, refused as fails, s};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn chesslab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chesslab"))
-        .args(args)
-        .output()
-        .expect("run chesslab")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = chesslab(args);
-    assert!(
-        o.status.success(),
-        "chesslab {args:?} failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn fails(args: &[&str]) -> String {
-    let o = chesslab(args);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success(), "chesslab {args:?} should fail");
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("error:"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use std::process::Command;
 
 /// The path of program `name` (in PATH or /usr/games), or `None` after a note; with
 /// `CHESSLAB_REQUIRE_ENGINES=1` a missing program fails the test naming the package.

@@ -4,46 +4,10 @@
 //! a local HyperQueue cluster (`pip install hyperqueue`); it skips with a note when the
 //! package is missing, unless `CHESSLAB_REQUIRE_HYPERQUEUE=1` (set by `.ci/run`).
 
+mod common;
+use common::{fails, ok_env, read, s};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn chesslab(args: &[&str], env: &[(&str, String)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_chesslab"));
-    c.args(args);
-    for v in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "HQ_TASK_ID"] {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run chesslab")
-}
-
-fn ok(args: &[&str], env: &[(&str, String)]) -> String {
-    let o = chesslab(args, env);
-    assert!(
-        o.status.success(),
-        "chesslab {args:?} failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn fails(args: &[&str]) -> String {
-    let o = chesslab(args, &[]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success(), "chesslab {args:?} should fail");
-    assert!(err.contains("error:") && !err.contains("panicked"), "{err}");
-    err
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use std::process::Command;
 
 /// The run every test splits: three agents, 6 games per matchup, short games.
 fn run_args<'a>(command: &'a str, params: &'a Path, out: &'a Path, seed: &'a str) -> Vec<&'a str> {
@@ -77,7 +41,7 @@ fn play_auto_shard(command: &str, params: &Path, base: &Path, seed: &str, i: u64
     let spec = format!("auto/{n}");
     let mut a = run_args(command, params, base, seed);
     a.extend(["--shard", &spec]);
-    ok(&a, &[("SLURM_ARRAY_TASK_ID", i.to_string())]);
+    ok_env(&a, &[("SLURM_ARRAY_TASK_ID", i.to_string())]);
 }
 
 const SAME_FILES: &[&str] = &["games.csv", "standings.md", "standings.csv", "pairings.csv"];
@@ -87,7 +51,7 @@ fn merged_shards_equal_the_one_machine_run() {
     let d = tempfile::tempdir().unwrap();
     let pf = params(d.path());
     let whole = d.path().join("whole");
-    ok(&run_args("balance", &pf, &whole, "5"), &[]);
+    ok_env(&run_args("balance", &pf, &whole, "5"), &[]);
     let base = d.path().join("cluster");
     for i in 0..3 {
         play_auto_shard("balance", &pf, &base, "5", i, 3);
@@ -98,7 +62,7 @@ fn merged_shards_equal_the_one_machine_run() {
     let merged = d.path().join("merged");
     let mut a = vec!["merge", "--out", s(&merged)];
     a.extend(dirs.iter().map(|p| s(p)));
-    ok(&a, &[]);
+    ok_env(&a, &[]);
     for f in SAME_FILES.iter().chain(&["report.md"]) {
         assert_eq!(
             read(&merged.join(f)),
@@ -183,7 +147,7 @@ fn hyperqueue_array_merges_to_the_one_machine_run() {
     let d = tempfile::tempdir().unwrap();
     let pf = params(d.path());
     let whole = d.path().join("whole");
-    ok(&run_args("tournament", &pf, &whole, "9"), &[]);
+    ok_env(&run_args("tournament", &pf, &whole, "9"), &[]);
     let base = d.path().join("hq");
     let mut cmd = vec![env!("CARGO_BIN_EXE_chesslab")];
     cmd.extend(run_args("tournament", &pf, &base, "9"));
@@ -208,7 +172,7 @@ fn hyperqueue_array_merges_to_the_one_machine_run() {
         .collect();
     let mut a = vec!["merge", "--out", s(&merged)];
     a.extend(dirs.iter().map(|p| s(p)));
-    ok(&a, &[]);
+    ok_env(&a, &[]);
     for f in SAME_FILES {
         assert_eq!(read(&merged.join(f)), read(&whole.join(f)), "{f}");
     }

@@ -1,45 +1,9 @@
 //! End-to-end tests of `chesslab play / tournament / replay / export` through the binary.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn chesslab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chesslab"))
-        .args(args)
-        .output()
-        .expect("run chesslab")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = chesslab(args);
-    assert!(
-        o.status.success(),
-        "chesslab {args:?} failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Runs a command that must fail; returns its stderr, checked for a clean error.
-fn fails(args: &[&str]) -> String {
-    let o = chesslab(args);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success(), "chesslab {args:?} should fail");
-    assert!(err.contains("error:"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
-
-/// A parameter file with a short ply cap, so games are quick.
-fn params(dir: &Path, cap: u32) -> PathBuf {
-    let p = dir.join(format!("cap{cap}.toml"));
-    std::fs::write(&p, format!("ply_cap = {cap}\n")).unwrap();
-    p
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+mod common;
+use common::{chesslab, fails, ok, params, read, s};
+use std::path::Path;
+use std::process::Output;
 
 fn tournament(out: &Path, params: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
@@ -59,10 +23,6 @@ fn tournament(out: &Path, params: &Path, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     chesslab(&args)
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap()
 }
 
 #[test]
