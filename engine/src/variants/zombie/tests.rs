@@ -672,7 +672,10 @@ fn rule_ply_cap_counts_whole_turns() {
     };
     let mut g = Zombie::new(&p);
     play(&mut g, &["e2e4"]);
-    assert!(g.result().is_none(), "a turn in progress is not a whole turn");
+    assert!(
+        g.result().is_none(),
+        "a turn in progress is not a whole turn"
+    );
     play(&mut g, &["end", "e7e5"]);
     assert!(g.result().is_none());
     play(&mut g, &["end"]);
@@ -734,9 +737,15 @@ fn rule_zombie_pawn_moves_from_where_it_stands() {
     g.set_zombie(sq("d2"), true);
     g.set_zombie(sq("e3"), true);
     let l = legal(&g);
-    assert!(l.contains(&"d2d4".into()), "second rank: double step: {l:?}");
+    assert!(
+        l.contains(&"d2d4".into()),
+        "second rank: double step: {l:?}"
+    );
     assert!(l.contains(&"e3e4".into()), "{l:?}");
-    assert!(!l.contains(&"e3e5".into()), "no double step off the second rank");
+    assert!(
+        !l.contains(&"e3e5".into()),
+        "no double step off the second rank"
+    );
 }
 
 #[test]
