@@ -66,6 +66,10 @@ pub struct IsMcts<G: Game> {
     playout: Playout<G>,
     legal: Vec<G::Action>,
     chance: Vec<(G::Action, f64)>,
+    /// Scratch for `choose`: whether each legal action has an edge, whether each edge
+    /// is legal in the world.
+    has_edge: Vec<bool>,
+    edge_legal: Vec<bool>,
     observer: Seat,
     /// Iterations run by the last search.
     pub iterations: u64,
@@ -83,6 +87,8 @@ impl<G: Game> IsMcts<G> {
             playout: Playout::default(),
             legal: Vec::new(),
             chance: Vec::new(),
+            has_edge: Vec::new(),
+            edge_legal: Vec::new(),
             observer: 0,
             iterations: 0,
         }
@@ -147,34 +153,40 @@ impl<G: Game> IsMcts<G> {
     /// In tree `t` at `node`, the acting seat's choice among actions legal in the world:
     /// marks availability, expands an untried action if any (returns true), else
     /// selects by UCB with availability counts. Returns (edge index, expanded).
+    ///
+    /// One pass over (edge, legal action) pairs finds which edges are available and
+    /// which actions are untried; the choices (and the random draws) are the same as
+    /// testing membership separately for each of the four uses.
     fn choose(&mut self, t: usize, node: u32, rng: &mut Pcg64) -> (usize, bool) {
         let c = self.config.c;
         let nd = &mut self.trees[t][node as usize];
-        let mut untried = 0usize;
-        for e in nd.edges.iter_mut() {
-            if self.legal.contains(&e.action) {
+        let legal = &self.legal;
+        let has_edge = &mut self.has_edge;
+        let edge_legal = &mut self.edge_legal;
+        has_edge.clear();
+        has_edge.resize(legal.len(), false);
+        edge_legal.clear();
+        edge_legal.resize(nd.edges.len(), false);
+        for (j, e) in nd.edges.iter_mut().enumerate() {
+            for (i, a) in legal.iter().enumerate() {
+                if e.action == *a {
+                    has_edge[i] = true;
+                    edge_legal[j] = true;
+                }
+            }
+            if edge_legal[j] {
                 e.avail += 1.0;
             }
         }
-        for &a in &self.legal {
-            if !nd.edges.iter().any(|e| e.action == a) {
-                untried += 1;
-            }
-        }
+        let untried = has_edge.iter().filter(|&&h| !h).count();
         if untried > 0 {
             // A uniformly random untried action.
-            let mut k = rng.gen_range(0..untried);
-            let mut pick = None;
-            for &a in &self.legal {
-                if !nd.edges.iter().any(|e| e.action == a) {
-                    if k == 0 {
-                        pick = Some(a);
-                        break;
-                    }
-                    k -= 1;
-                }
-            }
-            let a = pick.expect("untried action");
+            let k = rng.gen_range(0..untried);
+            let i = (0..legal.len())
+                .filter(|&i| !has_edge[i])
+                .nth(k)
+                .expect("untried action");
+            let a = legal[i];
             let child = self.new_node(t);
             let nd = &mut self.trees[t][node as usize];
             nd.edges.push(Edge {
@@ -189,7 +201,7 @@ impl<G: Game> IsMcts<G> {
         }
         let mut best = (f64::NEG_INFINITY, 0usize);
         for (i, e) in nd.edges.iter().enumerate() {
-            if !self.legal.contains(&e.action) {
+            if !edge_legal[i] {
                 continue;
             }
             let v = e.visits.max(1e-9);

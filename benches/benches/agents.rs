@@ -231,6 +231,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("ismcts_mo_fusion_20000_sims", |b| {
         b.iter(|| ismcts_sims(IsMode::Mo, 20_000, 3))
     });
+    // Masquerade and Time Chess run 500 simulations per iteration.
+    g.throughput(Throughput::Elements(500));
     g.bench_function("ismcts_so_masquerade_500_sims", |b| {
         b.iter(|| ismcts_masquerade_sims(IsMode::So, 500, 3))
     });

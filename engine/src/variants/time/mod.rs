@@ -382,7 +382,13 @@ impl TimeChess {
     fn sighted_moves(board: &Board, out: &mut MoveList) {
         out.clear();
         board.generate(out);
-        if let Some(k) = board.king(board.turn().other()) {
+        // Only a king its own blind move left attacked can be a target: skip the scan
+        // over the list otherwise (the common case).
+        let us = board.turn();
+        if let Some(k) = board
+            .king(us.other())
+            .filter(|&k| board.attackers_to(k, us, board.occupied()).any())
+        {
             let mut i = 0;
             while i < out.len() {
                 if out[i].to() == k && !out[i].is_castle() {

@@ -26,6 +26,10 @@
 //!   (`rule_zombie_pawn_last_rank_queen`); with the parameter `promotion_choice` (RULES.md:
 //!   "a parameter may let the owner choose") its owner chooses with `promote:q`/`r`/`b`/`n`
 //!   (`rule_zombie_pawn_last_rank_owner_chooses`).
+//! - Own king safe after every move of the turn, zombie moves included
+//!   (`rule_own_king_safe_after_every_move_of_the_turn`); zombie pawns move from where
+//!   they stand, a double step only from their second rank
+//!   (`rule_zombie_pawn_moves_from_where_it_stands`).
 //! - A move whose reveal (the mover's own burials on squares vacated so far) would check
 //!   the mover's king is refused (`rule_reveal_into_check_refused`); castling completes
 //!   before the reveal (`rule_castling_then_reveal`).
@@ -49,9 +53,10 @@
 //!   cannot know the opponent's future choice, so a pawn rising for the opponent on its
 //!   last rank counts as attacking if a queen or a knight there would
 //!   (`rule_reveal_into_check_counts_every_promotion_choice`).
-//! - The 50-move rule is 100 whole turns without capture or pawn move; the ply cap
-//!   (`ply_cap`) counts whole turns; repetition compares positions at turn starts
-//!   (board, zombie marks, both grids).
+//! - The 50-move rule is 100 whole turns without capture or pawn move
+//!   (`rule_fifty_moves_count_whole_turns`); the ply cap (`ply_cap`) counts whole turns
+//!   (`rule_ply_cap_counts_whole_turns`); repetition compares positions at turn starts
+//!   (board, zombie marks, both grids) (`rule_repetition_compares_positions_at_turn_starts`).
 //!
 //! Information: a seat knows its own grid; the opponent's grid is hidden. The belief
 //! about the opponent's grid is a forward filter over the public record

@@ -656,3 +656,106 @@ fn tallies_count_zombie_captures_and_follow_undo() {
         assert_eq!(tally(&g, name), 0.0, "{name}");
     }
 }
+
+/// Plays whole turns: a move of the side to move, then `end`.
+fn turns(g: &mut Zombie, moves: &[&str]) {
+    for m in moves {
+        play(g, &[m, "end"]);
+    }
+}
+
+#[test]
+fn rule_ply_cap_counts_whole_turns() {
+    let p = ZombieParams {
+        ply_cap: 2,
+        ..Default::default()
+    };
+    let mut g = Zombie::new(&p);
+    play(&mut g, &["e2e4"]);
+    assert!(
+        g.result().is_none(),
+        "a turn in progress is not a whole turn"
+    );
+    play(&mut g, &["end", "e7e5"]);
+    assert!(g.result().is_none());
+    play(&mut g, &["end"]);
+    assert_eq!(g.result().map(|r| r.reason), Some("cap"));
+    assert_eq!(g.history_len(), 4, "two turns of two actions each");
+}
+
+#[test]
+fn rule_repetition_compares_positions_at_turn_starts() {
+    let mut g = game("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1");
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    turns(&mut g, &cycle);
+    turns(&mut g, &cycle[..3]);
+    assert!(g.result().is_none(), "the start stood twice so far");
+    turns(&mut g, &cycle[3..]);
+    assert_eq!(g.result().map(|r| r.reason), Some("repetition"));
+}
+
+#[test]
+fn rule_fifty_moves_count_whole_turns() {
+    // The rook walks one square a turn, never to a square it stood on, and never checks
+    // (the pawns on g7 and h7 screen the black king, which steps between g8 and h8):
+    // no position repeats, so only the 50-move rule can end the game.
+    let mut g = game("7k/6pp/8/8/8/8/8/KR6 w - - 0 1");
+    let mut path: Vec<String> = Vec::new();
+    for (rank, files) in [
+        (1, "cdefgh"),
+        (2, "hgfedcba"),
+        (3, "abcdefgh"),
+        (4, "hgfedcba"),
+        (5, "abcdefgh"),
+        (6, "hgfedcba"),
+        (7, "abcd"),
+    ] {
+        for f in files.chars() {
+            path.push(format!("{f}{rank}"));
+        }
+    }
+    let mut rook = "b1".to_string();
+    let mut king = "h8";
+    for (i, to) in path.iter().enumerate() {
+        assert!(g.result().is_none(), "over after {} turns", 2 * i);
+        turns(&mut g, &[&format!("{rook}{to}")]);
+        rook = to.clone();
+        let next = if king == "h8" { "g8" } else { "h8" };
+        if i == path.len() - 1 {
+            assert!(g.result().is_none(), "99 quiet turns are not enough");
+        }
+        turns(&mut g, &[&format!("{king}{next}")]);
+        king = next;
+    }
+    assert_eq!(g.history_len(), 200, "100 whole turns");
+    assert_eq!(g.result().map(|r| r.reason), Some("fifty-moves"));
+}
+
+#[test]
+fn rule_zombie_pawn_moves_from_where_it_stands() {
+    let mut g = game("4k3/8/8/8/8/4P3/3P4/4K3 w - - 0 1");
+    g.set_zombie(sq("d2"), true);
+    g.set_zombie(sq("e3"), true);
+    let l = legal(&g);
+    assert!(
+        l.contains(&"d2d4".into()),
+        "second rank: double step: {l:?}"
+    );
+    assert!(l.contains(&"e3e4".into()), "{l:?}");
+    assert!(
+        !l.contains(&"e3e5".into()),
+        "no double step off the second rank"
+    );
+}
+
+#[test]
+fn rule_own_king_safe_after_every_move_of_the_turn() {
+    // The zombie knight is pinned against its king: it may not move until the king has.
+    let mut g = game("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1");
+    g.set_zombie(sq("e2"), true);
+    let l = legal(&g);
+    assert!(!l.iter().any(|m| m.starts_with("e2")), "{l:?}");
+    play(&mut g, &["e1d1"]);
+    let l = legal(&g);
+    assert!(l.contains(&"e2c3".into()), "the pin is gone: {l:?}");
+}
