@@ -15,7 +15,7 @@ B=http://127.0.0.1:$PORT
 
 shot() {
     chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-        --hide-scrollbars --window-size=1300,1000 --virtual-time-budget=4000 \
+        --hide-scrollbars --window-size=1300,1000 --timeout=15000 \
         --screenshot="$1" "$2" 2>/dev/null
 }
 create() { curl -sf -XPOST "$B/api/games" -H 'Content-Type: application/json' -d "$1"; }

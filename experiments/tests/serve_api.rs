@@ -43,7 +43,10 @@ fn request(addr: &str, method: &str, path: &str, body: Option<&[u8]>) -> (u16, S
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(rest)
     } else {
         rest.to_string()
@@ -113,7 +116,8 @@ impl VariantVisitor for Mirror {
     fn visit<G: Game>(self, name: &'static str, params: G::Params) {
         let mut game = G::new(&params);
         let seats = game.num_seats();
-        let c = create(json!({"variant": name, "seed": self.seed, "seats": ["human"]}));
+        let c = create(json!({"variant": name, "seed": self.seed, "seats": ["human"],
+            "params": toml::to_string(&params).unwrap()}));
         assert_eq!(c.tokens.len(), seats);
         let tokens: Vec<String> = c.tokens.iter().map(|t| t.clone().unwrap()).collect();
         let mut chance = Pcg64::seed_from_u64(mix(self.seed, 0));
@@ -223,17 +227,37 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
     if game.is_perfect_information() {
         return;
     }
-    let (st, text) = get(&format!("/api/games/{id}/state?seat={s}&token={}", tokens[s]));
+    let (st, text) = get(&format!(
+        "/api/games/{id}/state?seat={s}&token={}",
+        tokens[s]
+    ));
     assert_eq!(st, 200);
     let raw: Value = serde_json::from_str(&text).unwrap();
     // Only these fields, and the state never serialized.
-    let keys: Vec<&str> = raw.as_object().unwrap().keys().map(String::as_str).collect();
+    let keys: Vec<&str> = raw
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     for k in &keys {
         assert!(
             [
-                "variant", "seat", "seat_names", "seats", "perfect_information", "turn",
-                "observation", "legal", "chance", "result", "record", "plies", "version",
-                "thinking", "audit"
+                "variant",
+                "seat",
+                "seat_names",
+                "seats",
+                "perfect_information",
+                "turn",
+                "observation",
+                "legal",
+                "chance",
+                "result",
+                "record",
+                "plies",
+                "version",
+                "thinking",
+                "audit"
             ]
             .contains(k),
             "unexpected field {k}"
@@ -245,7 +269,10 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
         // Another seat's token does not open this seat's view.
         let other = (s + 1) % tokens.len();
         if other != s {
-            let (st, _) = get(&format!("/api/games/{id}/state?seat={s}&token={}", tokens[other]));
+            let (st, _) = get(&format!(
+                "/api/games/{id}/state?seat={s}&token={}",
+                tokens[other]
+            ));
             assert_eq!(st, 403);
         }
         let (st, _) = get(&format!("/api/games/{id}/state?seat={s}"));
@@ -345,7 +372,10 @@ fn rule_serve_tokens_are_enforced() {
     assert_eq!(act(0, &t[1]).0, 403);
     assert_eq!(act(0, "nope").0, 403);
     assert_eq!(get(&format!("/api/games/{}/state", c.id)).0, 403);
-    assert_eq!(get(&format!("/api/games/{}/state?seat=1&token={}", c.id, t[0])).0, 403);
+    assert_eq!(
+        get(&format!("/api/games/{}/state?seat=1&token={}", c.id, t[0])).0,
+        403
+    );
     // Black acting out of turn with its own token: a conflict, not a move.
     let (st, text) = act(1, &t[1]);
     assert_eq!(st, 409, "{text}");
@@ -373,10 +403,18 @@ fn rule_serve_bad_requests_are_named() {
     let (st, m) = error_of(post("/api/games", &json!({"variant": "chesss"})));
     assert_eq!(st, 404);
     assert!(m.contains("unknown variant 'chesss'"), "{m}");
-    let (st, m) = error_of(request(addr(), "POST", "/api/games", Some(b"{\"variant\": ")));
+    let (st, m) = error_of(request(
+        addr(),
+        "POST",
+        "/api/games",
+        Some(b"{\"variant\": "),
+    ));
     assert_eq!(st, 400);
     assert!(m.contains("broken JSON"), "{m}");
-    let (st, m) = error_of(post("/api/games", &json!({"variant": "chess", "colour": 1})));
+    let (st, m) = error_of(post(
+        "/api/games",
+        &json!({"variant": "chess", "colour": 1}),
+    ));
     assert_eq!(st, 400);
     assert!(m.contains("unknown field `colour`"), "{m}");
     let (st, m) = error_of(post(
@@ -454,7 +492,10 @@ fn rule_serve_takeback_against_bots() {
     assert_eq!(st, 200, "{text}");
     let v = settled(&c.id, Some(0), Some(&t));
     assert_eq!(v.plies, 0);
-    assert_eq!(v.observation, engine::variants::chess::Chess::new(&Default::default()).observation(0));
+    assert_eq!(
+        v.observation,
+        engine::variants::chess::Chess::new(&Default::default()).observation(0)
+    );
     let h = create(json!({"variant": "chess", "seats": ["human", "human"]}));
     let t0 = h.tokens[0].clone().unwrap();
     post(
@@ -473,8 +514,10 @@ fn rule_serve_takeback_against_bots() {
 /// row that `chesslab replay` reads.
 #[test]
 fn rule_serve_agent_act_and_export_replays() {
-    let c = create(json!({"variant": "chess", "seed": 9, "seats": ["human", "greedy"],
-        "params": {"ply_cap": 12}}));
+    let c = create(
+        json!({"variant": "chess", "seed": 9, "seats": ["human", "greedy"],
+        "params": {"ply_cap": 12}}),
+    );
     let t = c.tokens[0].clone().unwrap();
     loop {
         let v = settled(&c.id, Some(0), Some(&t));
@@ -546,7 +589,10 @@ fn rule_serve_live_games_are_bounded() {
     let a = spawn_local(2, Duration::from_secs(3600), None).unwrap();
     let body = json!({"variant": "chess"}).to_string();
     for _ in 0..2 {
-        assert_eq!(request(&a, "POST", "/api/games", Some(body.as_bytes())).0, 200);
+        assert_eq!(
+            request(&a, "POST", "/api/games", Some(body.as_bytes())).0,
+            200
+        );
     }
     let (st, m) = error_of(request(&a, "POST", "/api/games", Some(body.as_bytes())));
     assert_eq!(st, 503);
@@ -554,7 +600,10 @@ fn rule_serve_live_games_are_bounded() {
     // Idle games expire: with a zero idle limit, the next creation sweeps them away.
     let b = spawn_local(1, Duration::ZERO, None).unwrap();
     for _ in 0..3 {
-        assert_eq!(request(&b, "POST", "/api/games", Some(body.as_bytes())).0, 200);
+        assert_eq!(
+            request(&b, "POST", "/api/games", Some(body.as_bytes())).0,
+            200
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
 }

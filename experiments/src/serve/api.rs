@@ -74,9 +74,14 @@ pub struct AgentActRequest {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TurnView {
-    Seat { seat: Seat },
+    Seat {
+        seat: Seat,
+    },
     Chance,
-    Simultaneous { seats: Vec<Seat>, committed: Vec<bool> },
+    Simultaneous {
+        seats: Vec<Seat>,
+        committed: Vec<bool>,
+    },
     Terminal,
 }
 

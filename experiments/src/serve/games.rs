@@ -96,7 +96,10 @@ impl<G: Game> GameSession<G> {
     fn legal_names(&self, seat: Seat) -> (Vec<G::Action>, Vec<String>) {
         let mut legal = Vec::new();
         self.game.legal_actions(seat, &mut legal);
-        let names = legal.iter().map(|&a| self.game.action_notation(a)).collect();
+        let names = legal
+            .iter()
+            .map(|&a| self.game.action_notation(a))
+            .collect();
         (legal, names)
     }
 
@@ -111,15 +114,12 @@ impl<G: Game> GameSession<G> {
         if let Some(i) = names.iter().position(|n| n == text) {
             return Ok(legal[i]);
         }
-        let a = self
-            .game
-            .parse_action(text)
-            .map_err(|e| {
-                ApiError::unprocessable(format!(
-                    "illegal or malformed action '{text}' for {}: {e}",
-                    self.game.seat_name(seat)
-                ))
-            })?;
+        let a = self.game.parse_action(text).map_err(|e| {
+            ApiError::unprocessable(format!(
+                "illegal or malformed action '{text}' for {}: {e}",
+                self.game.seat_name(seat)
+            ))
+        })?;
         if legal.contains(&a) {
             Ok(a)
         } else {
@@ -203,7 +203,8 @@ impl<G: Game> Session for GameSession<G> {
         let legal = match (seat, self.game.turn(), over) {
             (Some(s), Turn::Seat(t), false) if s == t => self.legal_names(s).1,
             (Some(s), Turn::Simultaneous, false)
-                if self.game.simultaneous_seats().contains(&s) && !self.commits.contains_key(&s) =>
+                if self.game.simultaneous_seats().contains(&s)
+                    && !self.commits.contains_key(&s) =>
             {
                 self.legal_names(s).1
             }
@@ -230,7 +231,11 @@ impl<G: Game> Session for GameSession<G> {
                 .collect(),
             seats: self.seat_specs.clone(),
             perfect_information: perfect,
-            turn: if over { TurnView::Terminal } else { self.turn_view() },
+            turn: if over {
+                TurnView::Terminal
+            } else {
+                self.turn_view()
+            },
             observation: self.game.observation(shown),
             legal,
             chance,
@@ -301,9 +306,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn undo(&mut self, seat: Seat) -> Result<usize, ApiError> {
-        if let Some(other) =
-            (0..self.seat_specs.len()).find(|&s| s != seat && self.is_human(s))
-        {
+        if let Some(other) = (0..self.seat_specs.len()).find(|&s| s != seat && self.is_human(s)) {
             return Err(ApiError::conflict(format!(
                 "takeback is for games against bots; {} is a human seat too",
                 self.game.seat_name(other)
@@ -482,7 +485,6 @@ impl VariantVisitor for Builder {
     }
 }
 
-
 /// An error with its sources, on one line.
 pub fn chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
@@ -512,7 +514,9 @@ impl Entry {
         }
     }
     fn idle(&self) -> Duration {
-        self.last_used.lock().map_or(Duration::ZERO, |t| t.elapsed())
+        self.last_used
+            .lock()
+            .map_or(Duration::ZERO, |t| t.elapsed())
     }
     /// Whether `token` is the token of human seat `seat`.
     pub fn token_ok(&self, seat: Seat, token: Option<&str>) -> bool {
@@ -525,7 +529,11 @@ impl Entry {
 
 /// Compares without stopping at the first difference (tokens are secrets).
 fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 /// The live games.
@@ -602,11 +610,9 @@ impl Store {
     }
 
     pub fn get(&self, id: &str) -> Result<Arc<Entry>, ApiError> {
-        let e = self
-            .lock()
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(format!("no live game '{id}' (it may have expired)")))?;
+        let e = self.lock().get(id).cloned().ok_or_else(|| {
+            ApiError::not_found(format!("no live game '{id}' (it may have expired)"))
+        })?;
         e.touch();
         Ok(e)
     }

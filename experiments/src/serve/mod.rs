@@ -174,10 +174,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let addr = listener.local_addr()?;
         println!("chesslab board at http://{addr}/ (Ctrl-C stops)");
         let server = Arc::new(Server {
-            store: Store::new(
-                args.max_games,
-                Duration::from_secs(args.idle_minutes * 60),
-            ),
+            store: Store::new(args.max_games, Duration::from_secs(args.idle_minutes * 60)),
             results: args.results.clone(),
         });
         serve_on(listener, server).await
@@ -214,7 +211,8 @@ fn body<T: serde::de::DeserializeOwned>(raw: Result<Bytes, BytesRejection>) -> R
             ApiError::bad_request(format!("cannot read the request body: {e}"))
         }
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("broken JSON body: {e}")))
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("broken JSON body: {e}")))
 }
 
 async fn variants() -> Json<serde_json::Value> {
@@ -227,7 +225,9 @@ async fn variants() -> Json<serde_json::Value> {
 
 /// The default parameters of a variant as TOML (the page's parameter box) and JSON, and
 /// its seat names.
-async fn variant_defaults(UrlPath(name): UrlPath<String>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn variant_defaults(
+    UrlPath(name): UrlPath<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     struct Defaults;
     impl VariantVisitor for Defaults {
         type Output = serde_json::Value;
@@ -407,7 +407,9 @@ async fn act(
             (None, Some(parts)) => {
                 let view = s.view(Some(req.seat), false);
                 let api::TurnView::Simultaneous { seats, .. } = view.turn else {
-                    return Err(ApiError::conflict("a joint action needs a simultaneous node"));
+                    return Err(ApiError::conflict(
+                        "a joint action needs a simultaneous node",
+                    ));
                 };
                 if parts.len() != seats.len() || req.tokens.len() != seats.len() {
                     return Err(ApiError::bad_request(format!(
@@ -495,7 +497,9 @@ async fn events(
         }
         let v = *rx.borrow_and_update();
         Some((
-            Ok::<_, std::convert::Infallible>(Event::default().event("version").data(v.to_string())),
+            Ok::<_, std::convert::Infallible>(
+                Event::default().event("version").data(v.to_string()),
+            ),
             (rx, false),
         ))
     });
