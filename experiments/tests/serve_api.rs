@@ -116,8 +116,10 @@ impl VariantVisitor for Mirror {
     fn visit<G: Game>(self, name: &'static str, params: G::Params) {
         let mut game = G::new(&params);
         let seats = game.num_seats();
-        let c = create(json!({"variant": name, "seed": self.seed, "seats": ["human"],
-            "params": toml::to_string(&params).unwrap()}));
+        let c = create(
+            json!({"variant": name, "seed": self.seed, "seats": ["human"],
+            "params": toml::to_string(&params).unwrap()}),
+        );
         assert_eq!(c.tokens.len(), seats);
         let tokens: Vec<String> = c.tokens.iter().map(|t| t.clone().unwrap()).collect();
         let mut chance = Pcg64::seed_from_u64(mix(self.seed, 0));
