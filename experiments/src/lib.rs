@@ -15,6 +15,7 @@ pub mod play_cmd;
 pub mod record;
 pub mod replay_cmd;
 pub mod report_cmd;
+pub mod serve;
 pub mod shard;
 pub mod standings;
 pub mod stats;

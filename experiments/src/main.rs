@@ -2,8 +2,8 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
-    golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd, tune,
-    uci_cmd,
+    golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, serve, tournament, trace_cmd,
+    tune, uci_cmd,
 };
 
 #[derive(Parser, Debug)]
@@ -49,6 +49,8 @@ enum Command {
     /// Speak UCI on standard input and output as a chess engine played by --agent
     /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
     Uci(uci_cmd::UciArgs),
+    /// The playtest board: any variant in the browser against any agent, and its JSON API.
+    Serve(serve::ServeArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -95,5 +97,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Merge(args) => merge_cmd::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Uci(args) => uci_cmd::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }

@@ -1,0 +1,187 @@
+//! The JSON bodies of the board's API (documented in `docs/api.md`) and its error type:
+//! every refusal is a 4xx (or 503 when full) with `{"error": "..."}` naming the problem.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use engine::game::Seat;
+use serde::{Deserialize, Serialize};
+
+/// `POST /api/games`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub variant: String,
+    /// TOML text, or a JSON object of the same keys, read over the variant's defaults.
+    #[serde(default)]
+    pub params: Option<serde_json::Value>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub opening: Option<String>,
+    /// Per seat `"human"` or an agent spec; one entry for every seat; empty: all human.
+    #[serde(default)]
+    pub seats: Vec<String>,
+    /// Allow the audit view (the true state); granted only to games without human seats.
+    #[serde(default)]
+    pub audit: bool,
+}
+
+#[derive(Serialize, Deserialize, Debug)]
+pub struct CreateResponse {
+    pub id: String,
+    /// Per seat: the token of a human seat, `null` for a bot.
+    pub tokens: Vec<Option<String>>,
+    pub seats: Vec<String>,
+    pub seat_names: Vec<String>,
+}
+
+/// `POST /api/games/{id}/act`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ActRequest {
+    pub seat: Seat,
+    pub token: String,
+    /// One action in notation; at a simultaneous node this seat's part.
+    #[serde(default)]
+    pub action: Option<String>,
+    /// A joint action (`["e2e4", "d7d5"]`), one part per acting seat in seat order,
+    /// instead of `action`; `tokens` then holds each acting seat's token in the same
+    /// order (bot seats: any text; their part is ignored and the bot decides).
+    #[serde(default)]
+    pub joint: Option<Vec<String>>,
+    /// Tokens of the other acting seats, for a joint action (hot seat).
+    #[serde(default)]
+    pub tokens: Vec<String>,
+}
+
+/// `POST /api/games/{id}/undo`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    pub seat: Seat,
+    pub token: String,
+}
+
+/// `POST /api/games/{id}/agent-act`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AgentActRequest {
+    pub seat: Seat,
+    pub token: String,
+    pub agent: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TurnView {
+    Seat {
+        seat: Seat,
+    },
+    Chance,
+    Simultaneous {
+        seats: Vec<Seat>,
+        committed: Vec<bool>,
+    },
+    Terminal,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ChanceView {
+    pub outcomes: Vec<(String, f64)>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ResultView {
+    pub returns: Vec<f64>,
+    pub reason: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AuditView {
+    pub state: String,
+    pub observations: Vec<String>,
+}
+
+/// `GET /api/games/{id}/state`: what one seat may know.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct SeatView {
+    pub variant: String,
+    /// The seat this view is for (`null`: a spectator of a perfect-information game).
+    pub seat: Option<Seat>,
+    pub seat_names: Vec<String>,
+    pub seats: Vec<String>,
+    pub perfect_information: bool,
+    pub turn: TurnView,
+    /// `observation(seat)`: everything the seat knows.
+    pub observation: String,
+    /// The seat's legal actions in notation when it has a decision to make.
+    pub legal: Vec<String>,
+    /// The outcomes of a pending chance node (perfect information only).
+    pub chance: Option<ChanceView>,
+    pub result: Option<ResultView>,
+    /// Every action so far: given for perfect information, finished games and audits.
+    pub record: Option<Vec<String>>,
+    pub plies: usize,
+    pub version: u64,
+    /// A bot or chance is about to act.
+    pub thinking: bool,
+    pub audit: Option<AuditView>,
+}
+
+/// An API refusal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+    pub fn bad_request(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, m)
+    }
+    pub fn unprocessable(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m)
+    }
+    pub fn conflict(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, m)
+    }
+    pub fn not_found(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, m)
+    }
+    pub fn forbidden(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, m)
+    }
+    pub fn too_large(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, m)
+    }
+    pub fn unavailable(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m)
+    }
+    pub fn internal(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.status.as_u16(), self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            axum::Json(serde_json::json!({ "error": self.message })),
+        )
+            .into_response()
+    }
+}
