@@ -49,6 +49,7 @@ fn setting(label: &'static str, agent: &'static str, games: u64) -> Setting {
         cmaes_sigma: 0.25,
         cmaes_lambda: None,
         seed: 1,
+        random_opening_plies: 0,
         threads: Some(1),
         confirm_games: 0,
         out: dir.path().join("out"),

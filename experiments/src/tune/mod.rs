@@ -38,6 +38,9 @@
 //! - `--shard` does not apply: each iteration depends on the previous one, so a run is
 //!   not split across machines; games of one iteration run in parallel on one machine.
 //! - One agent spec means self-play; two means the pair plays colour-swapped games.
+//!   A deterministic agent plays the same game every time from the same start:
+//!   `--random-opening-plies N` gives each game (pair) its own random opening, as in
+//!   tournaments.
 //! - Integer parameters use stochastic rounding by default, or fishtest's rule with
 //!   `--rounding fishtest` (see [`spsa`]); CMA-ES points round to nearest.
 //! - The tuner's own work per game (target values, loss, optimiser, files) is timed and
@@ -122,6 +125,10 @@ pub struct TuneArgs {
     /// CMA-ES population (default 4 + 3 ln n).
     #[arg(long)]
     pub cmaes_lambda: Option<usize>,
+    /// Uniformly random decisions at the start of every game (as `tournament
+    /// --random-opening-plies`): the variety a deterministic agent's self-play needs.
+    #[arg(long, default_value_t = 0)]
+    pub random_opening_plies: u32,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -156,6 +163,8 @@ struct Settings {
     cmaes_sigma: f64,
     cmaes_lambda: Option<usize>,
     seed: u64,
+    #[serde(default)]
+    random_opening_plies: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -192,6 +201,7 @@ struct Setup {
     agents: Vec<String>,
     seats: usize,
     threads: usize,
+    random_plies: u32,
 }
 
 struct Inspect;
@@ -234,6 +244,7 @@ fn setup(args: &TuneArgs) -> Result<Setup> {
             .threads
             .unwrap_or_else(rayon::current_num_threads)
             .max(1),
+        random_plies: args.random_opening_plies,
     })
 }
 
@@ -268,6 +279,7 @@ impl VariantVisitor for Eval<'_> {
             sprt: None,
             options: crate::gameplay::PlayOptions {
                 tallies: need_tallies,
+                random_plies: s.random_plies,
                 ..Default::default()
             },
         };
@@ -498,6 +510,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         cmaes_sigma: args.cmaes_sigma,
         cmaes_lambda: args.cmaes_lambda,
         seed: args.seed,
+        random_opening_plies: args.random_opening_plies,
     };
     let ckpt_path = args.out.join("checkpoint.json");
     let mut ck = if args.resume {

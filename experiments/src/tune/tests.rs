@@ -35,6 +35,7 @@ impl Files {
             cmaes_sigma: 0.25,
             cmaes_lambda: None,
             seed: 5,
+            random_opening_plies: 0,
             threads: Some(2),
             confirm_games: 0,
             out: self.dir.path().join(out),
