@@ -39,6 +39,9 @@ pub struct Played {
     /// Return per seat.
     pub returns: Vec<f64>,
     pub reason: String,
+    /// The variant's tallies of the final state (`Game::tallies`), when
+    /// [`PlayOptions::tallies`] asks for them (the tuner), else empty.
+    pub tallies: Vec<(String, f64)>,
 }
 
 impl Played {
@@ -53,6 +56,9 @@ pub struct PlayOptions {
     pub adjudication: Adjudication,
     /// Uniformly random decisions before the agents take over.
     pub random_plies: u32,
+    /// Fill [`Played::tallies`] from the final state, so a caller that needs tallies
+    /// does not replay the game.
+    pub tallies: bool,
 }
 
 /// Plays `start` to the end. `agents[s]` plays seat `s`. Returns `Ok(None)` when `stop`
@@ -82,12 +88,21 @@ fn forfeit_returns<G: Game>(game: &G, seat: usize) -> Vec<f64> {
         .collect()
 }
 
+fn final_tallies<G: Game>(game: &G, options: &PlayOptions) -> Vec<(String, f64)> {
+    if options.tallies {
+        game.tallies()
+    } else {
+        Vec::new()
+    }
+}
+
 fn forfeited<G: Game>(
     game: &G,
     agents: &[Box<dyn Agent<G>>],
     seat: usize,
     actions: Vec<String>,
     f: Forfeit,
+    options: &PlayOptions,
 ) -> Played {
     eprintln!(
         "note: seat {seat} ({}) forfeits after {} actions: {f}",
@@ -98,6 +113,7 @@ fn forfeited<G: Game>(
         actions,
         returns: forfeit_returns(game, seat),
         reason: f.kind.reason().to_string(),
+        tallies: final_tallies(game, options),
     }
 }
 
@@ -159,7 +175,7 @@ pub fn play_game_with<G: Game>(
             Turn::Seat(s) => {
                 let a = match agents[s].try_act(&game, s, &mut rngs[s]) {
                     Ok(a) => a,
-                    Err(f) => return Ok(Some(forfeited(&game, agents, s, actions, f))),
+                    Err(f) => return Ok(Some(forfeited(&game, agents, s, actions, f, options))),
                 };
                 let fullmove = game.board().map_or(0, |b| b.fullmoves() as u32);
                 actions.push(game.action_notation(a));
@@ -179,6 +195,7 @@ pub fn play_game_with<G: Game>(
                         actions,
                         returns,
                         reason: reason.into(),
+                        tallies: final_tallies(&game, options),
                     }));
                 }
             }
@@ -203,7 +220,9 @@ pub fn play_game_with<G: Game>(
                     }
                     match agents[s].try_act(&game, s, &mut rngs[s]) {
                         Ok(a) => joint.push(a),
-                        Err(f) => return Ok(Some(forfeited(&game, agents, s, actions, f))),
+                        Err(f) => {
+                            return Ok(Some(forfeited(&game, agents, s, actions, f, options)))
+                        }
                     }
                 }
                 actions.push(joint_notation(&game, &joint));
@@ -218,6 +237,7 @@ pub fn play_game_with<G: Game>(
         actions,
         returns: result.returns[..seats].to_vec(),
         reason: result.reason.to_string(),
+        tallies: final_tallies(&game, options),
     }))
 }
 

@@ -261,6 +261,9 @@ pub struct Outcome {
     pub stop_after: Option<u64>,
     /// The first error (a game that failed, or the sink refusing a row).
     pub error: Option<anyhow::Error>,
+    /// Each game's final tallies, by index, when `run.options.tallies` asks for them
+    /// (games of this call only).
+    pub tallies: BTreeMap<u64, Vec<(String, f64)>>,
 }
 
 struct Shared<F> {
@@ -272,6 +275,7 @@ struct Shared<F> {
     stop_after: Option<u64>,
     error: Option<anyhow::Error>,
     last_message: Instant,
+    tallies: BTreeMap<u64, Vec<(String, f64)>>,
 }
 
 /// Everything [`run`] needs besides the plan.
@@ -305,6 +309,7 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         stop_after: None,
         error: None,
         last_message: Instant::now(),
+        tallies: BTreeMap::new(),
     };
     advance_sprt(&mut shared, run.sprt, plan);
     let halt = AtomicBool::new(shared.stop_after.is_some());
@@ -351,31 +356,40 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
             // The row is built before taking the lock: only the sink and the bookkeeping
             // are serial, so threads scale on short games too.
             let finished = outcome.map(|played| {
-                played.map(|p| Row {
-                    index: slot.index,
-                    seed,
-                    variant: run.variant.to_string(),
-                    params_digest: run.params_digest.to_string(),
-                    pair: slot.pair,
-                    opening: opening.to_string(),
-                    players,
-                    agents: agent_specs,
-                    result: result_text(&p.returns),
-                    returns: p.returns,
-                    reason: p.reason,
-                    plies: p.actions.len(),
-                    actions: p.actions.join(" "),
+                played.map(|p| {
+                    let tallies = p.tallies;
+                    (
+                        Row {
+                            index: slot.index,
+                            seed,
+                            variant: run.variant.to_string(),
+                            params_digest: run.params_digest.to_string(),
+                            pair: slot.pair,
+                            opening: opening.to_string(),
+                            players,
+                            agents: agent_specs,
+                            result: result_text(&p.returns),
+                            returns: p.returns,
+                            reason: p.reason,
+                            plies: p.actions.len(),
+                            actions: p.actions.join(" "),
+                        },
+                        tallies,
+                    )
                 })
             });
             let mut sh = shared.lock().unwrap_or_else(|p| p.into_inner());
             match finished {
-                Ok(Some(row)) => {
+                Ok(Some((row, tallies))) => {
                     if let Err(e) = (sh.sink)(&row, secs) {
                         sh.error = Some(e);
                         halt.store(true, Ordering::SeqCst);
                         return;
                     }
                     sh.rows.insert(slot.index, row);
+                    if run.options.tallies {
+                        sh.tallies.insert(slot.index, tallies);
+                    }
                     advance_sprt(&mut sh, run.sprt, plan);
                     if sh.stop_after.is_some() {
                         halt.store(true, Ordering::SeqCst);
@@ -410,6 +424,7 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         rows: sh.rows,
         stop_after: sh.stop_after,
         error: sh.error,
+        tallies: sh.tallies,
     })
 }
 

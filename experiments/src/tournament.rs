@@ -228,6 +228,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
         },
         random_plies: args.random_opening_plies,
+        tallies: false,
     };
     let plan = Plan {
         args: args.clone(),

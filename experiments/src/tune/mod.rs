@@ -16,9 +16,9 @@
 //! Iteration k plays every point with game seed `mix(seed, k)`: the + and − sides of an
 //! SPSA perturbation, and all samples of a CMA-ES generation, play the same game seeds
 //! (common random numbers). The optimiser's own random numbers at iteration k come from
-//! a stream seeded by `mix(seed ^ OPT_SALT, k)`. Tallies are read by replaying each
-//! finished game after the iteration's games (in parallel), which keeps the match loop
-//! untouched.
+//! a stream seeded by `mix(seed ^ OPT_SALT, k)`. Tallies are taken by the worker from
+//! each game's final state (`PlayOptions::tallies`, handed back in
+//! `matches::Outcome::tallies`): no game is replayed.
 //!
 //! The folder (`--out`): `iterations.csv` (one row per played point: iteration, which
 //! point, loss, parameter values, target means; and a row `estimate` per iteration with
@@ -29,6 +29,10 @@
 //! every target with its 95% interval), `loss.svg` and `params.svg`.
 //!
 //! Decisions where the issue is silent:
+//! - The unit of every mean and 95% interval is the colour-swapped pair (the mean of its
+//!   two games), not the game: the two games of a pair share their random opening, so
+//!   a deterministic agent in self-play plays the same game twice, and counting games
+//!   would halve the variance. With an odd `--games` the last pair has one game.
 //! - The tuned table is the optimiser's final estimate (SPSA's θ, CMA-ES's mean), not
 //!   the point with the lowest noisy loss, which would reward luck.
 //! - `--resume` continues from the checkpoint; an iteration cut short by Ctrl-C is
@@ -38,10 +42,15 @@
 //! - `--shard` does not apply: each iteration depends on the previous one, so a run is
 //!   not split across machines; games of one iteration run in parallel on one machine.
 //! - One agent spec means self-play; two means the pair plays colour-swapped games.
-//! - Integer parameters use stochastic rounding (see [`spsa`]); CMA-ES points round to
-//!   nearest.
-//! - The tuner's own work per game (replays for tallies, loss, files) is timed and its
-//!   ratio to the game time is written in the report (the overhead figure).
+//!   A deterministic agent plays the same game every time from the same start:
+//!   `--random-opening-plies N` gives each game (pair) its own random opening, as in
+//!   tournaments.
+//! - Integer parameters use stochastic rounding by default, or fishtest's rule with
+//!   `--rounding fishtest` (see [`spsa`]); CMA-ES points round to nearest.
+//! - The tuner's own work per game (target values, loss, optimiser, files) is timed and
+//!   its ratio to the game time is written in the report; the whole overhead of a tuning
+//!   evaluation against plain games is measured by the criterion bench
+//!   `benches/benches/tune_overhead.rs`.
 
 pub mod cmaes;
 mod plots;
@@ -60,7 +69,6 @@ use engine::registry::{self, VariantVisitor};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use space::Space;
 use std::collections::BTreeMap;
@@ -69,7 +77,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-use targets::{Measure, Target};
+use targets::Target;
 
 const OPT_SALT: u64 = 0x7E4E_0000_0000_0017;
 const CONFIRM_SALT: u64 = 0xC0F1_0000_0000_0017;
@@ -111,12 +119,20 @@ pub struct TuneArgs {
     /// SPSA stability constant `A` (default: iterations / 10).
     #[arg(long)]
     pub spsa_big_a: Option<f64>,
+    /// SPSA rounding of integer parameters: stochastic (unbiased, the default) or
+    /// fishtest (nearest, θ moved by r_k = a_k / c_k² over the nominal distance).
+    #[arg(long, value_enum, default_value = "stochastic")]
+    pub rounding: spsa::Rounding,
     /// CMA-ES initial step size, as a fraction of each parameter's range.
     #[arg(long, default_value_t = 0.25)]
     pub cmaes_sigma: f64,
     /// CMA-ES population (default 4 + 3 ln n).
     #[arg(long)]
     pub cmaes_lambda: Option<usize>,
+    /// Uniformly random decisions at the start of every game (as `tournament
+    /// --random-opening-plies`): the variety a deterministic agent's self-play needs.
+    #[arg(long, default_value_t = 0)]
+    pub random_opening_plies: u32,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -146,9 +162,13 @@ struct Settings {
     iterations: u64,
     optimizer: Optimizer,
     spsa: [f64; 3],
+    #[serde(default)]
+    rounding: spsa::Rounding,
     cmaes_sigma: f64,
     cmaes_lambda: Option<usize>,
     seed: u64,
+    #[serde(default)]
+    random_opening_plies: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -169,9 +189,11 @@ struct Checkpoint {
     games_played: u64,
 }
 
-/// Per-game values of every target, and time spent.
+/// Values of every target per colour-swapped pair (the mean of the pair's games), the
+/// games played, and time spent.
 struct Played {
     values: Vec<Vec<f64>>,
+    games: u64,
     game_secs: f64,
     overhead_secs: f64,
 }
@@ -185,6 +207,7 @@ struct Setup {
     agents: Vec<String>,
     seats: usize,
     threads: usize,
+    random_plies: u32,
 }
 
 struct Inspect;
@@ -227,6 +250,7 @@ fn setup(args: &TuneArgs) -> Result<Setup> {
             .threads
             .unwrap_or_else(rayon::current_num_threads)
             .max(1),
+        random_plies: args.random_opening_plies,
     })
 }
 
@@ -252,13 +276,18 @@ impl VariantVisitor for Eval<'_> {
             games: vec![G::new(&params)],
             texts: vec![String::new()],
         };
+        let need_tallies = s.targets.iter().any(|t| t.measure.needs_tallies());
         let run = Run {
             variant: name,
             params_digest: "tune",
             starts: &starts,
             threads: s.threads,
             sprt: None,
-            options: crate::gameplay::PlayOptions::default(),
+            options: crate::gameplay::PlayOptions {
+                tallies: need_tallies,
+                random_plies: s.random_plies,
+                ..Default::default()
+            },
         };
         let mut game_secs = 0.0;
         let sink = |_: &Row, secs: f64| {
@@ -272,51 +301,39 @@ impl VariantVisitor for Eval<'_> {
         if INTERRUPTED.load(Ordering::SeqCst) {
             bail!("interrupted");
         }
-        let need_tallies = s
-            .targets
-            .iter()
-            .any(|t| matches!(t.measure, Measure::Tally(_)));
-        let rows: Vec<Row> = out.rows.into_values().collect();
-        let measured = rows
-            .par_iter()
-            .map(|row| {
-                let t0 = Instant::now();
-                let v = measures::<G>(&starts.games[0], row, &s.targets, need_tallies)?;
-                Ok((v, t0.elapsed().as_secs_f64()))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let t0 = Instant::now();
+        let none = Vec::new();
+        let mut pairs: BTreeMap<u64, (Vec<f64>, f64)> = BTreeMap::new();
+        for (i, row) in &out.rows {
+            let v = measures(row, out.tallies.get(i).unwrap_or(&none), &s.targets);
+            let e = pairs
+                .entry(row.pair)
+                .or_insert_with(|| (vec![0.0; v.len()], 0.0));
+            e.0.iter_mut().zip(&v).for_each(|(a, b)| *a += b);
+            e.1 += 1.0;
+        }
+        let values = pairs
+            .into_values()
+            .map(|(sum, n)| sum.into_iter().map(|x| x / n).collect())
+            .collect();
         Ok(Played {
-            overhead_secs: measured.iter().map(|m| m.1).sum(),
-            values: measured.into_iter().map(|m| m.0).collect(),
+            overhead_secs: t0.elapsed().as_secs_f64(),
+            values,
+            games: out.rows.len() as u64,
             game_secs,
         })
     }
 }
 
-/// One game's value of every target.
-fn measures<G: Game>(start: &G, row: &Row, targets: &[Target], tallies: bool) -> Result<Vec<f64>> {
-    let tally: Vec<(String, f64)> = if tallies {
-        let actions: Vec<&str> = row.actions.split_whitespace().collect();
-        engine::game::replay(start.clone(), &actions)
-            .map_err(|e| anyhow!("game {}: replay for tallies: {e}", row.index))?
-            .tallies()
-    } else {
-        Vec::new()
-    };
+/// One game's value of every target, from its row and its final tallies (taken by the
+/// worker from the final state: no replay).
+fn measures(row: &Row, tallies: &[(String, f64)], targets: &[Target]) -> Vec<f64> {
     let draw = row.returns.iter().all(|r| *r == 0.0);
-    Ok(targets
+    let score = (row.returns[0].clamp(-1.0, 1.0) + 1.0) / 2.0;
+    targets
         .iter()
-        .map(|t| match &t.measure {
-            Measure::Plies => row.plies as f64,
-            Measure::FirstSeatScore => (row.returns[0].clamp(-1.0, 1.0) + 1.0) / 2.0,
-            Measure::Draw => f64::from(u8::from(draw)),
-            Measure::Tally(n) => tally
-                .iter()
-                .find(|(k, _)| k == n)
-                .map(|(_, v)| *v)
-                .unwrap_or(0.0),
-        })
-        .collect())
+        .map(|t| t.measure.value(tallies, score, row.plies, draw))
+        .collect()
 }
 
 impl Setup {
@@ -368,6 +385,103 @@ impl Setup {
     }
 }
 
+/// One evaluation of the base point as the tuner does it (write the point into the
+/// table, validate it, play `--games` games with tallies, measure the targets, loss),
+/// for the overhead bench (`benches/benches/tune_overhead.rs`), which sets it against
+/// the same games played plainly with [`play_plain`].
+pub struct Evaluator {
+    setup: Setup,
+    base: Vec<f64>,
+    games: u64,
+}
+
+impl Evaluator {
+    /// Reads and checks every input of `args`, as a run does before its first game.
+    pub fn new(args: &TuneArgs) -> Result<Evaluator> {
+        let setup = setup(args)?;
+        let base = setup.space.read(&setup.table)?;
+        Ok(Evaluator {
+            setup,
+            base,
+            games: args.games,
+        })
+    }
+
+    /// The loss of the base point over games with seed `seed`.
+    pub fn loss(&self, seed: u64) -> Result<f64> {
+        let p = self.setup.play(&self.base, self.games, seed)?;
+        Ok(targets::loss(&self.setup.targets, &self.setup.means(&p)))
+    }
+}
+
+struct Plain<'a> {
+    agents: &'a [String],
+    games: u64,
+    seed: u64,
+    threads: usize,
+}
+
+impl VariantVisitor for Plain<'_> {
+    type Output = Result<usize>;
+    fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Result<usize> {
+        let start = G::new(&params);
+        let plan = Plan::new(
+            self.agents.to_vec(),
+            start.num_seats(),
+            false,
+            self.games,
+            self.seed,
+            None,
+        )?;
+        let starts = Starts {
+            games: vec![start],
+            texts: vec![String::new()],
+        };
+        let run = Run {
+            variant: name,
+            params_digest: "plain",
+            starts: &starts,
+            threads: self.threads,
+            sprt: None,
+            options: crate::gameplay::PlayOptions::default(),
+        };
+        let sink = |_: &Row, _: f64| Ok(());
+        let out = matches::run(&plan, &run, BTreeMap::new(), sink, &ProgressBar::hidden())?;
+        if let Some(e) = out.error {
+            return Err(e);
+        }
+        Ok(out.rows.values().map(|r| r.plies).sum())
+    }
+}
+
+/// The games an [`Evaluator`] plays, played plainly through the match machinery (no
+/// tallies, no parameter writing, no targets): the baseline of the overhead bench.
+/// Returns the plies played.
+pub fn play_plain(
+    variant: &str,
+    params: Option<&str>,
+    agents: &[String],
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<usize> {
+    let mut agents = agents.to_vec();
+    if agents.len() == 1 {
+        agents.push(agents[0].clone());
+    }
+    registry::visit(
+        variant,
+        params,
+        Plain {
+            agents: &agents,
+            games,
+            seed,
+            threads,
+        },
+    )
+    .map_err(|e| anyhow!(e))?
+}
+
 fn fmt_value(v: f64, integer: bool) -> String {
     if integer {
         format!("{}", v.round() as i64)
@@ -407,9 +521,11 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         iterations: args.iterations,
         optimizer: args.optimizer,
         spsa: [args.spsa_a, args.spsa_c, args.spsa_big_a.unwrap_or(-1.0)],
+        rounding: args.rounding,
         cmaes_sigma: args.cmaes_sigma,
         cmaes_lambda: args.cmaes_lambda,
         seed: args.seed,
+        random_opening_plies: args.random_opening_plies,
     };
     let ckpt_path = args.out.join("checkpoint.json");
     let mut ck = if args.resume {
@@ -493,7 +609,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         let tally = |p: &Played, ck: &mut Checkpoint| {
             ck.game_secs += p.game_secs;
             ck.overhead_secs += p.overhead_secs;
-            ck.games_played += p.values.len() as u64;
+            ck.games_played += p.games;
         };
         let interrupted = |e: anyhow::Error| -> Result<()> {
             if INTERRUPTED.load(Ordering::SeqCst) {
@@ -523,7 +639,11 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                         .iter()
                         .zip(&setup.space.params)
                         .zip(&u)
-                        .map(|((v, p), u)| if p.integer { (v + u).floor() } else { *v })
+                        .map(|((v, p), u)| match (p.integer, args.rounding) {
+                            (false, _) => *v,
+                            (true, spsa::Rounding::Stochastic) => (v + u).floor(),
+                            (true, spsa::Rounding::Fishtest) => v.round(),
+                        })
                         .collect();
                     setup.space.repair(&r)
                 };
@@ -549,7 +669,10 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                     .zip(setup.space.to_unit(&xm))
                     .map(|(a, b)| a - b)
                     .collect();
-                s.update(&probe, lp, lm, &spread);
+                match args.rounding {
+                    spsa::Rounding::Stochastic => s.update(&probe, lp, lm, &spread),
+                    spsa::Rounding::Fishtest => s.update_fishtest(&probe, lp, lm),
+                }
                 row("plus", Some(lp), &xp, &mp);
                 row("minus", Some(lm), &xm, &mm);
                 row(
@@ -661,7 +784,7 @@ fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Resu
         let pb = setup.play(base, args.confirm_games, seed)?;
         let _ = writeln!(
             md,
-            "\n## Confirmation run\n\n{} games with each table, the same game seeds for both; mean per game ± 95% interval (1.96 standard errors).\n\n| target | goal | base table | tuned table | tuned meets it |\n|---|---|---|---|---|",
+            "\n## Confirmation run\n\n{} games with each table, the same game seeds for both; mean per game ± 95% interval (1.96 standard errors over colour-swapped pairs).\n\n| target | goal | base table | tuned table | tuned meets it |\n|---|---|---|---|---|",
             args.confirm_games
         );
         let mut lb = Vec::new();
@@ -692,7 +815,7 @@ fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Resu
     }
     let _ = writeln!(
         md,
-        "\n## Trajectories\n\n![loss per iteration](loss.svg)\n\n![parameters per iteration (the estimate)](params.svg)\n\n## Overhead\n\nGame time {:.1} s over {} games; the tuner's own work (replays for tallies, loss, optimiser, files) {:.3} s: {:.2}% of game time.",
+        "\n## Trajectories\n\n![loss per iteration](loss.svg)\n\n![parameters per iteration (the estimate)](params.svg)\n\n## Overhead\n\nGame time {:.1} s over {} games; the tuner's own work (target values, loss, optimiser, files) {:.3} s: {:.2}% of game time.",
         ck.game_secs,
         ck.games_played,
         ck.overhead_secs,

@@ -7,12 +7,26 @@
 //! # paths = ["table.5.4", "table.5.6"]   # or several fields that take one value
 //! min = 1
 //! max = 7
-//! kind = "int"             # "int" (default) or "real"
+//! kind = "int"             # "int" (default), "real" or "scale"
+//!
+//! [[param]]                # kind = "scale": one real factor for whole tables
+//! name = "values"
+//! paths = ["values.move", "values.buy"]   # every number under these paths
+//! kind = "scale"
+//! min = 0.1
+//! max = 2.0
 //!
 //! [[tie]]                  # optional: an order kept along a chain of names
 //! order = ["n", "b", "r"]  # n <= b <= r
 //! strict = false           # true: n < b < r (integers: at least 1 apart)
 //! ```
+//!
+//! A `scale` parameter is a factor (its base value is 1) applied to the base value of
+//! every number under its paths (a path naming a table or array takes every number
+//! inside it), so a table keeps its shape while its level moves. Decision: integer
+//! fields get the nearest integer of `base · factor`, at least 1 when the base is at
+//! least 1 (a price or value of 0 would change the rules, not the level). Test
+//! `tune::tests::scale_params_keep_the_shape_of_a_table`.
 //!
 //! Decisions (the issue names ties but not how they are kept): a point breaking a tie is
 //! repaired by a forward pass along the chain (each value raised to at least its
@@ -33,6 +47,9 @@ pub struct Param {
     pub min: f64,
     pub max: f64,
     pub integer: bool,
+    /// For a `scale` parameter, every number it scales: path and base value (whether
+    /// the field is an integer); empty for plain parameters.
+    pub scaled: Vec<(String, f64, bool)>,
 }
 
 /// An order constraint along a chain of parameters (indices into the space).
@@ -96,10 +113,11 @@ impl Space {
                 _ => bail!("param {}: give exactly one of `path` or `paths`", i + 1),
             };
             let name = p.name.unwrap_or_else(|| paths[0].clone());
-            let integer = match p.kind.as_str() {
-                "int" => true,
-                "real" => false,
-                k => bail!("param '{name}': kind '{k}' is neither \"int\" nor \"real\""),
+            let (integer, scale) = match p.kind.as_str() {
+                "int" => (true, false),
+                "real" => (false, false),
+                "scale" => (false, true),
+                k => bail!("param '{name}': kind '{k}' is not \"int\", \"real\" or \"scale\""),
             };
             if !(p.min.is_finite() && p.max.is_finite()) || p.min >= p.max {
                 bail!(
@@ -108,7 +126,19 @@ impl Space {
                     p.max
                 );
             }
-            for path in &paths {
+            let mut scaled = Vec::new();
+            for path in paths.iter().filter(|_| scale) {
+                let v = get(table, path).with_context(|| format!("param '{name}'"))?;
+                let before = scaled.len();
+                leaves(v, path, &mut scaled);
+                if scaled.len() == before {
+                    bail!("param '{name}': path '{path}' holds no number to scale");
+                }
+            }
+            if scale && p.min <= 0.0 {
+                bail!("param '{name}': a scale factor's min must be above 0");
+            }
+            for path in paths.iter().filter(|_| !scale) {
                 let v = get(table, path).with_context(|| format!("param '{name}'"))?;
                 match v {
                     toml::Value::Integer(_) if integer => {}
@@ -131,6 +161,7 @@ impl Space {
                 min: p.min,
                 max: p.max,
                 integer,
+                scaled,
             });
         }
         let mut ties = Vec::new();
@@ -224,6 +255,9 @@ impl Space {
         self.params
             .iter()
             .map(|p| {
+                if !p.scaled.is_empty() {
+                    return Ok(1.0);
+                }
                 let v = get(table, &p.paths[0])?;
                 v.as_float()
                     .or_else(|| v.as_integer().map(|i| i as f64))
@@ -237,6 +271,18 @@ impl Space {
     pub fn write(&self, table: &toml::Table, x: &[f64]) -> Result<toml::Table> {
         let mut t = table.clone();
         for (p, &v) in self.params.iter().zip(x) {
+            for (path, base, integer) in &p.scaled {
+                let scaled = base * v;
+                *get_mut(&mut t, path)? = if *integer {
+                    let floor = if *base >= 1.0 { 1 } else { 0 };
+                    toml::Value::Integer((scaled.round() as i64).max(floor))
+                } else {
+                    toml::Value::Float(scaled)
+                };
+            }
+            if !p.scaled.is_empty() {
+                continue;
+            }
             let value = if p.integer {
                 toml::Value::Integer(v.round() as i64)
             } else {
@@ -247,6 +293,25 @@ impl Space {
             }
         }
         Ok(t)
+    }
+}
+
+/// Every number under `v` (itself if it is one), with its path.
+fn leaves(v: &toml::Value, path: &str, out: &mut Vec<(String, f64, bool)>) {
+    match v {
+        toml::Value::Integer(i) => out.push((path.to_string(), *i as f64, true)),
+        toml::Value::Float(f) => out.push((path.to_string(), *f, false)),
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                leaves(v, &format!("{path}.{k}"), out);
+            }
+        }
+        toml::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                leaves(v, &format!("{path}.{i}"), out);
+            }
+        }
+        _ => {}
     }
 }
 

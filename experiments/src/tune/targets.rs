@@ -3,7 +3,8 @@
 //!
 //! ```toml
 //! [[target]]
-//! measure = "tally:turns"   # "plies", "first_seat_score", "draw", or "tally:NAME"
+//! measure = "tally:turns"   # "plies", "first_seat_score", "draw", "tally:NAME",
+//!                           # or "tally:A+B/C+D" (a ratio of sums of tallies)
 //! range = [45, 55]          # the mean per game should lie in [a, b] ...
 //! # value = 0.5             # ... or near a value:
 //! # tolerance = 0.02        #     value ± tolerance (absolute)
@@ -14,7 +15,14 @@
 //! Per game: `plies` is the number of recorded actions, `first_seat_score` is seat 0's
 //! score (1 win, ½ draw, 0 loss; in team variants the first team's), `draw` is 1 for a
 //! draw, and `tally:NAME` is the variant's own figure `NAME` (`Game::tallies`) at the
-//! end of the game.
+//! end of the game. `tally:A+B/C+D` is, per game, the sum of the tallies before the
+//! `/` divided by the sum of those after it (0 when the divisor is 0), e.g.
+//! `tally:white_purchases+black_purchases/white_moves+black_moves`, the share of turns
+//! with a purchase (`tests::ratio_targets_read_sums_of_tallies`). Decision: a ratio of
+//! tallies rather than a variant's own per-game ratio tally, because such a tally is
+//! undefined in a game where its divisor is zero (no purchase at all), and a target on
+//! "moves between purchases in [5, 6]" is met exactly when the purchase share lies in
+//! [1/6, 1/5]; the share is also bounded, which keeps the loss well behaved.
 //!
 //! Loss (documented decision): each target has a centre `m` (middle of the range, or the
 //! value) and a half-width `h` (half the range, the tolerance, or `relative·|value|`);
@@ -32,6 +40,8 @@ pub enum Measure {
     FirstSeatScore,
     Draw,
     Tally(String),
+    /// Sum of the first tallies over the sum of the second, per game.
+    Ratio(Vec<String>, Vec<String>),
 }
 
 impl Measure {
@@ -41,8 +51,25 @@ impl Measure {
             "first_seat_score" => Measure::FirstSeatScore,
             "draw" => Measure::Draw,
             _ => match s.strip_prefix("tally:") {
-                Some(name) if !name.is_empty() => Measure::Tally(name.to_string()),
-                _ => bail!("measure '{s}': expected plies, first_seat_score, draw or tally:NAME"),
+                Some(expr) if expr.contains('/') => {
+                    let (num, den) = expr.split_once('/').unwrap_or((expr, ""));
+                    let names = |side: &str| -> Result<Vec<String>> {
+                        let v: Vec<String> =
+                            side.split('+').map(|n| n.trim().to_string()).collect();
+                        if v.iter().any(|n| n.is_empty() || n.contains('/')) {
+                            bail!("measure '{s}': expected tally:A+B/C+D");
+                        }
+                        Ok(v)
+                    };
+                    Measure::Ratio(names(num)?, names(den)?)
+                }
+                Some(name) if !name.is_empty() && !name.contains('+') => {
+                    Measure::Tally(name.to_string())
+                }
+                _ => bail!(
+                    "measure '{s}': expected plies, first_seat_score, draw, tally:NAME or \
+                     tally:A+B/C+D"
+                ),
             },
         })
     }
@@ -86,7 +113,12 @@ pub fn parse(text: &str, tallies: &[String]) -> Result<Vec<Target>> {
         .into_iter()
         .map(|t| {
             let measure = Measure::parse(&t.measure)?;
-            if let Measure::Tally(name) = &measure {
+            let named: Vec<&String> = match &measure {
+                Measure::Tally(name) => vec![name],
+                Measure::Ratio(num, den) => num.iter().chain(den).collect(),
+                _ => Vec::new(),
+            };
+            for name in named {
                 if !tallies.contains(name) {
                     bail!(
                         "target '{}': the variant has no tally '{name}' (it has: {})",
@@ -132,6 +164,38 @@ pub fn parse(text: &str, tallies: &[String]) -> Result<Vec<Target>> {
             })
         })
         .collect()
+}
+
+impl Measure {
+    /// Whether the measure reads the variant's tallies.
+    pub fn needs_tallies(&self) -> bool {
+        matches!(self, Measure::Tally(_) | Measure::Ratio(..))
+    }
+
+    /// One game's value from its tallies, seat 0's score, plies and whether it was drawn.
+    pub fn value(&self, tallies: &[(String, f64)], score: f64, plies: usize, draw: bool) -> f64 {
+        let get = |n: &String| {
+            tallies
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| *v)
+                .unwrap_or(0.0)
+        };
+        match self {
+            Measure::Plies => plies as f64,
+            Measure::FirstSeatScore => score,
+            Measure::Draw => f64::from(u8::from(draw)),
+            Measure::Tally(n) => get(n),
+            Measure::Ratio(num, den) => {
+                let d: f64 = den.iter().map(get).sum();
+                if d == 0.0 {
+                    0.0
+                } else {
+                    num.iter().map(get).sum::<f64>() / d
+                }
+            }
+        }
+    }
 }
 
 impl Target {

@@ -31,9 +31,11 @@ impl Files {
             spsa_a: 0.05,
             spsa_c: 0.1,
             spsa_big_a: None,
+            rounding: spsa::Rounding::Stochastic,
             cmaes_sigma: 0.25,
             cmaes_lambda: None,
             seed: 5,
+            random_opening_plies: 0,
             threads: Some(2),
             confirm_games: 0,
             out: self.dir.path().join(out),
@@ -215,4 +217,72 @@ fn resumed_run_follows_the_same_trajectory() {
             assert!(a <= b, "{line}");
         }
     }
+}
+
+/// A ratio of sums of tallies: each name is checked against the variant's tallies before
+/// any game, and the per-game value is the sum above the `/` over the sum below it.
+#[test]
+fn ratio_targets_read_sums_of_tallies() {
+    let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let t = targets::parse(
+        "[[target]]\nmeasure = \"tally:a+b/c\"\nrange = [0.1, 0.2]\n",
+        &names,
+    )
+    .unwrap();
+    assert_eq!(
+        t[0].measure,
+        targets::Measure::Ratio(vec!["a".into(), "b".into()], vec!["c".into()])
+    );
+    let tallies = vec![
+        ("a".to_string(), 1.0),
+        ("b".into(), 2.0),
+        ("c".into(), 12.0),
+    ];
+    assert_eq!(t[0].measure.value(&tallies, 0.5, 10, false), 0.25);
+    let none = vec![("a".to_string(), 1.0), ("c".into(), 0.0)];
+    assert_eq!(t[0].measure.value(&none, 0.5, 10, false), 0.0);
+    let e = targets::parse(
+        "[[target]]\nmeasure = \"tally:a/nonsense\"\nrange = [0, 1]\n",
+        &names,
+    )
+    .unwrap_err();
+    assert!(format!("{e:#}").contains("no tally 'nonsense'"), "{e:#}");
+    for bad in [
+        "tally:a/",
+        "tally:/c",
+        "tally:a+/c",
+        "tally:a/b/c",
+        "tally:a+b",
+    ] {
+        let text = format!("[[target]]\nmeasure = \"{bad}\"\nrange = [0, 1]\n");
+        assert!(targets::parse(&text, &names).is_err(), "{bad}");
+    }
+}
+
+/// A `scale` parameter multiplies every number under its paths (a whole table) by one
+/// factor, rounding integers and keeping a base of 1 or more at 1 or more.
+#[test]
+fn scale_params_keep_the_shape_of_a_table() {
+    let table: toml::Table =
+        toml::from_str("[v]\np = 4\nn = 7\nq = 12\n[w]\nx = 2.5\n[c]\ny = 3\n").unwrap();
+    let space = Space::parse(
+        "[[param]]\nname = \"s\"\npaths = [\"v\", \"w.x\"]\nkind = \"scale\"\nmin = 0.1\nmax = 3\n",
+        &table,
+    )
+    .unwrap();
+    assert_eq!(space.read(&table).unwrap(), vec![1.0]);
+    let t = space.write(&table, &[0.5]).unwrap();
+    let v = |p: &str, k: &str| t[p][k].clone();
+    assert_eq!(v("v", "p"), toml::Value::Integer(2));
+    assert_eq!(v("v", "n"), toml::Value::Integer(4)); // 3.5 rounds away from zero
+    assert_eq!(v("v", "q"), toml::Value::Integer(6));
+    assert_eq!(v("w", "x"), toml::Value::Float(1.25));
+    assert_eq!(v("c", "y"), toml::Value::Integer(3), "outside the paths");
+    let t = space.write(&table, &[0.1]).unwrap();
+    assert_eq!(t["v"]["p"], toml::Value::Integer(1), "0.4 is kept at 1");
+    let bad = Space::parse(
+        "[[param]]\nname = \"s\"\npath = \"v\"\nkind = \"scale\"\nmin = 0\nmax = 3\n",
+        &table,
+    );
+    assert!(bad.is_err());
 }
