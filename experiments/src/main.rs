@@ -2,8 +2,8 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
-    golf_cmd, merge_cmd, openings_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd, tune,
-    uci_cmd,
+    golf_cmd, merge_cmd, openings_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament,
+    trace_cmd, tune, uci_cmd,
 };
 
 #[derive(Parser, Debug)]

@@ -294,8 +294,16 @@ impl Metrics {
     /// The metric rows of a report table: (name, value as text, estimate if any).
     pub fn rows(&self) -> Vec<(&'static str, Option<Estimate>, bool)> {
         vec![
-            ("first-move advantage (first seat's score)", Some(self.first_move_advantage), false),
-            ("decisiveness (share of decisive games)", Some(self.decisiveness), true),
+            (
+                "first-move advantage (first seat's score)",
+                Some(self.first_move_advantage),
+                false,
+            ),
+            (
+                "decisiveness (share of decisive games)",
+                Some(self.decisiveness),
+                true,
+            ),
             ("drawishness (share of draws)", Some(self.drawishness), true),
             ("duration (actions per game)", Some(self.duration), false),
             ("lead changes (per action)", self.lead_changes, false),
@@ -377,12 +385,22 @@ mod tests {
         assert_eq!(m.first_move_advantage.mean, (1.0 + 0.5 + 0.0 + 1.0) / 4.0);
         // A share of 0 still has an interval (one game's weight).
         assert!(Estimate::share(0, 100).half > 0.0);
-        let a = Estimate { mean: 0.5, half: 0.03 };
-        let b = Estimate { mean: 0.6, half: 0.04 };
+        let a = Estimate {
+            mean: 0.5,
+            half: 0.03,
+        };
+        let b = Estimate {
+            mean: 0.6,
+            half: 0.04,
+        };
         let d = a.diff(&b);
         assert!((d.mean - 0.1).abs() < 1e-12 && (d.half - 0.05).abs() < 1e-12);
         assert!(d.clear_of_zero());
-        assert!(!Estimate { mean: 0.01, half: 0.05 }.clear_of_zero());
+        assert!(!Estimate {
+            mean: 0.01,
+            half: 0.05
+        }
+        .clear_of_zero());
     }
 
     #[test]

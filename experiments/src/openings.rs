@@ -328,7 +328,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("openings-actions-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("book.txt");
-        std::fs::write(&path, "# a book\nactions: e2e4 e7e5\n\nactions:  d2d4   d7d5 \n").unwrap();
+        std::fs::write(
+            &path,
+            "# a book\nactions: e2e4 e7e5\n\nactions:  d2d4   d7d5 \n",
+        )
+        .unwrap();
         let book = read_book(&path, None).unwrap();
         assert_eq!(
             book,
@@ -342,7 +346,11 @@ mod tests {
         assert_eq!(g.history_len(), 2);
         // An illegal action and a FEN line among action lines are errors.
         assert!(start_of::<HalfAlice>(&params, "actions: e2e5").is_err());
-        std::fs::write(&path, "actions: e2e4\nrnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq -\n").unwrap();
+        std::fs::write(
+            &path,
+            "actions: e2e4\nrnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq -\n",
+        )
+        .unwrap();
         let e = format!("{:#}", read_book(&path, None).unwrap_err());
         assert!(e.contains("line 2"), "{e}");
         assert!(read_book(&path, Some(2)).is_err());

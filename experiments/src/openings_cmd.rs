@@ -67,7 +67,10 @@ const WIN: f64 = 1000.0;
 
 pub fn run(args: &OpeningsArgs) -> Result<()> {
     if !(args.margin.is_finite() && args.margin >= 0.0) {
-        bail!("--margin must be a number of pawns >= 0 (got {})", args.margin);
+        bail!(
+            "--margin must be a number of pawns >= 0 (got {})",
+            args.margin
+        );
     }
     if args.out.exists() && !args.force {
         bail!(

@@ -979,10 +979,7 @@ pub fn edge_trend(first: &Estimate, last: &Estimate) -> (Estimate, &'static str)
         half: (first.half.powi(2) + last.half.powi(2)).sqrt(),
     };
     let level = |e: &Estimate| !e.half.is_nan() && (e.mean - 0.5).abs() <= e.half;
-    let verdict = if (first.mean - 0.5) * (last.mean - 0.5) < 0.0
-        && !level(first)
-        && !level(last)
-    {
+    let verdict = if (first.mean - 0.5) * (last.mean - 0.5) < 0.0 && !level(first) && !level(last) {
         "changes sides: the edge passes to the other seat as play gets stronger"
     } else if change.clear_of_zero() && change.mean > 0.0 {
         "grows with strength: the imbalance looks like a property of the rules that better play exploits"
@@ -1093,11 +1090,7 @@ fn write_compare(out: &Path, a: &RunFigures, b: &RunFigures) -> Result<()> {
             (Some(x), Some(y)) => {
                 let d = x.diff(&y);
                 let text = if pct {
-                    format!(
-                        "{:+.1} ± {:.1} points",
-                        100.0 * d.mean,
-                        100.0 * d.half
-                    )
+                    format!("{:+.1} ± {:.1} points", 100.0 * d.mean, 100.0 * d.half)
                 } else {
                     format!("{:+.3} ± {:.3}", d.mean, d.half)
                 };
@@ -1134,7 +1127,12 @@ fn write_compare(out: &Path, a: &RunFigures, b: &RunFigures) -> Result<()> {
         .metrics
         .first_move_advantage
         .diff(&b.metrics.first_move_advantage);
-    outln!("{seat}'s score: A {}, B {}, B − A {}", a.metrics.first_move_advantage.fmt(3), b.metrics.first_move_advantage.fmt(3), d.fmt(3));
+    outln!(
+        "{seat}'s score: A {}, B {}, B − A {}",
+        a.metrics.first_move_advantage.fmt(3),
+        b.metrics.first_move_advantage.fmt(3),
+        d.fmt(3)
+    );
     outln!("report: {}", out.display());
     Ok(())
 }
@@ -1205,7 +1203,10 @@ fn run_compare(args: &BalanceArgs) -> Result<()> {
     for p in &args.compare {
         let text = crate::variant_args::read_params_file(p)?;
         engine::registry::visit(variant, Some(&text), NoOp).with_context(|| {
-            format!("--compare {}: not a parameter file of {variant}", p.display())
+            format!(
+                "--compare {}: not a parameter file of {variant}",
+                p.display()
+            )
         })?;
     }
     if args.compare[0] == args.compare[1] {

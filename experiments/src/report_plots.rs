@@ -22,8 +22,7 @@ pub fn bins(values: &[usize]) -> Vec<(usize, usize, usize)> {
     let min = *values.iter().min().unwrap_or(&0);
     let width = ((max - min) / 30 + 1).max(1);
     let n = (max - min) / width + 1;
-    let mut out: Vec<(usize, usize, usize)> =
-        (0..n).map(|i| (min + i * width, width, 0)).collect();
+    let mut out: Vec<(usize, usize, usize)> = (0..n).map(|i| (min + i * width, width, 0)).collect();
     for &v in values {
         out[(v - min) / width].2 += 1;
     }
@@ -208,7 +207,10 @@ mod tests {
         let e = |m, h| Estimate { mean: m, half: h };
         ladder(
             &dir.join("ladder.svg"),
-            &[("depth 1".into(), e(0.6, 0.05)), ("depth 2".into(), e(0.55, f64::NAN))],
+            &[
+                ("depth 1".into(), e(0.6, 0.05)),
+                ("depth 2".into(), e(0.55, f64::NAN)),
+            ],
             "White",
         )
         .unwrap();
