@@ -8,6 +8,28 @@
 //!
 //! `balance` is `tournament` followed by `report` on the same folder.
 //!
+//! Issue 19 adds, beside those figures: the metrics of [`crate::metrics`] (decisiveness,
+//! drawishness, duration, first-move advantage, lead changes, drama, each with an
+//! interval) and the opening diversity table with its 5% warning; SVG plots beside the
+//! report (`report-length.svg`, `report-split-<k>.svg`, [`crate::report_plots`]) embedded
+//! in the Markdown; `balance --ladder "A B C"` (self-play of each spec into
+//! `<out>/rung-<k>`, then `<out>/report.md` with the first seat's score, draws and length
+//! per rung and whether the edge grows, fades or holds, see [`edge_trend`], and
+//! `report-ladder.svg`); `balance --compare a.toml b.toml` (the same run under each file
+//! into `<out>/a`, `<out>/b`, then a side-by-side table with B − A and its interval); and
+//! `report --ladder DIR... / --compare DIR DIR --out FILE` over finished run folders.
+//! Bad input is refused before any game: a ladder of one rung, an agent the variant does
+//! not accept in a rung, --agents beside --ladder, a --compare file that is not a
+//! parameter file of --variant, two compared folders of different variants (tests in
+//! `experiments/tests/ladder_cli.rs`: `rule_ladder_bad_input_is_refused_before_play`,
+//! `rule_compare_two_rule_sets_and_refuse_another_variants_file`,
+//! `rule_ladder_plays_each_rung_and_reads_the_trend`).
+//!
+//! Decision where the issue is silent: the edge is |score − ½| of the first seat; it
+//! "grows" or "fades" when the change from the weakest to the strongest rung has an
+//! interval clear of zero, and "changes sides" when both ends are clear of ½ on opposite
+//! sides; otherwise the report says no change is detectable.
+//!
 //! Intervals are normal approximations over games (mean ± 1.96 standard errors). Both
 //! games of a colour-swapped pair start alike, so they are not independent samples of
 //! an agent's strength; for the first-seat score, the quantity reported here, the swap
