@@ -1369,6 +1369,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rule_ladder_edge_trend_verdicts() {
+        let e = |mean, half| Estimate { mean, half };
+        let (c, v) = edge_trend(&e(0.55, 0.02), &e(0.65, 0.02));
+        assert!((c.mean - 0.10).abs() < 1e-12 && v.starts_with("grows"), "{v}");
+        let (_, v) = edge_trend(&e(0.35, 0.02), &e(0.45, 0.02));
+        assert!(v.starts_with("fades"), "{v}");
+        let (_, v) = edge_trend(&e(0.40, 0.03), &e(0.60, 0.03));
+        assert!(v.starts_with("changes sides"), "{v}");
+        let (_, v) = edge_trend(&e(0.51, 0.03), &e(0.49, 0.03));
+        assert!(v.starts_with("is not detectable"), "{v}");
+        let (_, v) = edge_trend(&e(0.60, 0.05), &e(0.62, 0.05));
+        assert!(v.starts_with("does not change"), "{v}");
+    }
+
+    #[test]
     fn split_syntax() {
         assert_eq!(
             Split::parse("white_assigned@0").unwrap().parts,
