@@ -127,12 +127,14 @@ fn rule_ladder_bad_input_is_refused_before_play() {
         "--out",
         s(&out),
     ];
-    let with = |extra: &[&str]| [&base[..], extra].concat();
-    let err = fails(&with(&["--ladder", "alphabeta:depth=1"]));
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [base, extra].concat()
+    }
+    let err = fails(&with(&base, &["--ladder", "alphabeta:depth=1"]));
     assert!(err.contains("at least two rungs"), "{err}");
-    let err = fails(&with(&["--ladder", "alphabeta:depth=1 wizard:depth=2"]));
+    let err = fails(&with(&base, &["--ladder", "alphabeta:depth=1 wizard:depth=2"]));
     assert!(err.contains("rung 2 'wizard:depth=2'"), "{err}");
-    let err = fails(&with(&[
+    let err = fails(&with(&base, &[
         "--ladder",
         "random greedy",
         "--agents",
