@@ -2,8 +2,8 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
-    golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, serve, tournament, trace_cmd,
-    tune, uci_cmd,
+    golf_cmd, merge_cmd, openings_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, serve,
+    tournament, trace_cmd, tune, uci_cmd,
 };
 
 #[derive(Parser, Debug)]
@@ -46,6 +46,9 @@ enum Command {
     /// Tune numeric parameters of a variant toward designer targets (SPSA or CMA-ES),
     /// ending with the tuned table, a confirmation run and a report.
     Tune(tune::TuneArgs),
+    /// Build a per-variant opening suite: random plies from the start, kept when a short
+    /// material search judges them level, written as action lists for --openings.
+    Openings(openings_cmd::OpeningsArgs),
     /// Speak UCI on standard input and output as a chess engine played by --agent
     /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
     Uci(uci_cmd::UciArgs),
@@ -71,7 +74,8 @@ fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
 }
 
 fn main() {
-    let matches = negative_numbers_are_values(Cli::command()).get_matches();
+    let cmd = Cli::command().mut_subcommand("balance", report_cmd::balance_command);
+    let matches = negative_numbers_are_values(cmd).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let outcome = run(cli);
     // Output still buffered meets the closed-pipe rule too (util::write_stdout).
@@ -98,5 +102,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tune(args) => tune::run(&args),
         Command::Uci(args) => uci_cmd::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Openings(args) => openings_cmd::run(&args),
     }
 }

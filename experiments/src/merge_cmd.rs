@@ -314,6 +314,8 @@ pub fn run(args: &MergeArgs) -> Result<()> {
     if shards.iter().all(|s| s.dir.join("report.md").exists()) {
         report_cmd::run_report(&ReportArgs {
             games: out.join("games.csv"),
+            ladder: Vec::new(),
+            compare: Vec::new(),
             params: None,
             out: None,
             force: false,

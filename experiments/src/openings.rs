@@ -8,6 +8,12 @@
 //!   one opening: the position after its first `--opening-plies` plies (all of them when
 //!   the flag is absent), written as FEN; a move that is not legal is an error naming the
 //!   game, its line and the move, before any game is played.
+//! - A book whose lines start with `actions:` is an action list book (any variant,
+//!   written by `chesslab openings`): each line is one opening, the actions (in the
+//!   variant's notation, chance outcomes included, joint actions `a|b`) played from the
+//!   variant's start. The opening text recorded in `games.csv` is that line, and
+//!   [`start_of`] rebuilds the start from it for play and for replay. Mixing FEN and
+//!   action lines in one file is refused. Test `rule_openings_action_lists_any_variant`.
 //! - Otherwise one FEN (or 4-field EPD, operations ignored) per line, as before.
 //! - `--opening-order sequential` plays the book in file order, round k taking opening
 //!   k mod n; `random` shuffles the book once with a stream seeded by the run's seed
@@ -19,7 +25,8 @@
 //! with orthodox castling unless a `Variant` tag names Chess960; every opening must then be
 //! accepted by the variant's `Game::from_opening` (checked before the run).
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use engine::game::Game;
 use engine::Board;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -33,10 +40,80 @@ pub fn shuffle_seed(seed: u64) -> u64 {
     crate::util::mix(seed ^ SHUFFLE_SALT, 0)
 }
 
-/// Reads a book: (line number, FEN) per opening.
+/// The mark that starts an action-list opening (in a book line and in `games.csv`).
+pub const ACTIONS_PREFIX: &str = "actions:";
+
+/// An action-list opening's text: the prefix, then the actions separated by one space.
+pub fn actions_text(actions: &[String]) -> String {
+    let mut t = ACTIONS_PREFIX.to_string();
+    for a in actions {
+        t.push(' ');
+        t.push_str(a);
+    }
+    t
+}
+
+/// The start an opening text describes: an action list played from the variant's start,
+/// or a position the variant reads itself (`Game::from_opening`, a FEN for chess-like
+/// variants).
+pub fn start_of<G: Game>(params: &G::Params, text: &str) -> Result<G> {
+    match text.trim().strip_prefix(ACTIONS_PREFIX) {
+        Some(list) => {
+            let actions: Vec<&str> = list.split_whitespace().collect();
+            let game = engine::game::replay(G::new(params), &actions)
+                .map_err(|e| anyhow!(e))
+                .context("the opening's actions do not replay")?;
+            if game.turn() == engine::game::Turn::Terminal {
+                bail!("the opening's actions end the game");
+            }
+            Ok(game)
+        }
+        None => G::from_opening(params, text).map_err(|e| anyhow!(e)),
+    }
+}
+
+/// Reads an action-list book: every non-blank, non-`#` line is `actions: ...`.
+fn read_action_book(path: &Path, text: &str) -> Result<Vec<(usize, String)>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let Some(list) = t.strip_prefix(ACTIONS_PREFIX) else {
+            bail!(
+                "{} line {}: an action-list book holds only `{ACTIONS_PREFIX} ...` lines, not '{t}'",
+                path.display(),
+                i + 1
+            );
+        };
+        let actions: Vec<String> = list.split_whitespace().map(str::to_string).collect();
+        out.push((i + 1, actions_text(&actions)));
+    }
+    if out.is_empty() {
+        bail!("openings file {} has no openings", path.display());
+    }
+    Ok(out)
+}
+
+/// Reads a book: (line number, opening text) per opening: a FEN, or an action list.
 pub fn read_book(path: &Path, plies: Option<u32>) -> Result<Vec<(usize, String)>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read openings file {}", path.display()))?;
+    let action_book = text
+        .lines()
+        .map(str::trim)
+        .find(|t| !t.is_empty() && !t.starts_with('#'))
+        .is_some_and(|t| t.starts_with(ACTIONS_PREFIX));
+    if action_book {
+        if plies.is_some() {
+            bail!(
+                "--opening-plies applies to PGN books; {} holds action lists",
+                path.display()
+            );
+        }
+        return read_action_book(path, &text);
+    }
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
@@ -243,6 +320,41 @@ mod tests {
             e.contains("game 1 (line 1) line 3") && e.contains("Ke3"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn rule_openings_action_lists_any_variant() {
+        use engine::variants::half_alice::HalfAlice;
+        let dir = std::env::temp_dir().join(format!("openings-actions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.txt");
+        std::fs::write(
+            &path,
+            "# a book\nactions: e2e4 e7e5\n\nactions:  d2d4   d7d5 \n",
+        )
+        .unwrap();
+        let book = read_book(&path, None).unwrap();
+        assert_eq!(
+            book,
+            vec![
+                (2, "actions: e2e4 e7e5".to_string()),
+                (4, "actions: d2d4 d7d5".to_string())
+            ]
+        );
+        let params = Default::default();
+        let g: HalfAlice = start_of(&params, &book[0].1).unwrap();
+        assert_eq!(g.history_len(), 2);
+        // An illegal action and a FEN line among action lines are errors.
+        assert!(start_of::<HalfAlice>(&params, "actions: e2e5").is_err());
+        std::fs::write(
+            &path,
+            "actions: e2e4\nrnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq -\n",
+        )
+        .unwrap();
+        let e = format!("{:#}", read_book(&path, None).unwrap_err());
+        assert!(e.contains("line 2"), "{e}");
+        assert!(read_book(&path, Some(2)).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -260,7 +260,7 @@ impl VariantVisitor for ReplayRow<'_> {
         let start = if row.opening.is_empty() {
             G::new(&params)
         } else {
-            G::from_opening(&params, &row.opening).map_err(|e| anyhow!(e))?
+            crate::openings::start_of::<G>(&params, &row.opening)?
         };
         let actions: Vec<&str> = row.actions.split_whitespace().collect();
         let (game, san) = replay_with_san(start, &actions)?;

@@ -8,6 +8,28 @@
 //!
 //! `balance` is `tournament` followed by `report` on the same folder.
 //!
+//! Issue 19 adds, beside those figures: the metrics of [`crate::metrics`] (decisiveness,
+//! drawishness, duration, first-move advantage, lead changes, drama, each with an
+//! interval) and the opening diversity table with its 5% warning; SVG plots beside the
+//! report (`report-length.svg`, `report-split-<k>.svg`, [`crate::report_plots`]) embedded
+//! in the Markdown; `balance --ladder "A B C"` (self-play of each spec into
+//! `<out>/rung-<k>`, then `<out>/report.md` with the first seat's score, draws and length
+//! per rung and whether the edge grows, fades or holds, see [`edge_trend`], and
+//! `report-ladder.svg`); `balance --compare a.toml b.toml` (the same run under each file
+//! into `<out>/a`, `<out>/b`, then a side-by-side table with B − A and its interval); and
+//! `report --ladder DIR... / --compare DIR DIR --out FILE` over finished run folders.
+//! Bad input is refused before any game: a ladder of one rung, an agent the variant does
+//! not accept in a rung, --agents beside --ladder, a --compare file that is not a
+//! parameter file of --variant, two compared folders of different variants (tests in
+//! `experiments/tests/ladder_cli.rs`: `rule_ladder_bad_input_is_refused_before_play`,
+//! `rule_compare_two_rule_sets_and_refuse_another_variants_file`,
+//! `rule_ladder_plays_each_rung_and_reads_the_trend`).
+//!
+//! Decision where the issue is silent: the edge is |score − ½| of the first seat; it
+//! "grows" or "fades" when the change from the weakest to the strongest rung has an
+//! interval clear of zero, and "changes sides" when both ends are clear of ½ on opposite
+//! sides; otherwise the report says no change is detectable.
+//!
 //! Intervals are normal approximations over games (mean ± 1.96 standard errors). Both
 //! games of a colour-swapped pair start alike, so they are not independent samples of
 //! an agent's strength; for the first-seat score, the quantity reported here, the swap
@@ -15,6 +37,7 @@
 //! (slightly conservative) reading.
 
 use crate::matches::INTERRUPTED;
+use crate::metrics::{Estimate, GameTrace, Metrics};
 use crate::record::{self, Row};
 use crate::replay_cmd::{params_for, replay_row, Replayed};
 use crate::stats::elo_from_score;
@@ -22,6 +45,8 @@ use crate::tournament::{self, TournamentArgs};
 use crate::util::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use engine::game::Game;
+use engine::registry::VariantVisitor;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -31,8 +56,17 @@ use std::sync::atomic::Ordering;
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
     /// A games.csv written by `chesslab tournament` or `chesslab balance`.
-    #[arg(long)]
+    #[arg(long, default_value = "", hide_default_value = true,
+          required_unless_present_any = ["ladder", "compare"])]
     pub games: PathBuf,
+    /// A ladder report over run folders, weakest first (each a balance run of one rung,
+    /// such as `balance --ladder` writes); needs --out.
+    #[arg(long, num_args = 2.., value_name = "DIR", conflicts_with_all = ["games", "compare"])]
+    pub ladder: Vec<PathBuf>,
+    /// Two run folders of one variant side by side, each figure with the difference and
+    /// its interval; needs --out.
+    #[arg(long, num_args = 2, value_name = "DIR", conflicts_with = "games")]
+    pub compare: Vec<PathBuf>,
     /// Variant parameters (TOML); default: those recorded in run.json next to the file.
     #[arg(long)]
     pub params: Option<PathBuf>,
@@ -69,12 +103,44 @@ pub struct BalanceArgs {
     pub run: TournamentArgs,
     #[command(flatten)]
     pub options: ReportOptions,
+    /// A strength ladder instead of --agents: agent specs separated by spaces, weakest
+    /// first (`"alphabeta:depth=1 alphabeta:depth=2 alphabeta:depth=3"`); each rung is
+    /// self-play of its spec, played into `<out>/rung-<k>`, and `<out>/report.md` tells
+    /// how the first seat's edge moves with strength.
+    #[arg(long, conflicts_with = "compare")]
+    pub ladder: Option<String>,
+    /// Two parameter files of --variant, played alike (same agents, seeds and openings)
+    /// into `<out>/a` and `<out>/b`; `<out>/report.md` puts them side by side.
+    #[arg(long, num_args = 2, value_name = "TOML")]
+    pub compare: Vec<PathBuf>,
+}
+
+/// clap settings of `balance` that the flattened tournament arguments cannot say
+/// themselves: with --ladder, --agents is not needed.
+pub fn balance_command(cmd: clap::Command) -> clap::Command {
+    cmd.mut_arg("agents", |a| {
+        a.required(false)
+            .default_value("")
+            .hide_default_value(true)
+            .required_unless_present("ladder")
+    })
 }
 
 /// `chesslab balance`: the tournament, then its report in the same folder.
 pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     // Every argument is checked before the first game (the report's too).
     parse_splits(&args.options, Some(&args.run.variant.variant))?;
+    if let Some(text) = &args.ladder {
+        return run_ladder(args, text);
+    }
+    if !args.compare.is_empty() {
+        return run_compare(args);
+    }
+    run_one_balance(args)
+}
+
+/// One balance run: the tournament, then its report.
+fn run_one_balance(args: &BalanceArgs) -> Result<()> {
     tournament::run(&args.run)?;
     if INTERRUPTED.load(Ordering::SeqCst) {
         eprintln!("interrupted: no report written (rerun with --resume to finish)");
@@ -83,6 +149,8 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     let dir = tournament::run_folder(&args.run)?;
     run_report(&ReportArgs {
         games: dir.join("games.csv"),
+        ladder: Vec::new(),
+        compare: Vec::new(),
         params: args.run.variant.params.clone(),
         out: None,
         force: false,
@@ -147,6 +215,32 @@ fn parse_splits(options: &ReportOptions, variant: Option<&str>) -> Result<Vec<Sp
 
 /// `chesslab report`.
 pub fn run_report(args: &ReportArgs) -> Result<()> {
+    if !args.ladder.is_empty() || !args.compare.is_empty() {
+        let out = args.out.clone().ok_or_else(|| {
+            anyhow!("--ladder and --compare need --out (the Markdown report to write)")
+        })?;
+        if out.exists() && !args.force {
+            bail!("--out {} exists; pass --force to replace it", out.display());
+        }
+        let runs = if args.ladder.is_empty() {
+            &args.compare
+        } else {
+            &args.ladder
+        };
+        let figures = runs
+            .iter()
+            .map(|d| RunFigures::of_folder(d, args.options.title.clone()))
+            .collect::<Result<Vec<_>>>()?;
+        same_variant(&figures)?;
+        return if args.ladder.is_empty() {
+            write_compare(&out, &figures[0], &figures[1])
+        } else {
+            write_ladder(&out, &figures)
+        };
+    }
+    if args.games.as_os_str().is_empty() {
+        bail!("--games is needed (or --ladder / --compare with run folders)");
+    }
     let splits = parse_splits(&args.options, None)?;
     let md_path = args
         .out
@@ -164,9 +258,77 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             bail!("--out {} would be overwritten by the tallies.csv written beside it; choose another name", md_path.display());
         }
     }
-    let loaded = record::load(&args.games)?;
+    let plots = PlotNames::beside(&md_path);
+    let analysis = analyse(
+        &args.games,
+        args.params.as_ref(),
+        &splits,
+        args.options.title.clone(),
+        Some(&plots),
+    )?;
+    let Analysis { report, games, .. } = analysis;
+    // The tallies go first: a folder that refuses them refuses the report too, and the
+    // message names the path the user gave (or the run's), not only the file beside it.
+    let given = match &args.out {
+        Some(p) => format!("--out {}", p.display()),
+        None => format!("the report beside {}", args.games.display()),
+    };
+    record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)
+        .with_context(|| format!("{given}: cannot write its tallies.csv beside it"))?;
+    draw_report_plots(&plots, &games, &report, &splits)
+        .with_context(|| format!("{given}: cannot draw its plots"))?;
+    record::write_atomic(&md_path, report.markdown.as_bytes())
+        .with_context(|| format!("{given}: cannot write the report"))?;
+    out!("{}", report.summary);
+    outln!("report: {}", md_path.display());
+    outln!("per-game figures: {}", csv_path.display());
+    Ok(())
+}
+
+/// The plot files of a report, named after it (`report.md` → `report-length.svg`).
+struct PlotNames {
+    dir: PathBuf,
+    stem: String,
+}
+
+impl PlotNames {
+    fn beside(md: &Path) -> PlotNames {
+        PlotNames {
+            dir: md.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            stem: md
+                .file_stem()
+                .map_or("report".into(), |s| s.to_string_lossy().into_owned()),
+        }
+    }
+    fn name(&self, what: &str) -> String {
+        format!("{}-{what}.svg", self.stem)
+    }
+    fn path(&self, what: &str) -> PathBuf {
+        self.dir.join(self.name(what))
+    }
+}
+
+/// A run's report and what it was computed from.
+struct Analysis {
+    report: Report,
+    games: Vec<GameFigures>,
+    metrics: Metrics,
+    variant: String,
+    digest: String,
+}
+
+/// Loads, checks and replays a games.csv, and computes its report (plots named by
+/// `plots` are referenced from the Markdown, not drawn).
+fn analyse(
+    games_path: &Path,
+    params_file: Option<&PathBuf>,
+    splits: &[Split],
+    title: Option<String>,
+    plots: Option<&PlotNames>,
+) -> Result<Analysis> {
+    let loaded = record::load(games_path)?;
     if loaded.rows.is_empty() {
-        bail!("{} holds no finished games", args.games.display());
+        bail!("{} holds no finished games", games_path.display());
     }
     if let Some(v) = loaded
         .rows
@@ -175,14 +337,28 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
     {
         bail!(
             "{} mixes variants ({} and {})",
-            args.games.display(),
+            games_path.display(),
             loaded.rows[0].variant,
             v.variant
         );
     }
-    parse_splits(&args.options, Some(&loaded.rows[0].variant))?;
-    check_players(&loaded.rows, &args.games)?;
-    let params = params_for(&args.games, args.params.as_ref())?;
+    let variant = loaded.rows[0].variant.clone();
+    let split_options = ReportOptions {
+        split: splits
+            .iter()
+            .map(|s| {
+                s.parts
+                    .iter()
+                    .map(|(t, seat)| format!("{t}@{seat}"))
+                    .collect::<Vec<_>>()
+                    .join("+")
+            })
+            .collect(),
+        title: None,
+    };
+    parse_splits(&split_options, Some(&variant))?;
+    check_players(&loaded.rows, games_path)?;
+    let params = params_for(games_path, params_file)?;
     let replayed = loaded
         .rows
         .par_iter()
@@ -200,18 +376,37 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             Ok(r)
         })
         .collect::<Result<Vec<Replayed>>>()?;
+    let evals = eval_traces(&variant, params.as_deref(), &loaded.rows)?;
+    let traces: Vec<GameTrace> = loaded
+        .rows
+        .iter()
+        .zip(&replayed)
+        .zip(evals)
+        .map(|((row, r), evals)| {
+            let mut line = crate::metrics::opening_tokens(&row.opening);
+            line.extend(row.actions.split_whitespace().map(str::to_string));
+            GameTrace {
+                first_return: r.returns[0],
+                returns: r.returns.clone(),
+                plies: r.plies,
+                evals,
+                line,
+            }
+        })
+        .collect();
+    let metrics = crate::metrics::compute(&traces);
     let games: Vec<GameFigures> = loaded
         .rows
         .iter()
         .zip(replayed)
         .map(|(row, r)| GameFigures::new(row, r))
         .collect();
-    let mut report = Report::new(&loaded.rows[0], &games, &splits, args.options.title.clone());
+    let mut report = Report::new(&loaded.rows[0], &games, splits, title, &metrics, plots);
     if loaded.truncated_tail {
         // Said in the report and on the terminal: the torn last line is not a game.
         let note = format!(
             "Skipped: the last line of {} has no line end (a write cut short), so it is not counted; {} complete games are reported (`tournament --resume` finishes such a run).\n\n",
-            args.games.display(),
+            games_path.display(),
             loaded.rows.len()
         );
         if let Some(at) = report.markdown.find("\n\n") {
@@ -231,20 +426,82 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
             );
         }
     }
-    // The tallies go first: a folder that refuses them refuses the report too, and the
-    // message names the path the user gave (or the run's), not only the file beside it.
-    let given = match &args.out {
-        Some(p) => format!("--out {}", p.display()),
-        None => format!("the report beside {}", args.games.display()),
-    };
-    record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)
-        .with_context(|| format!("{given}: cannot write its tallies.csv beside it"))?;
-    record::write_atomic(&md_path, report.markdown.as_bytes())
-        .with_context(|| format!("{given}: cannot write the report"))?;
-    out!("{}", report.summary);
-    outln!("report: {}", md_path.display());
-    outln!("per-game figures: {}", csv_path.display());
+    Ok(Analysis {
+        report,
+        games,
+        metrics,
+        digest: loaded.rows[0].params_digest.clone(),
+        variant,
+    })
+}
+
+/// `material(0)` at each game's start and after each of its actions.
+fn eval_traces(variant: &str, params: Option<&str>, rows: &[Row]) -> Result<Vec<Vec<f64>>> {
+    struct Traces<'a>(&'a [Row]);
+    impl VariantVisitor for Traces<'_> {
+        type Output = Result<Vec<Vec<f64>>>;
+        fn visit<G: Game>(self, _name: &'static str, params: G::Params) -> Self::Output {
+            self.0
+                .par_iter()
+                .map(|row| {
+                    let mut game: G = if row.opening.is_empty() {
+                        G::new(&params)
+                    } else {
+                        crate::openings::start_of(&params, &row.opening)?
+                    };
+                    let mut evals = vec![game.material(0)];
+                    for a in row.actions.split_whitespace() {
+                        game = engine::game::replay(game, &[a])
+                            .map_err(|e| anyhow!(e))
+                            .with_context(|| format!("game {}: action {a}", row.index))?;
+                        evals.push(game.material(0));
+                    }
+                    Ok(evals)
+                })
+                .collect()
+        }
+    }
+    engine::registry::visit(variant, params, Traces(rows))
+        .with_context(|| format!("variant '{variant}'"))?
+}
+
+/// The report's plots: the length histogram and one chart per split.
+fn draw_report_plots(
+    plots: &PlotNames,
+    games: &[GameFigures],
+    report: &Report,
+    splits: &[Split],
+) -> Result<()> {
+    let lengths: Vec<usize> = games.iter().map(|g| g.plies).collect();
+    crate::report_plots::length_histogram(&plots.path("length"), &lengths, "recorded actions")?;
+    for (i, sp) in splits.iter().enumerate() {
+        let groups = split_groups(games, sp);
+        let points: Vec<(String, Estimate)> = groups
+            .iter()
+            .map(|(k, xs)| (k.clone(), Estimate::of(xs)))
+            .collect();
+        let title = sp
+            .parts
+            .iter()
+            .map(|(t, s)| format!("{}'s score by {t}", report.seat_name(*s)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        crate::report_plots::split(&plots.path(&format!("split-{}", i + 1)), &title, &points)?;
+    }
     Ok(())
+}
+
+/// Scores of a split's seat(s) grouped by the tally's value.
+fn split_groups(games: &[GameFigures], sp: &Split) -> BTreeMap<String, Vec<f64>> {
+    let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for (tally, seat) in &sp.parts {
+        for g in games {
+            if let Some(v) = g.tally_group(tally) {
+                groups.entry(v).or_default().push(g.score(*seat));
+            }
+        }
+    }
+    groups
 }
 
 fn sibling(path: &Path, name: &str) -> PathBuf {
@@ -386,10 +643,25 @@ struct Report {
     markdown: String,
     summary: String,
     tally_names: Vec<String>,
+    seat_names: Vec<String>,
 }
 
 impl Report {
-    fn new(first: &Row, games: &[GameFigures], splits: &[Split], title: Option<String>) -> Report {
+    fn seat_name(&self, seat: usize) -> String {
+        self.seat_names
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| format!("seat {seat}"))
+    }
+
+    fn new(
+        first: &Row,
+        games: &[GameFigures],
+        splits: &[Split],
+        title: Option<String>,
+        metrics: &Metrics,
+        plots: Option<&PlotNames>,
+    ) -> Report {
         let n = games.len();
         let seats = games[0].returns.len();
         let seat_names = &games[0].seat_names;
@@ -496,6 +768,11 @@ impl Report {
             plies[0],
             plies[n - 1]
         );
+        if let Some(p) = plots {
+            let _ = writeln!(md, "![game length]({})\n", p.name("length"));
+        }
+
+        metrics_section(&mut md, metrics);
 
         // Terminations.
         let mut reasons: BTreeMap<&str, Vec<&GameFigures>> = BTreeMap::new();
@@ -557,15 +834,8 @@ impl Report {
         }
 
         // Splits.
-        for sp in splits {
-            let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-            for (tally, seat) in &sp.parts {
-                for g in games {
-                    if let Some(v) = g.tally_group(tally) {
-                        groups.entry(v).or_default().push(g.score(*seat));
-                    }
-                }
-            }
+        for (i, sp) in splits.iter().enumerate() {
+            let groups = split_groups(games, sp);
             let seat_name = |seat: usize| {
                 seat_names
                     .get(seat)
@@ -585,6 +855,13 @@ impl Report {
                 "the seat".to_string()
             };
             split_table(&mut md, &groups, &who);
+            if let Some(p) = plots {
+                let _ = writeln!(
+                    md,
+                    "![score by tally]({})\n",
+                    p.name(&format!("split-{}", i + 1))
+                );
+            }
         }
 
         let summary = if games[0].cooperative {
@@ -613,8 +890,376 @@ impl Report {
             markdown: md,
             summary,
             tally_names,
+            seat_names: seat_names.clone(),
         }
     }
+}
+
+/// The Ludii-style metrics and the opening diversity of a run ([`crate::metrics`]).
+fn metrics_section(md: &mut String, m: &Metrics) {
+    let _ = writeln!(
+        md,
+        "## Metrics (95% intervals)\n\nDefinitions after Ludii's metrics (Browne's criteria); \
+         lead changes and drama read the material balance after every action \
+         (see `experiments/src/metrics.rs`).\n"
+    );
+    let _ = writeln!(md, "| metric | value |\n|---|---|");
+    for (name, e, pct) in m.rows() {
+        let v = match e {
+            None => "no evaluation (no material in this variant, or no decisive game)".into(),
+            Some(e) if pct => e.fmt_pct(),
+            Some(e) => e.fmt(3),
+        };
+        let _ = writeln!(md, "| {name} | {v} |");
+    }
+    let _ = writeln!(md);
+    let _ = writeln!(
+        md,
+        "## Opening diversity\n\nDistinct lines (the opening, then the recorded actions) after \
+         the first 4, 8 and 16 actions, and the share of games in the most common one.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| after | distinct lines | most common line's share |\n|---|---|---|"
+    );
+    for d in m.diversity.iter().chain(std::iter::once(&m.whole)) {
+        let after = if d.plies == 0 {
+            "the whole game".to_string()
+        } else {
+            format!("{} actions", d.plies)
+        };
+        let _ = writeln!(
+            md,
+            "| {after} | {} of {} | {} |",
+            d.distinct,
+            m.games,
+            d.top.fmt_pct()
+        );
+    }
+    let _ = writeln!(md);
+    let warnings = m.warnings();
+    for w in &warnings {
+        let _ = writeln!(md, "**Warning:** {w}.\n");
+        eprintln!("warning: {w}");
+    }
+}
+
+/// A finished run's figures, for ladders and comparisons.
+struct RunFigures {
+    label: String,
+    dir: PathBuf,
+    variant: String,
+    digest: String,
+    agents: String,
+    seat0: String,
+    metrics: Metrics,
+}
+
+impl RunFigures {
+    /// Replays a run folder's games.csv (its own report is not rewritten).
+    fn of_folder(dir: &Path, title: Option<String>) -> Result<RunFigures> {
+        let games = dir.join("games.csv");
+        let a = analyse(&games, None, &[], title, None)
+            .with_context(|| format!("run folder {}", dir.display()))?;
+        let mut agents: Vec<String> = a.games.iter().flat_map(|g| g.agents.clone()).collect();
+        agents.sort();
+        agents.dedup();
+        Ok(RunFigures {
+            label: dir
+                .file_name()
+                .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into()),
+            dir: dir.to_path_buf(),
+            digest: a.digest,
+            agents: agents.join(" vs "),
+            seat0: a.report.seat_name(0),
+            metrics: a.metrics,
+            variant: a.variant,
+        })
+    }
+}
+
+/// Ladders and comparisons are within one variant.
+fn same_variant(runs: &[RunFigures]) -> Result<()> {
+    if let Some(other) = runs.iter().find(|r| r.variant != runs[0].variant) {
+        bail!(
+            "{} is a run of {} but {} is a run of {}: a ladder or a comparison needs one variant",
+            runs[0].dir.display(),
+            runs[0].variant,
+            other.dir.display(),
+            other.variant
+        );
+    }
+    Ok(())
+}
+
+/// What the change of the first seat's edge from the weakest to the strongest rung says.
+pub fn edge_trend(first: &Estimate, last: &Estimate) -> (Estimate, &'static str) {
+    let e0 = (first.mean - 0.5).abs();
+    let e1 = (last.mean - 0.5).abs();
+    let change = Estimate {
+        mean: e1 - e0,
+        half: (first.half.powi(2) + last.half.powi(2)).sqrt(),
+    };
+    let level = |e: &Estimate| !e.half.is_nan() && (e.mean - 0.5).abs() <= e.half;
+    let verdict = if (first.mean - 0.5) * (last.mean - 0.5) < 0.0 && !level(first) && !level(last) {
+        "changes sides: the edge passes to the other seat as play gets stronger"
+    } else if change.clear_of_zero() && change.mean > 0.0 {
+        "grows with strength: the imbalance looks like a property of the rules that better play exploits"
+    } else if change.clear_of_zero() && change.mean < 0.0 {
+        "fades with strength: better play neutralises it"
+    } else if level(first) && level(last) {
+        "is not detectable at either end of the ladder"
+    } else {
+        "does not change detectably between the weakest and the strongest rung"
+    };
+    (change, verdict)
+}
+
+fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
+    let seat = runs[0].seat0.clone();
+    let mut md = String::new();
+    let _ = writeln!(md, "# Strength ladder — {}\n", runs[0].variant);
+    let _ = writeln!(
+        md,
+        "The same rule set at each strength, weakest first: every rung is self-play of its \
+         agent (colour-swapped pairs), replayed from its `games.csv`. Intervals are 95%.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| rung | agents | games | {seat}'s score | draws | decisive | length | lead changes / action | drama | distinct 8-action lines |\n|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for r in runs {
+        let m = &r.metrics;
+        let _ = writeln!(
+            md,
+            "| [{}]({}/report.md) | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.label,
+            r.label,
+            r.agents,
+            m.games,
+            m.first_move_advantage.fmt(3),
+            m.drawishness.fmt_pct(),
+            m.decisiveness.fmt_pct(),
+            m.duration.fmt(1),
+            m.lead_changes.map_or("–".into(), |e| e.fmt(3)),
+            m.drama.map_or("–".into(), |e| e.fmt_pct()),
+            m.diversity[1].distinct
+        );
+    }
+    let first = &runs[0].metrics;
+    let last = &runs[runs.len() - 1].metrics;
+    let (change, verdict) = edge_trend(&first.first_move_advantage, &last.first_move_advantage);
+    let draws = first.drawishness.diff(&last.drawishness);
+    let length = first.duration.diff(&last.duration);
+    let _ = writeln!(md, "\n## Reading\n");
+    let _ = writeln!(
+        md,
+        "From `{}` to `{}`, {seat}'s edge (|score − ½|) moves by {} and {verdict}. \
+         The draw rate moves by {} points, the mean length by {} actions.\n",
+        runs[0].label,
+        runs[runs.len() - 1].label,
+        change.fmt(3),
+        Estimate {
+            mean: 100.0 * draws.mean,
+            half: 100.0 * draws.half
+        }
+        .fmt(1),
+        length.fmt(1)
+    );
+    let plots = PlotNames::beside(out);
+    let points: Vec<(String, Estimate)> = runs
+        .iter()
+        .map(|r| (r.label.clone(), r.metrics.first_move_advantage))
+        .collect();
+    crate::report_plots::ladder(&plots.path("ladder"), &points, &seat)?;
+    let _ = writeln!(md, "![{seat}'s score by rung]({})\n", plots.name("ladder"));
+    for r in runs {
+        for w in r.metrics.warnings() {
+            let _ = writeln!(md, "**Warning ({}):** {w}.\n", r.label);
+        }
+    }
+    record::write_atomic(out, md.as_bytes())
+        .with_context(|| format!("cannot write --out {}", out.display()))?;
+    outln!(
+        "ladder of {} rungs: {seat}'s edge {verdict} (change {})",
+        runs.len(),
+        change.fmt(3)
+    );
+    outln!("report: {}", out.display());
+    Ok(())
+}
+
+fn write_compare(out: &Path, a: &RunFigures, b: &RunFigures) -> Result<()> {
+    let seat = a.seat0.clone();
+    let mut md = String::new();
+    let _ = writeln!(md, "# Rule sets compared — {}\n", a.variant);
+    let _ = writeln!(
+        md,
+        "A: [{}]({}/report.md) (parameter digest `{}`, agents `{}`), B: [{}]({}/report.md) \
+         (digest `{}`, agents `{}`). Each figure with its 95% interval; B − A with the \
+         interval of a difference of independent runs.\n",
+        a.label, a.label, a.digest, a.agents, b.label, b.label, b.digest, b.agents
+    );
+    let _ = writeln!(md, "| figure | A | B | B − A |\n|---|---|---|---|");
+    let rows = a.metrics.rows().into_iter().zip(b.metrics.rows());
+    for ((name, ea, pct), (_, eb, _)) in rows {
+        let f = |e: &Estimate| if pct { e.fmt_pct() } else { e.fmt(3) };
+        let (ta, tb) = (
+            ea.as_ref().map_or("–".into(), f),
+            eb.as_ref().map_or("–".into(), f),
+        );
+        let d = match (ea, eb) {
+            (Some(x), Some(y)) => {
+                let d = x.diff(&y);
+                let text = if pct {
+                    format!("{:+.1} ± {:.1} points", 100.0 * d.mean, 100.0 * d.half)
+                } else {
+                    format!("{:+.3} ± {:.3}", d.mean, d.half)
+                };
+                if d.clear_of_zero() {
+                    format!("**{text}**")
+                } else {
+                    text
+                }
+            }
+            _ => "–".into(),
+        };
+        let _ = writeln!(md, "| {name} | {ta} | {tb} | {d} |");
+    }
+    for (what, ma, mb) in [("8", &a.metrics.diversity[1], &b.metrics.diversity[1])] {
+        let _ = writeln!(
+            md,
+            "| distinct {what}-action lines | {} of {} | {} of {} | |",
+            ma.distinct, a.metrics.games, mb.distinct, b.metrics.games
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nDifferences in bold have intervals that exclude zero. {seat}'s score is the \
+         first-move advantage.\n"
+    );
+    for (r, tag) in [(a, "A"), (b, "B")] {
+        for w in r.metrics.warnings() {
+            let _ = writeln!(md, "**Warning ({tag}):** {w}.\n");
+        }
+    }
+    record::write_atomic(out, md.as_bytes())
+        .with_context(|| format!("cannot write --out {}", out.display()))?;
+    let d = a
+        .metrics
+        .first_move_advantage
+        .diff(&b.metrics.first_move_advantage);
+    outln!(
+        "{seat}'s score: A {}, B {}, B − A {}",
+        a.metrics.first_move_advantage.fmt(3),
+        b.metrics.first_move_advantage.fmt(3),
+        d.fmt(3)
+    );
+    outln!("report: {}", out.display());
+    Ok(())
+}
+
+/// The rungs of `--ladder`: at least two specs, each an agent this variant accepts.
+fn ladder_rungs(variant: &str, params: Option<&str>, text: &str) -> Result<Vec<String>> {
+    let rungs: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    if rungs.len() < 2 {
+        bail!(
+            "--ladder '{text}': a ladder needs at least two rungs (agent specs separated by spaces), got {}",
+            rungs.len()
+        );
+    }
+    struct Check<'a>(&'a [String]);
+    impl VariantVisitor for Check<'_> {
+        type Output = Result<()>;
+        fn visit<G: Game>(self, _name: &'static str, _params: G::Params) -> Result<()> {
+            for (k, spec) in self.0.iter().enumerate() {
+                agents::registry::validate::<G>(spec)
+                    .map_err(|e| anyhow!(e))
+                    .with_context(|| format!("--ladder rung {} '{spec}'", k + 1))?;
+            }
+            Ok(())
+        }
+    }
+    engine::registry::visit(variant, params, Check(&rungs))
+        .with_context(|| format!("variant '{variant}'"))??;
+    Ok(rungs)
+}
+
+/// `balance --ladder`: one self-play balance run per rung, then the ladder report.
+fn run_ladder(args: &BalanceArgs, text: &str) -> Result<()> {
+    if !args.run.agents.trim().is_empty() {
+        bail!("--ladder gives the agents of every rung; leave out --agents");
+    }
+    let params = args.run.variant.params_text()?;
+    let rungs = ladder_rungs(&args.run.variant.variant, params.as_deref(), text)?;
+    let base = tournament::out_dir(&args.run);
+    let mut dirs = Vec::new();
+    for (k, spec) in rungs.iter().enumerate() {
+        let mut one = args.clone();
+        one.ladder = None;
+        one.run.agents = format!("{spec},{spec}");
+        let dir = base.join(format!("rung-{}", k + 1));
+        one.run.out = Some(dir.clone());
+        outln!("rung {} of {}: {spec} self-play", k + 1, rungs.len());
+        run_one_balance(&one)?;
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        dirs.push(dir);
+    }
+    let figures = dirs
+        .iter()
+        .map(|d| RunFigures::of_folder(d, None))
+        .collect::<Result<Vec<_>>>()?;
+    write_ladder(&base.join("report.md"), &figures)
+}
+
+/// `balance --compare a.toml b.toml`: the same run under each parameter file.
+fn run_compare(args: &BalanceArgs) -> Result<()> {
+    if args.run.variant.params.is_some() {
+        bail!("--compare gives the parameter files; leave out --params");
+    }
+    let variant = &args.run.variant.variant;
+    // Both files are read as this variant's parameters before anything is played: a
+    // file written for another variant fails here (unknown or missing keys).
+    for p in &args.compare {
+        let text = crate::variant_args::read_params_file(p)?;
+        engine::registry::visit(variant, Some(&text), NoOp).with_context(|| {
+            format!(
+                "--compare {}: not a parameter file of {variant}",
+                p.display()
+            )
+        })?;
+    }
+    if args.compare[0] == args.compare[1] {
+        bail!("--compare: the two parameter files are the same file");
+    }
+    let base = tournament::out_dir(&args.run);
+    let mut dirs = Vec::new();
+    for (tag, p) in ["a", "b"].iter().zip(&args.compare) {
+        let mut one = args.clone();
+        one.compare = Vec::new();
+        one.run.variant.params = Some(p.clone());
+        let dir = base.join(tag);
+        one.run.out = Some(dir.clone());
+        outln!("rule set {}: {}", tag.to_uppercase(), p.display());
+        run_one_balance(&one)?;
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        dirs.push(dir);
+    }
+    let figures = dirs
+        .iter()
+        .map(|d| RunFigures::of_folder(d, None))
+        .collect::<Result<Vec<_>>>()?;
+    write_compare(&base.join("report.md"), &figures[0], &figures[1])
+}
+
+struct NoOp;
+impl VariantVisitor for NoOp {
+    type Output = ();
+    fn visit<G: Game>(self, _name: &'static str, _params: G::Params) {}
 }
 
 /// The team's results in a cooperative game (every seat shares one return): there is no
@@ -722,6 +1367,21 @@ fn tallies_csv(games: &[GameFigures], names: &[String]) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rule_ladder_edge_trend_verdicts() {
+        let e = |mean, half| Estimate { mean, half };
+        let (c, v) = edge_trend(&e(0.55, 0.02), &e(0.65, 0.02));
+        assert!((c.mean - 0.10).abs() < 1e-12 && v.starts_with("grows"), "{v}");
+        let (_, v) = edge_trend(&e(0.35, 0.02), &e(0.45, 0.02));
+        assert!(v.starts_with("fades"), "{v}");
+        let (_, v) = edge_trend(&e(0.40, 0.03), &e(0.60, 0.03));
+        assert!(v.starts_with("changes sides"), "{v}");
+        let (_, v) = edge_trend(&e(0.51, 0.03), &e(0.49, 0.03));
+        assert!(v.starts_with("is not detectable"), "{v}");
+        let (_, v) = edge_trend(&e(0.60, 0.05), &e(0.62, 0.05));
+        assert!(v.starts_with("does not change"), "{v}");
+    }
 
     #[test]
     fn split_syntax() {

@@ -613,7 +613,7 @@ fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
                 .openings
                 .iter()
                 .map(|(line, fen)| {
-                    G::from_opening(params, fen)
+                    crate::openings::start_of::<G>(params, fen)
                         .with_context(|| format!("openings file {file} line {line}"))
                 })
                 .collect::<Result<_>>()?,
