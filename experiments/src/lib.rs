@@ -23,4 +23,5 @@ pub mod trace_cmd;
 pub mod tune;
 pub mod uci_cmd;
 pub mod util;
+pub mod values;
 pub mod variant_args;

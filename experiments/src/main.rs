@@ -3,7 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
     golf_cmd, merge_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, tournament, trace_cmd, tune,
-    uci_cmd,
+    uci_cmd, values,
 };
 
 #[derive(Parser, Debug)]
@@ -49,6 +49,8 @@ enum Command {
     /// Speak UCI on standard input and output as a chess engine played by --agent
     /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
     Uci(uci_cmd::UciArgs),
+    /// Piece values learned from recorded games (logistic fit of outcome on material).
+    Values(values::ValuesArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -95,5 +97,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Merge(args) => merge_cmd::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Uci(args) => uci_cmd::run(&args),
+        Command::Values(args) => values::run(&args),
     }
 }
