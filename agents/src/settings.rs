@@ -408,13 +408,25 @@ mod tests {
         assert_eq!(w.bishop, EvalWeights::default().bishop);
         let bad = dir.join("bad.toml");
         std::fs::write(&bad, "knight = 1000.0\n").unwrap();
-        let e = read(&format!("alphabeta:eval={}", bad.display()), &eval_settings()).unwrap_err();
+        let e = read(
+            &format!("alphabeta:eval={}", bad.display()),
+            &eval_settings(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("[-100, 100]"), "{e}");
         std::fs::write(&bad, "horse = 3.0\n").unwrap();
-        let e = read(&format!("alphabeta:eval={}", bad.display()), &eval_settings()).unwrap_err();
+        let e = read(
+            &format!("alphabeta:eval={}", bad.display()),
+            &eval_settings(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("horse"), "{e}");
         let missing = dir.join("missing.toml");
-        assert!(read(&format!("alphabeta:eval={}", missing.display()), &eval_settings()).is_err());
+        assert!(read(
+            &format!("alphabeta:eval={}", missing.display()),
+            &eval_settings()
+        )
+        .is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -471,7 +471,13 @@ pub const MATERIAL_FEATURES: [&str; 5] = ["pawn", "knight", "bishop", "rook", "q
 /// the default [`Game::features`].
 pub fn material_features(board: &crate::Board) -> Vec<(String, f64)> {
     use crate::{Color, Role};
-    let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+    let roles = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
     MATERIAL_FEATURES
         .iter()
         .zip(roles)

@@ -64,7 +64,10 @@ pub fn fit(xs: &[Vec<f64>], ys: &[f64], l2: f64) -> Result<Model, FitError> {
     }
     let d = xs[0].len();
     if let Some(bad) = xs.iter().find(|x| x.len() != d) {
-        return Err(FitError::Ragged { expected: d, found: bad.len() });
+        return Err(FitError::Ragged {
+            expected: d,
+            found: bad.len(),
+        });
     }
     // Parameter vector: [intercept, w_1..w_d].
     let k = d + 1;
@@ -102,7 +105,10 @@ pub fn fit(xs: &[Vec<f64>], ys: &[f64], l2: f64) -> Result<Model, FitError> {
             biggest = biggest.max(s.abs());
         }
         if biggest < 1e-10 {
-            return Ok(Model { intercept: beta[0], weights: beta[1..].to_vec() });
+            return Ok(Model {
+                intercept: beta[0],
+                weights: beta[1..].to_vec(),
+            });
         }
     }
     Err(FitError::NoConvergence(MAX_STEPS))
@@ -158,7 +164,10 @@ mod tests {
         }
         assert!((m.intercept - 0.3).abs() < 0.08);
         // The fitted model beats the intercept-only model on its own data.
-        let null = Model { intercept: m.intercept, weights: vec![0.0; 3] };
+        let null = Model {
+            intercept: m.intercept,
+            weights: vec![0.0; 3],
+        };
         assert!(log_loss(&m, &xs, &ys) < log_loss(&null, &xs, &ys));
     }
 

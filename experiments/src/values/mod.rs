@@ -133,7 +133,11 @@ pub fn learn(variant: &str, samples: &Samples, games: usize, args: &ValuesArgs) 
             let v = model.weights[j] / model.weights[pawn];
             let r = &mut reps[j];
             r.sort_by(f64::total_cmp);
-            let q = |p: f64| r.get(((r.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
+            let q = |p: f64| {
+                r.get(((r.len() as f64 - 1.0) * p).round() as usize)
+                    .copied()
+                    .unwrap_or(f64::NAN)
+            };
             (v, q(0.025), q(0.975))
         })
         .collect();
@@ -146,7 +150,13 @@ pub fn learn(variant: &str, samples: &Samples, games: usize, args: &ValuesArgs) 
     let (mut l, mut f, mut o, mut n) = (0.0, 0.0, 0.0, 0usize);
     for k in 0..5 {
         let test: Vec<usize> = order.iter().copied().skip(k).step_by(5).collect();
-        let train: Vec<usize> = order.iter().copied().enumerate().filter(|(i, _)| i % 5 != k).map(|(_, g)| g).collect();
+        let train: Vec<usize> = order
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(i, _)| i % 5 != k)
+            .map(|(_, g)| g)
+            .collect();
         let (trx, try_) = select(samples, &train);
         let (tex, tey) = select(samples, &test);
         if tex.is_empty() {
@@ -155,7 +165,9 @@ pub fn learn(variant: &str, samples: &Samples, games: usize, args: &ValuesArgs) 
         let learned = fit::fit(&trx, &try_, args.l2)?;
         let free = fit::fit(&vec![Vec::new(); trx.len()], &try_, 0.0)?;
         let to_o = |xs: &[Vec<f64>]| -> Vec<Vec<f64>> {
-            xs.iter().map(|x| vec![x.iter().zip(&ortho).map(|(a, b)| a * b).sum()]).collect()
+            xs.iter()
+                .map(|x| vec![x.iter().zip(&ortho).map(|(a, b)| a * b).sum()])
+                .collect()
         };
         let om = fit::fit(&to_o(&trx), &try_, args.l2)?;
         let w = tex.len();
@@ -179,7 +191,9 @@ pub fn learn(variant: &str, samples: &Samples, games: usize, args: &ValuesArgs) 
 
 pub fn run(args: &ValuesArgs) -> Result<()> {
     let params = match &args.params {
-        Some(p) => Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?),
+        Some(p) => {
+            Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?)
+        }
         None => None,
     };
     let loaded = record::load(&args.from)?;
@@ -191,13 +205,22 @@ pub fn run(args: &ValuesArgs) -> Result<()> {
             rows.len()
         );
     }
-    let sampling = Sampling { min_ply: args.min_ply, per_game: args.per_game };
+    let sampling = Sampling {
+        min_ply: args.min_ply,
+        per_game: args.per_game,
+    };
     let samples = sample::sample(&args.variant, params.as_deref(), &rows, sampling)?;
     if samples.xs.is_empty() {
-        bail!("no position qualified (ply >= {}, quiet, a seat to move)", args.min_ply);
+        bail!(
+            "no position qualified (ply >= {}, quiet, a seat to move)",
+            args.min_ply
+        );
     }
     let learned = learn(&args.variant, &samples, rows.len(), args)?;
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("results/values").join(&args.variant));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results/values").join(&args.variant));
     report::write(&out, &learned, &args.from)?;
     print!("{}", report::markdown(&learned, &args.from));
     Ok(())

@@ -17,7 +17,12 @@ pub fn csv(l: &Learned) -> String {
     let mut s = String::from("feature,coefficient,value_pawns,lo95,hi95,orthodox\n");
     for (i, n) in l.names.iter().enumerate() {
         let (v, lo, hi) = l.values[i];
-        let _ = writeln!(s, "{n},{:.6},{v:.4},{lo:.4},{hi:.4},{}", l.model.weights[i], orthodox(n));
+        let _ = writeln!(
+            s,
+            "{n},{:.6},{v:.4},{lo:.4},{hi:.4},{}",
+            l.model.weights[i],
+            orthodox(n)
+        );
     }
     s
 }
@@ -25,7 +30,10 @@ pub fn csv(l: &Learned) -> String {
 /// The five piece values as [`agents::eval::EvalWeights`] TOML (other weights keep
 /// their defaults).
 pub fn toml(l: &Learned) -> String {
-    let mut s = format!("# piece values learned by `chesslab values` ({}), in pawns\n", l.variant);
+    let mut s = format!(
+        "# piece values learned by `chesslab values` ({}), in pawns\n",
+        l.variant
+    );
     for (i, n) in l.names.iter().enumerate() {
         if PIECES.contains(&n.as_str()) {
             let _ = writeln!(s, "{n} = {:.4}", l.values[i].0);
@@ -74,11 +82,22 @@ pub fn svg(path: &Path, l: &Learned) -> Result<()> {
         .filter(|x| x.is_finite())
         .fold(1.0_f64, f64::max)
         * 1.1;
-    let bottom = l.values.iter().map(|v| v.1).filter(|x| x.is_finite()).fold(0.0_f64, f64::min);
+    let bottom = l
+        .values
+        .iter()
+        .map(|v| v.1)
+        .filter(|x| x.is_finite())
+        .fold(0.0_f64, f64::min);
     let root = SVGBackend::new(path, (700, 400)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{}: learned values (blue, 95% bars) vs orthodox (red)", l.variant), ("sans-serif", 16))
+        .caption(
+            format!(
+                "{}: learned values (blue, 95% bars) vs orthodox (red)",
+                l.variant
+            ),
+            ("sans-serif", 16),
+        )
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(45)
@@ -90,17 +109,34 @@ pub fn svg(path: &Path, l: &Learned) -> Result<()> {
         .x_labels(n)
         .x_label_formatter(&|x| {
             let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 { names.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+            if (x - i).abs() < 1e-6 && i >= 0.0 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
         })
         .y_desc("pawns")
         .draw()
         .map_err(err)?;
     for (i, (v, lo, hi)) in l.values.iter().enumerate() {
         let x = i as f64;
-        chart.draw_series(LineSeries::new([(x, *lo), (x, *hi)], &BLUE)).map_err(err)?;
-        chart.draw_series(PointSeries::of_element([(x, *v)], 5, &BLUE, &|c, s, st| Circle::new(c, s, st.filled()))).map_err(err)?;
+        chart
+            .draw_series(LineSeries::new([(x, *lo), (x, *hi)], &BLUE))
+            .map_err(err)?;
+        chart
+            .draw_series(PointSeries::of_element([(x, *v)], 5, &BLUE, &|c, s, st| {
+                Circle::new(c, s, st.filled())
+            }))
+            .map_err(err)?;
         let o = orthodox(&l.names[i]);
-        chart.draw_series(PointSeries::of_element([(x + 0.15, o)], 4, &RED, &|c, s, st| Circle::new(c, s, st.filled()))).map_err(err)?;
+        chart
+            .draw_series(PointSeries::of_element(
+                [(x + 0.15, o)],
+                4,
+                &RED,
+                &|c, s, st| Circle::new(c, s, st.filled()),
+            ))
+            .map_err(err)?;
     }
     root.present().map_err(err)?;
     Ok(())

@@ -48,7 +48,10 @@ impl VariantVisitor for Sampler<'_> {
         if names.is_empty() {
             bail!("{name} declares no features (Game::features is empty: no board to count pieces on)");
         }
-        let mut out = Samples { names, ..Samples::default() };
+        let mut out = Samples {
+            names,
+            ..Samples::default()
+        };
         for (gi, row) in self.rows.iter().enumerate() {
             let y = match row.returns.first() {
                 Some(r) => ((r + 1.0) / 2.0).clamp(0.0, 1.0),
@@ -86,7 +89,12 @@ impl VariantVisitor for Sampler<'_> {
 }
 
 /// Samples positions from `rows`, all of variant `variant` with parameters `params`.
-pub fn sample(variant: &str, params: Option<&str>, rows: &[Row], sampling: Sampling) -> Result<Samples> {
+pub fn sample(
+    variant: &str,
+    params: Option<&str>,
+    rows: &[Row],
+    sampling: Sampling,
+) -> Result<Samples> {
     if let Some(other) = rows.iter().find(|r| r.variant != variant) {
         bail!(
             "game {} is {}, not {variant}: give the games.csv of the variant asked for",
