@@ -45,6 +45,14 @@ macro_rules! eval_weights {
                 }
                 true
             }
+
+            /// The weight called `field`, if there is one.
+            pub fn get(&self, field: &str) -> Option<f64> {
+                match field {
+                    $(stringify!($field) => Some(self.$field),)*
+                    _ => None,
+                }
+            }
         }
 
         /// One tunable `eval.<field>` setting per weight.

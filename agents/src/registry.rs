@@ -19,7 +19,7 @@
 //! | `ext` | an outside JSON-lines bot | `cmd` `tc` `margin_ms`(500) `timeout_ms`(60000) |
 //!
 //! `eval.*` stands for the evaluation weights `eval.pawn` ... `eval.pst` (`crate::eval`)
-//! and the reserved `eval` (a weights file, not read yet). Which agent plays which game,
+//! and `eval=FILE` (weights from a TOML file, e.g. `chesslab values` output). Which agent plays which game,
 //! and which it refuses, is `crate::fallback`'s.
 
 use crate::alphabeta::AlphaBetaAgent;

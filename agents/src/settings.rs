@@ -18,8 +18,9 @@
 //! positive (it was silently raised to 1); `noise` above 10,000 centipawns is refused
 //! (it was silently clamped); `c` ranges over [0, 100] and every `eval.*` weight over
 //! [-100, 100] pawns (wide enough for any tuner, narrow enough to catch typos).
-//! `eval` (a TOML file of weights) is reserved for a later issue: listed, refused with a
-//! message saying so. Tests: `rule_*` in this module and in `registry`.
+//! `eval=FILE` reads [`EvalWeights`] from a TOML file (the `values.toml` that `chesslab
+//! values` writes) when the spec is read, checking the same range; `eval.*` keys given
+//! beside it override the file's weights (test `rule_eval_file_loads_weights`). Tests: `rule_*` in this module and in `registry`.
 
 use crate::eval::EvalWeights;
 use crate::spec::{AgentError, Spec};
@@ -36,7 +37,7 @@ pub enum Kind {
     Bool,
     /// One of the words.
     Choice(&'static [&'static str]),
-    /// A path to a file (reserved: not read yet).
+    /// A path to a file, read when the spec is read.
     File,
     /// Any non-empty text without `,`, `;` or `:` (a program name, an option value).
     Text,
@@ -79,6 +80,8 @@ pub enum Value {
     Bool(bool),
     Choice(&'static str),
     Text(String),
+    /// Evaluation weights read from a file (`eval=FILE`).
+    Weights(Box<EvalWeights>),
 }
 
 impl Setting {
@@ -122,14 +125,27 @@ impl Setting {
                 }
                 Ok(Value::Text(text.into()))
             }
-            Kind::File => Err(AgentError::BadValue {
-                agent: agent.into(),
-                key: self.key.into(),
-                value: text.into(),
-                expected: "reading weights from a file is reserved and not supported yet; \
-                           give eval.* keys instead"
-                    .into(),
-            }),
+            Kind::File => {
+                // Read and checked now, so a bad file fails the spec, not a game later.
+                let fail = |why: String| AgentError::BadValue {
+                    agent: agent.into(),
+                    key: self.key.into(),
+                    value: text.into(),
+                    expected: why,
+                };
+                let body = std::fs::read_to_string(text)
+                    .map_err(|e| fail(format!("a readable TOML file of eval weights ({e})")))?;
+                let w: EvalWeights = toml::from_str(&body)
+                    .map_err(|e| fail(format!("TOML eval weights (pawn, knight, ...): {e}")))?;
+                for s in crate::eval::EVAL_SETTINGS {
+                    let field = s.key.strip_prefix("eval.").unwrap_or(s.key);
+                    let x = w.get(field).unwrap_or(0.0);
+                    if !x.is_finite() || !(-100.0..=100.0).contains(&x) {
+                        return Err(fail(format!("{field} = {x} within [-100, 100] pawns")));
+                    }
+                }
+                Ok(Value::Weights(Box::new(w)))
+            }
         }
     }
 }
@@ -232,9 +248,13 @@ impl Settings {
         }
     }
 
-    /// The evaluation weights: the defaults with every given `eval.*` key applied.
+    /// The evaluation weights: the defaults, or the `eval=FILE` weights when given, with
+    /// every given `eval.*` key applied on top.
     pub fn eval(&self) -> EvalWeights {
-        let mut w = EvalWeights::default();
+        let mut w = match self.given.get("eval") {
+            Some(Value::Weights(w)) => (**w).clone(),
+            _ => EvalWeights::default(),
+        };
         for (k, v) in &self.given {
             if let (Some(field), Value::Real(x)) = (k.strip_prefix("eval."), v) {
                 assert!(w.set(field, *x), "eval key '{k}' without a field");
@@ -328,7 +348,7 @@ pub const EVAL_FILE: Setting = Setting {
     kind: Kind::File,
     default: "",
     tunable: false,
-    help: "reserved: evaluation weights from a TOML file",
+    help: "evaluation weights from a TOML file (e.g. values.toml of `chesslab values`)",
 };
 
 /// Joins schema pieces into one list.
@@ -336,7 +356,7 @@ pub fn join(parts: &[&[Setting]]) -> Vec<Setting> {
     parts.concat()
 }
 
-/// The `eval.*` settings plus the reserved `eval` key.
+/// The `eval.*` settings plus the `eval` file key.
 pub fn eval_settings() -> Vec<Setting> {
     let mut v = vec![EVAL_FILE];
     v.extend_from_slice(crate::eval::EVAL_SETTINGS);
@@ -377,11 +397,37 @@ mod tests {
     }
 
     #[test]
-    fn rule_eval_file_is_reserved() {
-        let e = read("alphabeta:eval=w.toml", &eval_settings())
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("reserved"), "{e}");
+    fn rule_eval_file_loads_weights() {
+        let dir = std::env::temp_dir().join(format!("chesslab-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("values.toml");
+        std::fs::write(&good, "pawn = 1.0\nknight = 2.5\nqueen = 7.75\n").unwrap();
+        let spec = format!("alphabeta:eval={},eval.rook=4.5", good.display());
+        let w = read(&spec, &eval_settings()).unwrap().eval();
+        assert_eq!((w.knight, w.queen, w.rook), (2.5, 7.75, 4.5));
+        assert_eq!(w.bishop, EvalWeights::default().bishop);
+        let bad = dir.join("bad.toml");
+        std::fs::write(&bad, "knight = 1000.0\n").unwrap();
+        let e = read(
+            &format!("alphabeta:eval={}", bad.display()),
+            &eval_settings(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("[-100, 100]"), "{e}");
+        std::fs::write(&bad, "horse = 3.0\n").unwrap();
+        let e = read(
+            &format!("alphabeta:eval={}", bad.display()),
+            &eval_settings(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("horse"), "{e}");
+        let missing = dir.join("missing.toml");
+        assert!(read(
+            &format!("alphabeta:eval={}", missing.display()),
+            &eval_settings()
+        )
+        .is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -27,4 +27,5 @@ pub mod trace_cmd;
 pub mod tune;
 pub mod uci_cmd;
 pub mod util;
+pub mod values;
 pub mod variant_args;

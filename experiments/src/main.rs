@@ -3,7 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
     golf_cmd, merge_cmd, openings_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, serve,
-    tournament, trace_cmd, tune, uci_cmd,
+    tournament, trace_cmd, tune, uci_cmd, values,
 };
 
 #[derive(Parser, Debug)]
@@ -54,6 +54,8 @@ enum Command {
     Uci(uci_cmd::UciArgs),
     /// The playtest board: any variant in the browser against any agent, and its JSON API.
     Serve(serve::ServeArgs),
+    /// Piece values learned from recorded games (logistic fit of outcome on material).
+    Values(values::ValuesArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -103,5 +105,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Uci(args) => uci_cmd::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Openings(args) => openings_cmd::run(&args),
+        Command::Values(args) => values::run(&args),
     }
 }

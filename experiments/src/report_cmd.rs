@@ -1372,7 +1372,10 @@ mod tests {
     fn rule_ladder_edge_trend_verdicts() {
         let e = |mean, half| Estimate { mean, half };
         let (c, v) = edge_trend(&e(0.55, 0.02), &e(0.65, 0.02));
-        assert!((c.mean - 0.10).abs() < 1e-12 && v.starts_with("grows"), "{v}");
+        assert!(
+            (c.mean - 0.10).abs() < 1e-12 && v.starts_with("grows"),
+            "{v}"
+        );
         let (_, v) = edge_trend(&e(0.35, 0.02), &e(0.45, 0.02));
         assert!(v.starts_with("fades"), "{v}");
         let (_, v) = edge_trend(&e(0.40, 0.03), &e(0.60, 0.03));

@@ -132,14 +132,15 @@ fn rule_ladder_bad_input_is_refused_before_play() {
     }
     let err = fails(&with(&base, &["--ladder", "alphabeta:depth=1"]));
     assert!(err.contains("at least two rungs"), "{err}");
-    let err = fails(&with(&base, &["--ladder", "alphabeta:depth=1 wizard:depth=2"]));
+    let err = fails(&with(
+        &base,
+        &["--ladder", "alphabeta:depth=1 wizard:depth=2"],
+    ));
     assert!(err.contains("rung 2 'wizard:depth=2'"), "{err}");
-    let err = fails(&with(&base, &[
-        "--ladder",
-        "random greedy",
-        "--agents",
-        "random,random",
-    ]));
+    let err = fails(&with(
+        &base,
+        &["--ladder", "random greedy", "--agents", "random,random"],
+    ));
     assert!(err.contains("leave out --agents"), "{err}");
     assert!(!out.exists(), "nothing may be played or written");
 }

@@ -299,6 +299,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// Features of the position for learning piece values (`chesslab values`): stable
+    /// names with numbers from seat 0's side (seat 0 minus seat 1). The default is the
+    /// difference in pawns, knights, bishops, rooks and queens on [`board`](Game::board)
+    /// (White is seat 0), and nothing where there is no board; variants may append their
+    /// own features (checkers, Zorkmids, ...). Positions compared must share the names.
+    fn features(&self) -> Vec<(String, f64)> {
+        self.board().map(material_features).unwrap_or_default()
+    }
+
     /// The variant's own figures for balance reports, read once a game is over: stable
     /// column names with per-game values (e.g. Cassandra's prophecies made per rung).
     /// Reports average each column over games. Must depend only on the state and its
@@ -453,4 +462,29 @@ pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
             }
         }
     }
+}
+
+/// The feature names of [`material_features`], in order.
+pub const MATERIAL_FEATURES: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
+
+/// White minus Black in each piece type but the king, named by [`MATERIAL_FEATURES`]:
+/// the default [`Game::features`].
+pub fn material_features(board: &crate::Board) -> Vec<(String, f64)> {
+    use crate::{Color, Role};
+    let roles = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
+    MATERIAL_FEATURES
+        .iter()
+        .zip(roles)
+        .map(|(name, r)| {
+            let diff = board.pieces(Color::White, r).count() as f64
+                - board.pieces(Color::Black, r).count() as f64;
+            (name.to_string(), diff)
+        })
+        .collect()
 }
