@@ -1126,13 +1126,12 @@ fn write_compare(out: &Path, a: &RunFigures, b: &RunFigures) -> Result<()> {
         };
         let _ = writeln!(md, "| {name} | {ta} | {tb} | {d} |");
     }
-    for (what, ma, mb) in [("8", &a.metrics.diversity[1], &b.metrics.diversity[1])] {
-        let _ = writeln!(
-            md,
-            "| distinct {what}-action lines | {} of {} | {} of {} | |",
-            ma.distinct, a.metrics.games, mb.distinct, b.metrics.games
-        );
-    }
+    let (ma, mb) = (&a.metrics.diversity[1], &b.metrics.diversity[1]);
+    let _ = writeln!(
+        md,
+        "| distinct 8-action lines | {} of {} | {} of {} | |",
+        ma.distinct, a.metrics.games, mb.distinct, b.metrics.games
+    );
     let _ = writeln!(
         md,
         "\nDifferences in bold have intervals that exclude zero. {seat}'s score is the \

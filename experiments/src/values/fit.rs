@@ -89,9 +89,11 @@ pub fn fit(xs: &[Vec<f64>], ys: &[f64], l2: f64) -> Result<Model, FitError> {
                 }
             }
         }
-        for i in 0..k {
-            for j in 0..i {
-                hess[i][j] = hess[j][i];
+        // Mirror the upper triangle into the lower one.
+        for i in 1..k {
+            let (upper, lower) = hess.split_at_mut(i);
+            for (j, row) in upper.iter().enumerate() {
+                lower[0][j] = row[i];
             }
         }
         for i in 1..k {
@@ -115,6 +117,8 @@ pub fn fit(xs: &[Vec<f64>], ys: &[f64], l2: f64) -> Result<Model, FitError> {
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` if singular.
+// Matrix code reads best with row and column indices.
+#[allow(clippy::needless_range_loop)]
 fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     let n = b.len();
     for col in 0..n {
