@@ -267,18 +267,21 @@ pub fn compute(games: &[GameTrace]) -> Metrics {
 }
 
 impl Metrics {
-    /// Warnings about repeated lines (more than [`LINE_WARNING_SHARE`] of games).
+    /// Warnings about repeated lines: one in three or more games and more than
+    /// [`LINE_WARNING_SHARE`] of them.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
         let deepest = self.diversity.last();
         for d in deepest.into_iter().chain(std::iter::once(&self.whole)) {
-            if self.games > 0 && d.top.mean > LINE_WARNING_SHARE {
+            let count = (d.top.mean * self.games as f64).round();
+            // A line played once is no repetition, nor is one colour-swapped pair
+            // sharing its opening (by design): only a line in three or more games warns.
+            if self.games > 0 && count >= 3.0 && d.top.mean > LINE_WARNING_SHARE {
                 let what = if d.plies == 0 {
                     "one whole game".to_string()
                 } else {
                     format!("one {}-action line", d.plies)
                 };
-                let count = (d.top.mean * self.games as f64).round();
                 out.push(format!(
                     "{what} is {count} of {} games ({:.1}%, over {:.0}%): `{}`",
                     self.games,
@@ -417,6 +420,8 @@ mod tests {
         assert!(m.warnings().is_empty(), "{:?}", m.warnings());
         // The same game 3 times in 20 (15%) is warned about, naming the line.
         games[1].line = games[0].line.clone();
+        // Two games (one colour-swapped pair) sharing a line is no warning, even at 10%.
+        assert!(compute(&games).warnings().is_empty());
         games[2].line = games[0].line.clone();
         let w = compute(&games).warnings();
         assert_eq!(w.len(), 2, "{w:?}");

@@ -53,11 +53,18 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
+/// A path from the command line, the empty one included (see `ReportArgs::games`).
+fn any_path(text: &str) -> Result<PathBuf, std::convert::Infallible> {
+    Ok(PathBuf::from(text))
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
     /// A games.csv written by `chesslab tournament` or `chesslab balance`.
+    // Empty (the default) with --ladder or --compare: clap's own path parser refuses an
+    // empty value, even a default one, so this one takes any text.
     #[arg(long, default_value = "", hide_default_value = true,
-          required_unless_present_any = ["ladder", "compare"])]
+          value_parser = any_path, required_unless_present_any = ["ladder", "compare"])]
     pub games: PathBuf,
     /// A ladder report over run folders, weakest first (each a balance run of one rung,
     /// such as `balance --ladder` writes); needs --out.
