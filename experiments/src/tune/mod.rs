@@ -492,13 +492,10 @@ fn fmt_value(v: f64, integer: bool) -> String {
 
 /// `chesslab tune`.
 pub fn run(args: &TuneArgs) -> Result<()> {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            eprintln!("\nstopped; rerun with --resume");
-            std::process::exit(130);
-        }
-        eprintln!("\nstopping after the games in progress (Ctrl-C again to stop now)");
-    });
+    crate::util::stop_on_ctrl_c(
+        "stopping after the games in progress (Ctrl-C again to stop now)",
+        "stopped; rerun with --resume",
+    );
     run_until(args, None)
 }
 
