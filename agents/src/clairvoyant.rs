@@ -13,6 +13,11 @@
 //! Guesses are scored independently, so the sheet repeats the best guess three times
 //! (`repeat=true`); `repeat=false` writes the three best distinct ones.
 //! `guesser=naive`: the three best moves of a one-ply search, as destination guesses.
+//! `depth=3` or `4` (default 2) deepens the search behind the smart guesser's
+//! probabilities and the free move: full-width alpha-beta plies before the last,
+//! capture-only one (`line_score`; at depth 2 it is the two-ply rule above, tested by
+//! `tests::line_score_at_one_ply_is_the_two_ply_rule`). Purchases and drops keep the
+//! two-ply rule. This is the stronger player of issue 17's second-strength check.
 //!
 //! Moving (the documented policy):
 //! - The retraction guess is always written: it costs nothing.
@@ -56,6 +61,10 @@ pub struct ClairvoyantAgent {
     pub drop_at: u32,
     pub zk: f64,
     pub repeat: bool,
+    /// Plies of the search behind the guesser's probabilities and the free move: 2 is
+    /// the move and the opponent's best capture; each ply more is a full-width ply
+    /// before that last capture-only one.
+    pub depth: u32,
     spec: String,
 }
 
@@ -100,6 +109,13 @@ impl ClairvoyantAgent {
                 help: "pawns per Zorkmid when weighing purchases and being predicted",
             },
             Setting {
+                key: "depth",
+                kind: Kind::Int { min: 2, max: 4 },
+                default: "2",
+                tunable: false,
+                help: "plies the guesser and the free move look ahead (the last one captures only)",
+            },
+            Setting {
                 key: "repeat",
                 kind: Kind::Bool,
                 default: "true",
@@ -120,6 +136,7 @@ impl ClairvoyantAgent {
             drop_at: s.int("drop_at").min(u32::MAX as u64) as u32,
             zk: s.real("zk"),
             repeat: s.flag("repeat"),
+            depth: s.int("depth").clamp(2, 4) as u32,
             spec: spec.canonical(),
         })
     }
@@ -153,7 +170,11 @@ impl ClairvoyantAgent {
         let b = g.board_ref();
         let mover = g.mover();
         let values = &g.params().values;
-        let scored = move_scores(b, true);
+        let scored = if self.depth <= 2 {
+            move_scores(b, true)
+        } else {
+            deep_move_scores(b, self.depth)
+        };
         let mut cands: Vec<(Guess, f64)> = Vec::new();
         if !scored.is_empty() {
             let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
@@ -214,7 +235,11 @@ impl ClairvoyantAgent {
             let ClairAction::Move(m) = a else { continue };
             let mut b = g.board_ref().clone();
             b.make(m);
-            let mut s = two_ply_after(&mut b, mover);
+            let mut s = if self.depth <= 2 {
+                two_ply_after(&mut b, mover)
+            } else {
+                line_score(&mut b, mover, self.depth - 1, i32::MIN, i32::MAX) as f64 / 100.0
+            };
             if in_check(&b, mover) {
                 s -= 1.0; // needs a bought repair
             }
@@ -369,6 +394,71 @@ fn two_ply_after(b: &mut Board, me: Color) -> f64 {
     worst as f64 / 100.0
 }
 
+/// [`move_scores`] with replies at `depth` plies in all (see [`line_score`]).
+fn deep_move_scores(b: &Board, depth: u32) -> Vec<(Move, f64)> {
+    let me = b.turn();
+    if b.pieces(me, Role::King).count() != 1 {
+        return Vec::new();
+    }
+    let mut work = b.clone();
+    let mut out = Vec::new();
+    for m in b.legal_moves().iter().copied() {
+        work.make(m);
+        let s = line_score(&mut work, me, depth - 1, i32::MIN, i32::MAX);
+        work.unmake();
+        out.push((m, s as f64 / 100.0));
+    }
+    out
+}
+
+/// The score (centipawns, for `me`) of `b` searched `plies` plies deep with alpha-beta:
+/// full width while more than one ply is left, then the side to move either stands or
+/// makes its best capture (at one ply this is [`two_ply_after`]'s rule). Positions
+/// without exactly one king of the side to move, or without moves, score as they stand
+/// (the two-ply search ignores mate as well).
+fn line_score(b: &mut Board, me: Color, plies: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    let stand = crate::eval::board_score(b, me);
+    let side = b.turn();
+    if b.pieces(side, Role::King).count() != 1 {
+        return stand;
+    }
+    let maximise = side == me;
+    let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+    if plies <= 1 {
+        let mut best = stand;
+        for r in moves {
+            if b.captured_piece(r).is_none() {
+                continue;
+            }
+            b.make(r);
+            let v = crate::eval::board_score(b, me);
+            b.unmake();
+            best = if maximise { best.max(v) } else { best.min(v) };
+        }
+        return best;
+    }
+    if moves.is_empty() {
+        return stand;
+    }
+    let mut best = if maximise { i32::MIN } else { i32::MAX };
+    for m in moves {
+        b.make(m);
+        let v = line_score(b, me, plies - 1, alpha, beta);
+        b.unmake();
+        if maximise {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
 /// The drop this agent's policy would make for `mover` now: the most valuable
 /// affordable type, on the square with the best two-ply score.
 fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Square)> {
@@ -442,6 +532,79 @@ impl Agent<Clairvoyant> for ClairvoyantAgent {
         match pick {
             Some(a) if legal.contains(&a) => a,
             _ => fallback,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Positions from random play (seeded), the side to move with one king.
+    fn positions() -> Vec<Board> {
+        let mut rng = Pcg64::seed_from_u64(7);
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            let mut b = Board::startpos();
+            for _ in 0..rng.gen_range(4..40) {
+                let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                b.make(moves[rng.gen_range(0..moves.len())]);
+            }
+            if b.pieces(b.turn(), Role::King).count() == 1 && !b.legal_moves().is_empty() {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn line_score_at_one_ply_is_the_two_ply_rule() {
+        for b in positions() {
+            let me = b.turn();
+            for m in b.legal_moves().iter().copied() {
+                let mut x = b.clone();
+                x.make(m);
+                let two = two_ply_after(&mut x.clone(), me);
+                let line = line_score(&mut x, me, 1, i32::MIN, i32::MAX) as f64 / 100.0;
+                assert_eq!(two, line, "{} after {m:?}", b.fen());
+            }
+        }
+    }
+
+    /// Alpha-beta returns the plain minimax value.
+    fn minimax(b: &mut Board, me: Color, plies: u32) -> i32 {
+        if plies <= 1 || b.pieces(b.turn(), Role::King).count() != 1 {
+            return line_score(b, me, plies.min(1), i32::MIN, i32::MAX);
+        }
+        let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+        if moves.is_empty() {
+            return crate::eval::board_score(b, me);
+        }
+        let maximise = b.turn() == me;
+        let vals = moves.into_iter().map(|m| {
+            b.make(m);
+            let v = minimax(b, me, plies - 1);
+            b.unmake();
+            v
+        });
+        if maximise {
+            vals.max().unwrap()
+        } else {
+            vals.min().unwrap()
+        }
+    }
+
+    #[test]
+    fn line_score_prunes_without_changing_the_value() {
+        for b in positions().into_iter().take(8) {
+            let me = b.turn();
+            let mut x = b.clone();
+            let pruned = line_score(&mut x, me, 3, i32::MIN, i32::MAX);
+            assert_eq!(pruned, minimax(&mut b.clone(), me, 3), "{}", b.fen());
         }
     }
 }

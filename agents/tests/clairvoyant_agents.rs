@@ -85,6 +85,12 @@ fn baselines_and_the_variant_agent_finish_games() {
             "clairvoyant:repeat=false",
             seed + 20,
         ));
+        check_finished(&play(
+            short(30, 20),
+            "clairvoyant:depth=3",
+            "clairvoyant",
+            seed + 30,
+        ));
     }
 }
 

@@ -207,7 +207,10 @@ impl Filter {
                 self.set = resample(&self.set, self.particles, seed);
             }
             if self.set.is_empty() {
-                self.len = i + 1;
+                // An empty set stays empty whatever follows, so the dead filter has
+                // consumed the whole record: cached under this record's hash, a later
+                // call finds it instead of rebuilding every attempt from the start.
+                self.len = events.len();
                 return false;
             }
         }
@@ -267,6 +270,76 @@ fn resample(set: &[(BurialGrid, f64)], n: usize, seed: u64) -> Vec<(BurialGrid, 
         x += stride;
     }
     out
+}
+
+/// One grid of `burier` consistent with `events` and accepted by `accept`, found by a
+/// depth-first search over the burier's burial choices in an order drawn from `seed`,
+/// visiting at most `budget` choice points; `None` if none was found within it.
+///
+/// The fallback of `sample_world` when every particle filter died: any grid it returns
+/// agrees with the whole record (the true grid is one such), and the search reads only
+/// the record and the seed, never the true grid. Its draw is not the uniform-choice
+/// posterior (a history is favoured by the order its squares came up in).
+pub fn search_grid(
+    events: &[Event],
+    burier: Color,
+    seed: u64,
+    budget: usize,
+    accept: &dyn Fn(BurialGrid) -> bool,
+) -> Option<BurialGrid> {
+    let mut state = seed;
+    let mut left = budget;
+    search_from(events, burier, BurialGrid::EMPTY, &mut state, &mut left, accept)
+}
+
+fn search_from(
+    events: &[Event],
+    burier: Color,
+    grid: BurialGrid,
+    state: &mut u64,
+    left: &mut usize,
+    accept: &dyn Fn(BurialGrid) -> bool,
+) -> Option<BurialGrid> {
+    // Events that do not branch only filter or transform the one grid.
+    let mut g = grid;
+    for (i, e) in events.iter().enumerate() {
+        match *e {
+            Event::Buried {
+                by,
+                role,
+                candidates,
+            } if by == burier => {
+                let mut squares: Vec<Square> = (candidates - g.occupied()).collect();
+                // A Fisher-Yates shuffle from the SplitMix64 stream.
+                for k in (1..squares.len()).rev() {
+                    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                    let j = (crate::random::splitmix64(*state) % (k as u64 + 1)) as usize;
+                    squares.swap(k, j);
+                }
+                for sq in squares {
+                    if *left == 0 {
+                        return None;
+                    }
+                    *left -= 1;
+                    let next = g.insert(sq, role);
+                    if let Some(found) =
+                        search_from(&events[i + 1..], burier, next, state, left, accept)
+                    {
+                        return Some(found);
+                    }
+                }
+                return None;
+            }
+            _ => {
+                let set = step(vec![(g, 1.0)], e, burier);
+                match set.first() {
+                    Some(&(next, _)) => g = next,
+                    None => return None,
+                }
+            }
+        }
+    }
+    accept(g).then_some(g)
 }
 
 /// Sorts by grid and sums the weights of equal grids.
@@ -376,5 +449,108 @@ mod tests {
         });
         let only = worlds(&ev, w, 100).unwrap();
         assert_eq!(only, vec![(BurialGrid::EMPTY, 1.0)]);
+    }
+
+    /// A record of random burials (White burying on random subsets of a few squares)
+    /// and announcements on those squares.
+    fn random_record(seed: u64) -> Vec<Event> {
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            crate::random::splitmix64(x)
+        };
+        let squares: Vec<Square> = ["a2", "b2", "c2", "d2", "e2", "f2"]
+            .iter()
+            .map(|s| Square::parse(s).unwrap())
+            .collect();
+        let roles = [Role::Pawn, Role::Knight, Role::Bishop];
+        let mut ev = Vec::new();
+        for _ in 0..8 {
+            let r = next();
+            if r % 3 == 0 {
+                let sq = squares[(next() % 6) as usize];
+                let rose = (next() % 2 == 0).then(|| (Color::White, roles[(next() % 3) as usize]));
+                ev.push(Event::Vacated {
+                    by: Color::Black,
+                    sq,
+                    rose,
+                });
+            } else {
+                let candidates: Bitboard = squares
+                    .iter()
+                    .copied()
+                    .filter(|_| next() % 2 == 0)
+                    .collect();
+                ev.push(Event::Buried {
+                    by: Color::White,
+                    role: roles[(next() % 3) as usize],
+                    candidates,
+                });
+            }
+        }
+        ev
+    }
+
+    #[test]
+    fn search_grid_finds_a_consistent_grid_exactly_when_one_exists() {
+        let (mut found, mut none) = (0, 0);
+        for seed in 0..300u64 {
+            let ev = random_record(seed);
+            let exact = worlds(&ev, Color::White, 1 << 20).unwrap();
+            let any = |_: BurialGrid| true;
+            match search_grid(&ev, Color::White, seed, 1_000_000, &any) {
+                Some(g) => {
+                    found += 1;
+                    assert!(exact.iter().any(|(e, w)| *e == g && *w > 0.0), "seed {seed}");
+                }
+                None => {
+                    none += 1;
+                    assert!(exact.is_empty(), "seed {seed}: missed one of {}", exact.len());
+                }
+            }
+            // A condition on the final grid is honoured too.
+            if let Some(&(target, _)) = exact.last() {
+                let only = move |g: BurialGrid| g == target;
+                assert_eq!(
+                    search_grid(&ev, Color::White, seed, 1_000_000, &only),
+                    Some(target)
+                );
+            }
+        }
+        // The generator makes both kinds of records.
+        assert!(found > 30 && none > 30, "found {found}, none {none}");
+    }
+
+    #[test]
+    fn dead_filter_consumes_the_whole_record() {
+        let w = Color::White;
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let cands: Bitboard = [sq("a2"), sq("b2")].into_iter().collect();
+        let vacated = |s: &str| Event::Vacated {
+            by: Color::Black,
+            sq: sq(s),
+            rose: None,
+        };
+        // One burial on a2 or b2, then both squares announced empty: no grid survives.
+        let mut ev = vec![
+            Event::Buried {
+                by: w,
+                role: Role::Pawn,
+                candidates: cands,
+            },
+            vacated("a2"),
+            vacated("b2"),
+            vacated("c2"),
+        ];
+        let chain: Vec<u64> = (0..10).collect();
+        let mut f = Filter::new(w, 1, 1, 0);
+        assert!(!f.advance(&ev, &chain));
+        // Dead after the third event, but it has consumed all four: a cache keyed by the
+        // record's length finds it again instead of rebuilding it.
+        assert_eq!(f.len(), ev.len());
+        ev.push(vacated("d2"));
+        assert!(!f.advance(&ev, &chain));
+        assert_eq!(f.len(), ev.len());
+        assert!(f.grids().is_empty());
     }
 }

@@ -75,9 +75,16 @@
 //! takes it past that number). Particles never contradict the record; the draw is then
 //! only approximately the uniform-choice posterior. If a later announcement rules out every
 //! particle, the filter is rebuilt from the start with twice the particles, up to
-//! [`MAX_ATTEMPT`] times; only if all of those die, or if the opponent's moves this turn rule
-//! out every remaining grid, does the sampled world keep the true grid (never seen in
-//! the tests). Resampling draws come from a SplitMix64 stream seeded by the hash of the
+//! [`MAX_ATTEMPT`] times. If all of those die, or if the opponent's moves this turn rule
+//! out every remaining grid, `sample_world` searches the record depth first, in an order
+//! drawn from its rng, for one grid that agrees with it and with this turn's moves
+//! ([`belief::search_grid`], at most [`SEARCH_BUDGET`] choice points: consistent, but
+//! not the uniform-choice posterior); only if that search finds none within its budget
+//! does the sampled world keep the true grid. A dead filter is cached like a live one
+//! (an empty set stays empty), so later calls do not rebuild the attempts: before that
+//! fix greedy self-play spent minutes per game rebuilding them after every event
+//! (`belief::tests::dead_filter_consumes_the_whole_record`;
+//! the search: `search_grid_finds_a_consistent_grid_exactly_when_one_exists`). Resampling draws come from a SplitMix64 stream seeded by the hash of the
 //! record, so the filter is a function of the public record alone.
 //!
 //! Cost: the filter is cached (shared by a game and its clones, keyed by the hash of
@@ -121,6 +128,10 @@ pub const PARTICLES: usize = 4_096;
 /// Restarts of the particle filter, each with twice the particles, when a later
 /// announcement rules out every particle (the last has `PARTICLES << MAX_ATTEMPT`).
 pub const MAX_ATTEMPT: u32 = 4;
+
+/// Choice points the fallback search of `sample_world` may visit
+/// ([`belief::search_grid`]).
+pub const SEARCH_BUDGET: usize = 200_000;
 
 /// Tunable rules of Zombie Chess (the seed gives no numbers besides the common cap).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -1178,7 +1189,15 @@ impl Game for Zombie {
                     .partition_point(|&c| c <= x)
                     .min(sampler.grids.len() - 1);
                 w.s.grids[them.index()] = sampler.grids[i];
+                return w;
             }
+        }
+        // Every particle filter died: search the record for one consistent grid.
+        let accept = |g: BurialGrid| self.fits_turn_so_far(them, g);
+        if let Some(g) =
+            belief::search_grid(&self.events, them, rng.next_u64(), SEARCH_BUDGET, &accept)
+        {
+            w.s.grids[them.index()] = g;
         }
         w
     }
