@@ -240,8 +240,15 @@ impl<G: Game> Playout<G> {
             match game.turn() {
                 Turn::Terminal => break game.returns(),
                 Turn::Seat(s) => {
-                    game.legal_actions(s, &mut self.actions);
-                    let a = self.pick(game, policy, rng);
+                    let a = if policy == Rollout::Random {
+                        // The game's own uniform draw (listing and one `gen_range` by
+                        // default, so the random stream is the same as listing here).
+                        game.sample_legal_action(s, rng, &mut self.actions)
+                            .expect("seat to move without legal actions")
+                    } else {
+                        game.legal_actions(s, &mut self.actions);
+                        self.pick(game, policy, rng)
+                    };
                     game.apply(a);
                 }
                 Turn::Chance => {
