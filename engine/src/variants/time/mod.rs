@@ -83,7 +83,7 @@ mod playout;
 #[cfg(test)]
 mod tests;
 
-use crate::attacks::{self, between};
+use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{

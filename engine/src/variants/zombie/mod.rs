@@ -261,6 +261,11 @@ pub struct Zombie {
     /// Belief filters and samplers, shared by this game and its clones (sampled worlds).
     /// Entries are keyed by the public record, so sharing never changes a result.
     cache: Arc<Mutex<BeliefCache>>,
+    /// The legal actions at the current state, listed once by every `apply` (at a turn
+    /// start the same list judges mate and stalemate) and shared by `legal_actions`;
+    /// stale after `undo` (`listed_fresh`), when `legal_actions` lists again.
+    listed: Vec<ZombieAction>,
+    listed_fresh: bool,
 }
 
 /// The forward filters over each player's grid at recent record prefixes (newest
@@ -409,9 +414,11 @@ impl Zombie {
             promotion_choice: false,
             chain: Vec::new(),
             cache: Arc::default(),
+            listed: Vec::new(),
+            listed_fresh: false,
         };
         g.turn_keys.push(g.position_key());
-        g.s.outcome = g.compute_outcome();
+        g.judge_turn_start();
         g
     }
 
@@ -474,10 +481,11 @@ impl Zombie {
 
     /// After set-up edits: the start keys and outcome follow the edited position.
     fn refresh_start(&mut self) {
+        self.listed_fresh = false;
         if self.history.is_empty() {
             self.turn_keys = vec![self.position_key()];
             self.s.public_hash = mix(self.board.key(), self.s.zombies.0);
-            self.s.outcome = self.compute_outcome();
+            self.judge_turn_start();
         }
     }
 
@@ -629,6 +637,13 @@ impl Zombie {
     /// square vacated so far (this move's included) have returned.
     fn is_safe(&self, mv: Move) -> bool {
         let us = self.mover();
+        let grid = self.s.grids[us.index()].occupied();
+        if !mv.is_castle() && ((self.s.vacated.with(mv.from())) & grid).is_empty() {
+            // No burial of the mover can return (none lies under a square vacated so
+            // far, this move's origin included): an orthodox king-safety test on
+            // bitboards, without playing the move.
+            return self.safe_without_returns(mv);
+        }
         let mut b = self.board.clone();
         let (_, vac) = apply_to_board(&mut b, mv, &mut Vec::new());
         !attacked_with_returns(
@@ -638,6 +653,24 @@ impl Zombie {
             self.s.vacated | vac,
             self.promotion_choice,
         )
+    }
+
+    /// Whether `mv` (not castling) leaves the mover's king unattacked, when no burial
+    /// returns.
+    fn safe_without_returns(&self, mv: Move) -> bool {
+        let b = &self.board;
+        let us = b.turn();
+        let Some(king) = b.king(us) else {
+            return true;
+        };
+        let (from, to) = (mv.from(), mv.to());
+        let mut gone = Bitboard::from_square(to);
+        if mv.kind() == MoveKind::EnPassant {
+            gone.set(Square::from_coords(to.file(), from.rank()));
+        }
+        let occ = (b.occupied().without(from) - gone).with(to);
+        let k = if from == king { to } else { king };
+        (b.attackers_to(k, us.other(), occ) - gone).is_empty()
     }
 
     fn in_check_now(&self) -> bool {
@@ -766,16 +799,16 @@ impl Zombie {
 
     // ----- game end ------------------------------------------------------------------
 
-    fn compute_outcome(&self) -> Option<GameResult> {
+    /// The outcome at a turn start; `no_moves`: the mover has no move (regular or
+    /// zombie).
+    fn compute_outcome(&self, no_moves: bool) -> Option<GameResult> {
         if self.s.turns >= self.ply_cap {
             return Some(GameResult {
                 returns: two_seat_returns(None),
                 reason: "cap",
             });
         }
-        let mut moves = Vec::new();
-        self.play_moves(&mut moves);
-        if moves.is_empty() {
+        if no_moves {
             return Some(no_moves_result(self.mover(), self.in_check_now()));
         }
         let draw = |reason| {
@@ -986,7 +1019,30 @@ impl Zombie {
         self.s.irreversible = false;
         self.s.phase = Phase::Play;
         self.turn_keys.push(self.position_key());
-        self.s.outcome = self.compute_outcome();
+        self.judge_turn_start();
+    }
+
+    /// Lists the actions at a turn start into the cache and judges the outcome with
+    /// the same list (mate and stalemate need to know whether a move exists).
+    fn judge_turn_start(&mut self) {
+        self.s.outcome = None;
+        let mut list = std::mem::take(&mut self.listed);
+        self.actions(&mut list);
+        let no_moves = !list.iter().any(|a| matches!(a, ZombieAction::Move(_)));
+        self.s.outcome = self.compute_outcome(no_moves);
+        if self.s.outcome.is_some() {
+            list.clear();
+        }
+        self.listed = list;
+        self.listed_fresh = true;
+    }
+
+    /// Lists the actions at the current state into the cache.
+    fn refresh_listed(&mut self) {
+        let mut list = std::mem::take(&mut self.listed);
+        self.actions(&mut list);
+        self.listed = list;
+        self.listed_fresh = true;
     }
 }
 
@@ -1081,11 +1137,16 @@ impl Game for Zombie {
     fn legal_actions(&self, seat: Seat, out: &mut Vec<ZombieAction>) {
         out.clear();
         if self.turn() == Turn::Seat(seat) {
-            self.actions(out);
+            if self.listed_fresh {
+                out.extend_from_slice(&self.listed);
+            } else {
+                self.actions(out);
+            }
         }
     }
 
     fn apply(&mut self, action: ZombieAction) {
+        self.listed_fresh = false;
         let mut squares = Vec::new();
         let undo_head = Undo {
             scalars: self.s,
@@ -1125,10 +1186,14 @@ impl Game for Zombie {
             squares,
             ..undo_head
         });
+        if !self.listed_fresh {
+            self.refresh_listed();
+        }
     }
 
     fn undo(&mut self) {
         let Some(u) = self.history.pop() else { return };
+        self.listed_fresh = false;
         for &(sq, p) in u.squares.iter().rev() {
             self.board.set_piece(sq, p);
         }
@@ -1178,6 +1243,8 @@ impl Game for Zombie {
                     .partition_point(|&c| c <= x)
                     .min(sampler.grids.len() - 1);
                 w.s.grids[them.index()] = sampler.grids[i];
+                // The mover's actions depend on its grid: list them again when asked.
+                w.listed_fresh = false;
             }
         }
         w
