@@ -24,7 +24,9 @@ fn balance_games_replay_to_their_recorded_results() {
         let moves: Vec<&str> = f[actions].split_whitespace().collect();
         let g = replay(Zombie::new(&ZombieParams::default()), &moves)
             .unwrap_or_else(|e| panic!("game {}: {e}", f[0]));
-        let r = g.result().unwrap_or_else(|| panic!("game {} not over", f[0]));
+        let r = g
+            .result()
+            .unwrap_or_else(|| panic!("game {} not over", f[0]));
         assert_eq!(r.reason, f[reason], "game {}", f[0]);
         let got: Vec<String> = r.returns[..2].iter().map(|x| format!("{x}")).collect();
         assert_eq!(got.join(" "), f[returns], "game {}", f[0]);

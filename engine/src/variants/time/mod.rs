@@ -75,6 +75,14 @@
 //! twilight board does not carry the repetition history, which both seats saw; within
 //! one search the part before the last twilight is the same in every sampled world.
 //!
+//! Speed: `apply` judges the end without listing moves (a sighted turn generates its
+//! legal moves as target sets, enough to know whether one exists, and keeps them), and
+//! [`Game::sample_legal_action`] draws a playout's action uniformly from those sets or
+//! from the blind tries' sets (module [`playout`], tested by
+//! `sampled_actions_are_uniform_over_the_listed_set`); `legal_actions` lists on demand.
+//! `undo` restores the result the ply recorded
+//! (`judged_results_survive_undo_and_match_a_fresh_judgement`).
+//!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
 

@@ -85,6 +85,14 @@
 //! record, so ISMCTS pays for it once per decision at most, and each `sample_world`
 //! is a clone plus a binary search over cumulative weights.
 //!
+//! Speed: every `apply` lists the actions once and `legal_actions` copies that list (at a
+//! turn start the same list decides mate and stalemate); after `undo` or in a sampled
+//! world (the mover's grid may differ) they are listed again on demand. A move's king
+//! safety is judged on bitboards, without playing it, when no burial of the mover lies
+//! under a square vacated this turn or under the moving piece (no piece can return);
+//! otherwise the move is played on a copy with the returns. The balance run's games
+//! replay unchanged (`engine/tests/zombie_replay.rs`).
+//!
 //! `information_key(seat)` hashes the public record and the seat's own burial choices
 //! only. The properties are tested in `engine/tests/zombie_info.rs`.
 //!
