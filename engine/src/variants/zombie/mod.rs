@@ -713,11 +713,25 @@ impl Zombie {
             |_, cap| b.piece_at(cap) == Some(Piece::new(us.other(), Role::Pawn)),
         );
         let mut regular = false;
+        // Moves that need no test at all: with the king unattacked and no burial of the
+        // mover able to return, only a pinned piece, the king or an en passant capture
+        // can expose the king.
+        let grid = self.s.grids[us.index()].occupied();
+        let exposed = match b.king(us) {
+            Some(k) if (self.s.vacated & grid).is_empty() && !b.is_attacked(k, us.other()) => {
+                b.pinned(us, k).with(k)
+            }
+            _ => Bitboard::FULL,
+        };
         for &mv in list.iter() {
             if Some(mv.to()) == their_king || self.s.vacated.contains(mv.to()) {
                 continue;
             }
-            if self.is_safe(mv) {
+            let free = !exposed.contains(mv.from())
+                && !grid.contains(mv.from())
+                && mv.kind() != MoveKind::EnPassant
+                && !mv.is_castle();
+            if free || self.is_safe(mv) {
                 regular |= !self.s.zombies.contains(mv.from());
                 out.push(ZombieAction::Move(mv));
             }
