@@ -90,7 +90,9 @@
 //! world (the mover's grid may differ) they are listed again on demand. A move's king
 //! safety is judged on bitboards, without playing it, when no burial of the mover lies
 //! under a square vacated this turn or under the moving piece (no piece can return);
-//! otherwise the move is played on a copy with the returns. The balance run's games
+//! otherwise the move is played on a copy with the returns. With the king unattacked
+//! and no burial able to return, moves of unpinned pieces other than the king and en
+//! passant skip the test (the orthodox pin rule). The balance run's games
 //! replay unchanged (`engine/tests/zombie_replay.rs`).
 //!
 //! `information_key(seat)` hashes the public record and the seat's own burial choices
