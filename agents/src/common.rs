@@ -240,8 +240,15 @@ impl<G: Game> Playout<G> {
             match game.turn() {
                 Turn::Terminal => break game.returns(),
                 Turn::Seat(s) => {
-                    game.legal_actions(s, &mut self.actions);
-                    let a = self.pick(game, policy, rng);
+                    let a = if policy == Rollout::Random {
+                        // The game's own uniform draw (listing and one `gen_range` by
+                        // default, so the random stream is the same as listing here).
+                        game.sample_legal_action(s, rng, &mut self.actions)
+                            .expect("seat to move without legal actions")
+                    } else {
+                        game.legal_actions(s, &mut self.actions);
+                        self.pick(game, policy, rng)
+                    };
                     game.apply(a);
                 }
                 Turn::Chance => {
@@ -294,4 +301,64 @@ impl<G: Game> Playout<G> {
 #[inline]
 pub fn value_of(r: &Returns, seat: Seat) -> f64 {
     r[seat]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::variants::chess::{Chess, ChessParams};
+    use engine::variants::masquerade::{Masquerade, MasqueradeParams};
+
+    /// A uniform playout as it was written before `Game::sample_legal_action`: list the
+    /// actions, draw one index with `gen_range`.
+    fn listing_playout<G: Game>(game: &mut G, rng: &mut Pcg64) -> (Returns, Vec<G::Action>) {
+        let mut actions = Vec::new();
+        let mut played = Vec::new();
+        loop {
+            match game.turn() {
+                Turn::Terminal => break,
+                Turn::Seat(s) => {
+                    game.legal_actions(s, &mut actions);
+                    let a = actions[rng.gen_range(0..actions.len())];
+                    played.push(a);
+                    game.apply(a);
+                }
+                _ => panic!("a sequential game without chance"),
+            }
+        }
+        let r = game.returns();
+        for _ in 0..played.len() {
+            game.undo();
+        }
+        (r, played)
+    }
+
+    /// On games that keep the default draw, `Playout` consumes the random stream
+    /// exactly as listing and drawing did: same games, same returns, same stream after,
+    /// so seeded searches give the results they gave before the hook.
+    fn assert_default_draw_unchanged<G: Game>(game: &G) {
+        let eval = crate::eval::default_evaluator();
+        let mut p = Playout::<G>::default();
+        for seed in 0..20 {
+            let mut g = game.clone();
+            let (mut r1, mut r2) = (Pcg64::seed_from_u64(seed), Pcg64::seed_from_u64(seed));
+            let before = g.state_key();
+            let got = p.run(&mut g, Rollout::Random, None, eval, &mut r1);
+            assert_eq!(g.state_key(), before, "the playout is taken back");
+            let (want, played) = listing_playout(&mut g, &mut r2);
+            assert!(!played.is_empty());
+            assert_eq!(got, want, "seed {seed}");
+            assert_eq!(r1.gen::<u64>(), r2.gen::<u64>(), "seed {seed}: stream");
+        }
+    }
+
+    #[test]
+    fn default_playout_draw_consumes_the_stream_as_before() {
+        assert_default_draw_unchanged(&Chess::new(&ChessParams::default()));
+        assert_default_draw_unchanged(&Masquerade::new(&MasqueradeParams {
+            white_assigns: Some("KQ,QN,RB,NR,BK".into()),
+            black_assigns: Some("KK,QQ,RR,BB,NN".into()),
+            ..Default::default()
+        }));
+    }
 }

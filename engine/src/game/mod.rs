@@ -31,7 +31,7 @@ pub mod facts;
 
 pub use facts::{ChanceMode, Dynamics, GameFacts, Information, Utility};
 
-use rand::RngCore;
+use rand::{Rng, RngCore};
 use std::fmt::Debug;
 use std::hash::Hash;
 use thiserror::Error;
@@ -221,6 +221,30 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     /// Appends the legal actions of `seat` to `out` (cleared first).
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Self::Action>);
+
+    /// One legal action of `seat` drawn uniformly at random (every action of
+    /// [`Game::legal_actions`] with probability 1/n), or `None` when it has none: the
+    /// playouts' move choice. `scratch` is the caller's buffer, kept between calls so
+    /// playouts do not allocate.
+    ///
+    /// The default lists the actions into `scratch` and draws one index with
+    /// `rng.gen_range(0..n)`, so a game that does not override it consumes the random
+    /// stream exactly as a playout that lists and draws itself. A variant may override it
+    /// to draw without listing (Time Chess counts target sets), but the distribution must
+    /// stay uniform over the legal actions, and the action drawn must be one
+    /// `legal_actions` lists.
+    fn sample_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut dyn RngCore,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Option<Self::Action> {
+        self.legal_actions(seat, scratch);
+        if scratch.is_empty() {
+            return None;
+        }
+        Some(scratch[rng.gen_range(0..scratch.len())])
+    }
 
     /// Appends (outcome, probability) pairs at a chance node to `out` (cleared first).
     fn chance_outcomes(&self, out: &mut Vec<(Self::Action, f64)>) {

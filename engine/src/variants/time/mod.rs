@@ -75,14 +75,23 @@
 //! twilight board does not carry the repetition history, which both seats saw; within
 //! one search the part before the last twilight is the same in every sampled world.
 //!
+//! Speed: `apply` judges the end without listing moves (a sighted turn generates its
+//! legal moves as target sets, enough to know whether one exists, and keeps them), and
+//! [`Game::sample_legal_action`] draws a playout's action uniformly from those sets or
+//! from the blind tries' sets (module [`playout`], tested by
+//! `sampled_actions_are_uniform_over_the_listed_set`); `legal_actions` lists on demand.
+//! `undo` restores the result the ply recorded
+//! (`judged_results_survive_undo_and_match_a_fresh_judgement`).
+//!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
 
 pub mod belief;
+mod playout;
 #[cfg(test)]
 mod tests;
 
-use crate::attacks::{self, between};
+use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{
@@ -219,24 +228,8 @@ struct Record {
     self_check: bool,
     /// The seats' observation hashes before the ply.
     obs: [u64; 2],
-}
-
-/// What the side to move can do, computed once per position (see `chess.rs`).
-#[derive(Clone)]
-struct Status {
-    moves: MoveList,
+    /// The result before the ply (restored by `undo` without judging again).
     result: Option<GameResult>,
-    fresh: bool,
-}
-
-impl std::fmt::Debug for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Status")
-            .field("moves", &self.moves.len())
-            .field("result", &self.result)
-            .field("fresh", &self.fresh)
-            .finish()
-    }
 }
 
 /// A Time Chess game.
@@ -250,7 +243,16 @@ pub struct TimeChess {
     rep_keys: Vec<u64>,
     /// Running hash of what each seat has observed.
     obs: [u64; 2],
-    status: Status,
+    /// The result at the current state, judged by every `apply` without listing moves
+    /// (a sighted turn asks only whether any legal move exists) and restored by `undo`:
+    /// a playout lists nothing (see [`playout`]), and the search lists a node's actions
+    /// when it expands it.
+    result: Option<GameResult>,
+    /// At a sighted turn, the legal moves as target sets, filled by the judgement after
+    /// `apply` (it needs to know whether one exists) and drawn from by
+    /// `sample_legal_action`; stale after `undo` (`sets_fresh`).
+    sets: playout::Batches,
+    sets_fresh: bool,
     /// The blind seat's belief at the current state, worked out on first use.
     belief: OnceLock<Arc<[Move]>>,
 }
@@ -311,14 +313,12 @@ impl TimeChess {
             records: Vec::new(),
             rep_keys: vec![rep],
             obs: [mix(start, 1), mix(start, 2)],
-            status: Status {
-                moves: MoveList::new(),
-                result: None,
-                fresh: false,
-            },
+            result: None,
+            sets: playout::Batches::new(Bitboard::EMPTY),
+            sets_fresh: false,
             belief: OnceLock::new(),
         };
-        g.refresh();
+        g.judge();
         g
     }
 
@@ -369,7 +369,7 @@ impl TimeChess {
         ph.is_blind_turn()
             && ph.mover().index() == seat
             && !self.records.is_empty()
-            && self.status_result().is_none()
+            && self.result.is_none()
     }
 
     fn rep_key(&self) -> u64 {
@@ -403,41 +403,22 @@ impl TimeChess {
     /// Blind tries: every move the mover's own pieces allow on a board holding only them.
     fn blind_moves(b: &Board, out: &mut MoveList) {
         out.clear();
-        let us = b.turn();
-        let own = b.by_color(us);
-        let last = Bitboard::relative_rank(us, 7);
-        for sq in own {
-            let role = b.piece_at(sq).expect("own piece").role;
-            if role != Role::Pawn {
-                for to in attacks::attacks(role, us, sq, own) - own {
-                    out.push(Move::normal(sq, to));
-                }
-                continue;
-            }
-            let step = Bitboard::from_square(sq).forward(us);
-            let one = step - own;
-            let two = one.forward(us) & (Bitboard::relative_rank(us, 3) - own);
-            let diag = attacks::pawn_attacks(us, sq) - own;
-            for to in one | two | diag {
-                if last.contains(to) {
-                    for r in Role::PROMOTIONS {
-                        out.push(Move::new(sq, to, MoveKind::Promotion(r)));
-                    }
-                } else {
-                    out.push(Move::normal(sq, to));
-                }
-            }
-        }
-        if let Some(king) = b.king(us) {
-            let back = Bitboard::relative_rank(us, 0);
-            if back.contains(king) {
-                for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
-                    if (castle_path(us, king, rook) & own).is_empty() {
-                        out.push(Move::new(king, rook, MoveKind::Castle));
-                    }
-                }
-            }
-        }
+        playout::blind_sets(b, out);
+    }
+
+    /// One action of the side to move drawn uniformly from those `legal_actions` lists
+    /// (see [`playout`]); `Pass` for a blind mover without tries.
+    fn sample_action(&self, rng: &mut dyn RngCore) -> TimeAction {
+        let mv = if self.phase().is_blind_turn() {
+            let mut sets = playout::Batches::new(Bitboard::EMPTY);
+            playout::blind_sets(&self.board, &mut sets);
+            sets.draw(rng)
+        } else if self.sets_fresh {
+            self.sets.draw(rng)
+        } else {
+            TimeChess::sighted_sets(&self.board).draw(rng)
+        };
+        mv.map_or(TimeAction::Pass, TimeAction::Move)
     }
 
     /// What a blind try does on the true board: the move to make (`None`: forfeited).
@@ -483,17 +464,6 @@ impl TimeChess {
 
     // ----- status ------------------------------------------------------------------------
 
-    fn refresh(&mut self) {
-        // Generated in place: the list is large, and this runs once per ply.
-        if self.phase().is_blind_turn() {
-            TimeChess::blind_moves(&self.board, &mut self.status.moves);
-        } else {
-            TimeChess::sighted_moves(&self.board, &mut self.status.moves);
-        }
-        self.status.result = self.compute_result(self.status.moves.is_empty());
-        self.status.fresh = true;
-    }
-
     fn compute_moves(&self, out: &mut MoveList) {
         if self.phase().is_blind_turn() {
             TimeChess::blind_moves(&self.board, out);
@@ -502,7 +472,27 @@ impl TimeChess {
         }
     }
 
-    fn compute_result(&self, no_moves: bool) -> Option<GameResult> {
+    /// Sets the result at this state. At a sighted turn the legal moves are generated
+    /// as target sets (no list), kept for `sample_legal_action`.
+    fn judge(&mut self) {
+        self.sets_fresh = !self.phase().is_blind_turn();
+        if self.sets_fresh {
+            self.sets = TimeChess::sighted_sets(&self.board);
+        }
+        let no_moves = self.sets.total() == 0;
+        self.result = self.compute_result(|| no_moves);
+    }
+
+    /// The sighted moves as target sets (moves onto the enemy king left out).
+    fn sighted_sets(board: &Board) -> playout::Batches {
+        let them = board.turn().other();
+        let mut sets = playout::Batches::new(board.pieces(them, Role::King));
+        board.generate(&mut sets);
+        sets
+    }
+
+    /// The result; `no_moves` is asked only at a sighted turn.
+    fn compute_result(&self, no_moves: impl FnOnce() -> bool) -> Option<GameResult> {
         let draw = |reason| {
             Some(GameResult {
                 returns: two_seat_returns(None),
@@ -512,7 +502,7 @@ impl TimeChess {
         if self.records.len() as u64 >= self.ply_cap as u64 {
             return draw("cap");
         }
-        if !self.phase().is_blind_turn() && no_moves {
+        if !self.phase().is_blind_turn() && no_moves() {
             return Some(crate::variants::no_moves_result(
                 self.board.turn(),
                 self.board.in_check(),
@@ -540,26 +530,6 @@ impl TimeChess {
             back += 6;
         }
         None
-    }
-
-    fn status_result(&self) -> Option<GameResult> {
-        if self.status.fresh {
-            self.status.result
-        } else {
-            let mut m = MoveList::new();
-            self.compute_moves(&mut m);
-            self.compute_result(m.is_empty())
-        }
-    }
-
-    fn with_moves<R>(&self, f: impl FnOnce(&MoveList) -> R) -> R {
-        if self.status.fresh {
-            f(&self.status.moves)
-        } else {
-            let mut m = MoveList::new();
-            self.compute_moves(&mut m);
-            f(&m)
-        }
     }
 
     /// The seat's own pieces, role by role (what a blind seat sees of the board).
@@ -602,7 +572,7 @@ impl Game for TimeChess {
     }
 
     fn turn(&self) -> Turn {
-        if self.status_result().is_some() {
+        if self.result.is_some() {
             Turn::Terminal
         } else {
             Turn::Seat(self.board.turn().index())
@@ -611,13 +581,29 @@ impl Game for TimeChess {
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<TimeAction>) {
         out.clear();
-        if seat != self.board.turn().index() || self.status_result().is_some() {
+        if seat != self.board.turn().index() || self.result.is_some() {
             return;
         }
-        self.with_moves(|m| out.extend(m.iter().map(|&m| TimeAction::Move(m))));
+        let mut m = MoveList::new();
+        self.compute_moves(&mut m);
+        out.extend(m.iter().map(|&m| TimeAction::Move(m)));
         if out.is_empty() {
             out.push(TimeAction::Pass);
         }
+    }
+
+    /// Uniform over the actions `legal_actions` lists, drawn from the generators' target
+    /// sets without listing (module [`playout`]).
+    fn sample_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut dyn RngCore,
+        _scratch: &mut Vec<TimeAction>,
+    ) -> Option<TimeAction> {
+        if seat != self.board.turn().index() || self.result.is_some() {
+            return None;
+        }
+        Some(self.sample_action(rng))
     }
 
     fn apply(&mut self, action: TimeAction) {
@@ -632,6 +618,7 @@ impl Game for TimeChess {
             captured_on: None,
             self_check: false,
             obs: self.obs,
+            result: self.result,
         };
         let blind_turn = phase.is_blind_turn();
         let played = match action {
@@ -677,7 +664,7 @@ impl Game for TimeChess {
         let rep = self.rep_key();
         self.rep_keys.push(rep);
         self.belief = OnceLock::new();
-        self.refresh();
+        self.judge();
         // Observations: the mover knows its action and the board after it (it saw the
         // board before a sighted move; twilight follows every blind move). The opponent
         // learns only where it lost a piece while it is blind, else sees the board.
@@ -694,7 +681,7 @@ impl Game for TimeChess {
         } else {
             mix(self.obs[o], seen)
         };
-        if self.status.result.is_some() {
+        if self.result.is_some() {
             for h in &mut self.obs {
                 *h = mix(*h, seen ^ 0xe4d);
             }
@@ -710,12 +697,13 @@ impl Game for TimeChess {
         }
         self.rep_keys.pop();
         self.obs = rec.obs;
-        self.status.fresh = false;
+        self.result = rec.result;
+        self.sets_fresh = false;
         self.belief = OnceLock::new();
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.status_result()
+        self.result
     }
 
     fn state_key(&self) -> u64 {
@@ -763,7 +751,7 @@ impl Game for TimeChess {
             action: text.into(),
             message: m,
         };
-        if self.status_result().is_some() {
+        if self.result.is_some() {
             return Err(err("the game is over".into()));
         }
         let t = text.trim();
@@ -841,9 +829,7 @@ impl Game for TimeChess {
             out.push((format!("{side}_blind_self_checks"), self_checks[c] as f64));
             out.push((format!("{side}_blind_passes"), passes[c] as f64));
         }
-        let decided = self
-            .status_result()
-            .is_some_and(|r| r.reason == "checkmate")
+        let decided = self.result.is_some_and(|r| r.reason == "checkmate")
             && self.records.last().is_some_and(|r| r.blind.is_some());
         out.push(("decided_after_blind".into(), f64::from(decided)));
         out

@@ -628,3 +628,110 @@ fn rule_blind_promotion_is_offered_and_resolved_like_any_pawn_move() {
     assert_eq!(g.last_blind_outcome(), Some(BlindOutcome::Forfeited));
     assert_eq!(piece(&g, "a7"), Some('P'));
 }
+
+/// Draws `per_action` times the number of listed actions with `sample_legal_action` and
+/// checks every draw is listed, every listed action is drawn, and a chi-square test of
+/// the frequencies against the uniform distribution (a bound far in the tail: seeded, it
+/// fails only if the draw is not uniform).
+fn assert_uniform_draws(g: &TimeChess, seed: u64, per_action: usize) {
+    use std::collections::HashMap;
+    let Turn::Seat(seat) = g.turn() else {
+        panic!("a seat must be to move")
+    };
+    let mut listed = Vec::new();
+    g.legal_actions(seat, &mut listed);
+    let n = listed.len();
+    assert!(n > 0);
+    let mut counts: HashMap<TimeAction, usize> = listed.iter().map(|&a| (a, 0)).collect();
+    assert_eq!(counts.len(), n, "listed actions are distinct");
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(seed);
+    let mut scratch = Vec::new();
+    let draws = per_action * n;
+    for _ in 0..draws {
+        let a = g
+            .sample_legal_action(seat, &mut rng, &mut scratch)
+            .expect("a seat to move has an action");
+        *counts.get_mut(&a).unwrap_or_else(|| {
+            panic!("drew {a:?}, not a listed action at {}", g.board_ref().fen())
+        }) += 1;
+    }
+    let expected = per_action as f64;
+    let chi2: f64 = counts
+        .values()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    let df = (n - 1).max(1) as f64;
+    assert!(
+        counts.values().all(|&c| c > 0),
+        "some listed action never drawn at {}",
+        g.board_ref().fen()
+    );
+    assert!(
+        chi2 < df + 6.0 * (2.0 * df).sqrt(),
+        "chi-square {chi2:.1} with {df} degrees of freedom at {}",
+        g.board_ref().fen()
+    );
+}
+
+#[test]
+fn sampled_actions_are_uniform_over_the_listed_set() {
+    // Sighted start (Dawn), and the first blind turn (Evening) after 1...e5 2.d4.
+    let mut g = TimeChess::startpos(400);
+    assert_uniform_draws(&g, 1, 300);
+    play(&mut g, "e7e5");
+    play(&mut g, "d2d4");
+    assert_eq!(g.phase(), Phase::Evening);
+    assert_uniform_draws(&g, 2, 300);
+    // Promotions (sighted with a capture-promotion and a pinned piece, then blind).
+    let fen = "1n2k3/P1P5/8/8/8/2b5/8/4K2R w K - 0 1";
+    assert_uniform_draws(&at(fen, Phase::Dusk), 3, 200);
+    assert_uniform_draws(&at(fen, Phase::Morning), 4, 200);
+    // Castling both ways and en passant, sighted; castling blind with an enemy piece
+    // on the path (offered blind, refused sighted).
+    let fen = "r3k2r/8/8/3pP3/8/8/8/R3K1nR w KQkq d6 0 1";
+    assert_uniform_draws(&at(fen, Phase::Dusk), 5, 200);
+    assert_uniform_draws(&at(fen, Phase::Morning), 6, 200);
+    // Check (evasions only) and an enemy king its own blind move left attacked (moves
+    // onto it are not legal).
+    assert_uniform_draws(&at("4k3/8/8/8/8/8/3q4/R3K3 w - - 0 1", Phase::Dusk), 7, 300);
+    assert_uniform_draws(&at("4k3/8/8/8/8/8/8/R3K2R b - - 0 1", Phase::Dawn), 8, 300);
+    assert_uniform_draws(&at("4k3/8/8/8/4R3/8/8/4K3 w - - 0 1", Phase::Dusk), 9, 300);
+}
+
+#[test]
+fn a_blind_mover_without_tries_samples_pass() {
+    // `rule_blind_mover_without_moves_passes`'s position: the only action is `pass`.
+    let g = at("RBQKQBQR/PPPPPPPP/8/8/8/8/8/k7 w - - 0 1", Phase::Morning);
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(1);
+    let a = g.sample_legal_action(0, &mut rng, &mut Vec::new());
+    assert_eq!(a, Some(TimeAction::Pass));
+    // Not the mover's seat, or a finished game: nothing to draw.
+    assert_eq!(g.sample_legal_action(1, &mut rng, &mut Vec::new()), None);
+}
+
+#[test]
+fn judged_results_survive_undo_and_match_a_fresh_judgement() {
+    // Random game with undo at every ply: the result `undo` restores equals the one a
+    // game rebuilt from the same moves judges.
+    let mut g = TimeChess::startpos(120);
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(11);
+    let mut scratch = Vec::new();
+    let mut played = Vec::new();
+    while let Turn::Seat(s) = g.turn() {
+        let a = g.sample_legal_action(s, &mut rng, &mut scratch).unwrap();
+        let before = g.result();
+        g.apply(a);
+        let after = g.result();
+        g.undo();
+        assert_eq!(g.result(), before);
+        g.apply(a);
+        assert_eq!(g.result(), after);
+        played.push(a);
+    }
+    let mut h = TimeChess::startpos(120);
+    for &a in &played {
+        h.apply(a);
+    }
+    assert_eq!(h.result(), g.result());
+    assert!(g.result().is_some());
+}

@@ -92,6 +92,16 @@
 //! record, so ISMCTS pays for it once per decision at most, and each `sample_world`
 //! is a clone plus a binary search over cumulative weights.
 //!
+//! Speed: every `apply` lists the actions once and `legal_actions` copies that list (at a
+//! turn start the same list decides mate and stalemate); after `undo` or in a sampled
+//! world (the mover's grid may differ) they are listed again on demand. A move's king
+//! safety is judged on bitboards, without playing it, when no burial of the mover lies
+//! under a square vacated this turn or under the moving piece (no piece can return);
+//! otherwise the move is played on a copy with the returns. With the king unattacked
+//! and no burial able to return, moves of unpinned pieces other than the king and en
+//! passant skip the test (the orthodox pin rule). The balance run's games
+//! replay unchanged (`engine/tests/zombie_replay.rs`).
+//!
 //! `information_key(seat)` hashes the public record and the seat's own burial choices
 //! only. The properties are tested in `engine/tests/zombie_info.rs`.
 //!
@@ -272,6 +282,11 @@ pub struct Zombie {
     /// Belief filters and samplers, shared by this game and its clones (sampled worlds).
     /// Entries are keyed by the public record, so sharing never changes a result.
     cache: Arc<Mutex<BeliefCache>>,
+    /// The legal actions at the current state, listed once by every `apply` (at a turn
+    /// start the same list judges mate and stalemate) and shared by `legal_actions`;
+    /// stale after `undo` (`listed_fresh`), when `legal_actions` lists again.
+    listed: Vec<ZombieAction>,
+    listed_fresh: bool,
 }
 
 /// The forward filters over each player's grid at recent record prefixes (newest
@@ -420,9 +435,11 @@ impl Zombie {
             promotion_choice: false,
             chain: Vec::new(),
             cache: Arc::default(),
+            listed: Vec::new(),
+            listed_fresh: false,
         };
         g.turn_keys.push(g.position_key());
-        g.s.outcome = g.compute_outcome();
+        g.judge_turn_start();
         g
     }
 
@@ -485,10 +502,11 @@ impl Zombie {
 
     /// After set-up edits: the start keys and outcome follow the edited position.
     fn refresh_start(&mut self) {
+        self.listed_fresh = false;
         if self.history.is_empty() {
             self.turn_keys = vec![self.position_key()];
             self.s.public_hash = mix(self.board.key(), self.s.zombies.0);
-            self.s.outcome = self.compute_outcome();
+            self.judge_turn_start();
         }
     }
 
@@ -640,6 +658,13 @@ impl Zombie {
     /// square vacated so far (this move's included) have returned.
     fn is_safe(&self, mv: Move) -> bool {
         let us = self.mover();
+        let grid = self.s.grids[us.index()].occupied();
+        if !mv.is_castle() && ((self.s.vacated.with(mv.from())) & grid).is_empty() {
+            // No burial of the mover can return (none lies under a square vacated so
+            // far, this move's origin included): an orthodox king-safety test on
+            // bitboards, without playing the move.
+            return self.safe_without_returns(mv);
+        }
         let mut b = self.board.clone();
         let (_, vac) = apply_to_board(&mut b, mv, &mut Vec::new());
         !attacked_with_returns(
@@ -649,6 +674,24 @@ impl Zombie {
             self.s.vacated | vac,
             self.promotion_choice,
         )
+    }
+
+    /// Whether `mv` (not castling) leaves the mover's king unattacked, when no burial
+    /// returns.
+    fn safe_without_returns(&self, mv: Move) -> bool {
+        let b = &self.board;
+        let us = b.turn();
+        let Some(king) = b.king(us) else {
+            return true;
+        };
+        let (from, to) = (mv.from(), mv.to());
+        let mut gone = Bitboard::from_square(to);
+        if mv.kind() == MoveKind::EnPassant {
+            gone.set(Square::from_coords(to.file(), from.rank()));
+        }
+        let occ = (b.occupied().without(from) - gone).with(to);
+        let k = if from == king { to } else { king };
+        (b.attackers_to(k, us.other(), occ) - gone).is_empty()
     }
 
     fn in_check_now(&self) -> bool {
@@ -683,11 +726,25 @@ impl Zombie {
             |_, cap| b.piece_at(cap) == Some(Piece::new(us.other(), Role::Pawn)),
         );
         let mut regular = false;
+        // Moves that need no test at all: with the king unattacked and no burial of the
+        // mover able to return, only a pinned piece, the king or an en passant capture
+        // can expose the king.
+        let grid = self.s.grids[us.index()].occupied();
+        let exposed = match b.king(us) {
+            Some(k) if (self.s.vacated & grid).is_empty() && !b.is_attacked(k, us.other()) => {
+                b.pinned(us, k).with(k)
+            }
+            _ => Bitboard::FULL,
+        };
         for &mv in list.iter() {
             if Some(mv.to()) == their_king || self.s.vacated.contains(mv.to()) {
                 continue;
             }
-            if self.is_safe(mv) {
+            let free = !exposed.contains(mv.from())
+                && !grid.contains(mv.from())
+                && mv.kind() != MoveKind::EnPassant
+                && !mv.is_castle();
+            if free || self.is_safe(mv) {
                 regular |= !self.s.zombies.contains(mv.from());
                 out.push(ZombieAction::Move(mv));
             }
@@ -777,16 +834,16 @@ impl Zombie {
 
     // ----- game end ------------------------------------------------------------------
 
-    fn compute_outcome(&self) -> Option<GameResult> {
+    /// The outcome at a turn start; `no_moves`: the mover has no move (regular or
+    /// zombie).
+    fn compute_outcome(&self, no_moves: bool) -> Option<GameResult> {
         if self.s.turns >= self.ply_cap {
             return Some(GameResult {
                 returns: two_seat_returns(None),
                 reason: "cap",
             });
         }
-        let mut moves = Vec::new();
-        self.play_moves(&mut moves);
-        if moves.is_empty() {
+        if no_moves {
             return Some(no_moves_result(self.mover(), self.in_check_now()));
         }
         let draw = |reason| {
@@ -997,7 +1054,30 @@ impl Zombie {
         self.s.irreversible = false;
         self.s.phase = Phase::Play;
         self.turn_keys.push(self.position_key());
-        self.s.outcome = self.compute_outcome();
+        self.judge_turn_start();
+    }
+
+    /// Lists the actions at a turn start into the cache and judges the outcome with
+    /// the same list (mate and stalemate need to know whether a move exists).
+    fn judge_turn_start(&mut self) {
+        self.s.outcome = None;
+        let mut list = std::mem::take(&mut self.listed);
+        self.actions(&mut list);
+        let no_moves = !list.iter().any(|a| matches!(a, ZombieAction::Move(_)));
+        self.s.outcome = self.compute_outcome(no_moves);
+        if self.s.outcome.is_some() {
+            list.clear();
+        }
+        self.listed = list;
+        self.listed_fresh = true;
+    }
+
+    /// Lists the actions at the current state into the cache.
+    fn refresh_listed(&mut self) {
+        let mut list = std::mem::take(&mut self.listed);
+        self.actions(&mut list);
+        self.listed = list;
+        self.listed_fresh = true;
     }
 }
 
@@ -1092,11 +1172,16 @@ impl Game for Zombie {
     fn legal_actions(&self, seat: Seat, out: &mut Vec<ZombieAction>) {
         out.clear();
         if self.turn() == Turn::Seat(seat) {
-            self.actions(out);
+            if self.listed_fresh {
+                out.extend_from_slice(&self.listed);
+            } else {
+                self.actions(out);
+            }
         }
     }
 
     fn apply(&mut self, action: ZombieAction) {
+        self.listed_fresh = false;
         let mut squares = Vec::new();
         let undo_head = Undo {
             scalars: self.s,
@@ -1136,10 +1221,14 @@ impl Game for Zombie {
             squares,
             ..undo_head
         });
+        if !self.listed_fresh {
+            self.refresh_listed();
+        }
     }
 
     fn undo(&mut self) {
         let Some(u) = self.history.pop() else { return };
+        self.listed_fresh = false;
         for &(sq, p) in u.squares.iter().rev() {
             self.board.set_piece(sq, p);
         }
@@ -1179,6 +1268,8 @@ impl Game for Zombie {
 
     fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Zombie {
         let mut w = self.clone();
+        // The mover's actions depend on its grid: list them again when asked.
+        w.listed_fresh = false;
         let them = Color::from_index(seat.min(1)).other();
         let sampler = self.sampler(them);
         if let Some(&total) = sampler.cumulative.last() {
