@@ -40,7 +40,9 @@ fn game_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Replays every recorded game of `variant` from its start; returns how many.
 fn replay_all<G: Game>(variant: &str, start: impl Fn(&str) -> G) -> usize {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results").join(variant);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results")
+        .join(variant);
     let mut files = Vec::new();
     game_files(&root, &mut files);
     let mut games = 0;

@@ -48,9 +48,17 @@
 //! Attacks are worked out on `Pos`, a copy of the pieces and stacks that a candidate
 //! move, step or placement changes by hand, so legality never clones the game; reach
 //! spreads king steps a layer at a time over bitboards, and searches (square, carriers
-//! taken) states only when a carrier lies within reach. `apply` works out the deciding
-//! seat's legal actions, the state key and any draw once, for `turn`, `result` and
-//! `legal_actions` to share (`cached_status_matches_a_fresh_computation_in_random_play`).
+//! taken) states only when a carrier lies within reach. The enemy pieces' reaches are
+//! worked out once per position (`Reaches`), each with the squares it was read from; a
+//! candidate move or step works out again only the pieces whose read squares it changes
+//! (or whose en passant capture it opens or closes), and a placement only the piece under
+//! the new checker (the others treat that piece as their own, whatever it carries).
+//! With ten or more carriers on the mover's side a reach could meet the `MAX_PRIZES` cap,
+//! which looks past the read squares, so such positions judge every candidate afresh
+//! (`shared_reaches_match_judging_each_candidate_afresh` checks both against each other).
+//! `apply` works out the deciding seat's legal actions, the state key and any draw once,
+//! for `turn`, `result` and `legal_actions` to share
+//! (`cached_status_matches_a_fresh_computation_in_random_play`).
 //!
 //! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
 //! square, regular moves, steps and placements against a plain reference written from
