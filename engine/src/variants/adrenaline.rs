@@ -850,6 +850,12 @@ impl Adrenaline {
         let pos = self.pos();
         let us = self.board.turn();
         let mut pseudo = MoveList::new();
+        // Without checkers on the board every reach is an orthodox attack, which the
+        // plain test answers at once; sharing reaches pays only with carriers around.
+        if pos.stacked.is_empty() {
+            self.regular_moves_plain(&pos, out);
+            return;
+        }
         let Some(reaches) = Reaches::new(&pos, us.other()) else {
             self.regular_moves_plain(&pos, out);
             return;
