@@ -1,8 +1,25 @@
 //! A fixed amount of random self-play for profilers (`perf stat`, `perf record`), where
 //! wall-clock benchmarks are too noisy: `cargo run --release -p benches --example
-//! selfplay-profile -- [agents|api|board|two-move|clairvoyant] [games]`.
+//! selfplay-profile -- [agents|api|board|two-move|clairvoyant|adrenaline|half-alice|cassandra]
+//! [games]`.
 
 use benches::selfplay;
+use engine::game::Game;
+use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
+use engine::variants::cassandra::{Cassandra, CassandraParams};
+use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
+
+fn adrenaline(seed: u64) -> usize {
+    selfplay::random_game(Adrenaline::new(&AdrenalineParams::default()), seed)
+}
+
+fn half_alice(seed: u64) -> usize {
+    selfplay::random_game(HalfAlice::new(&HalfAliceParams::default()), seed)
+}
+
+fn cassandra(seed: u64) -> usize {
+    selfplay::random_game(Cassandra::new(&CassandraParams::default()), seed)
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -14,8 +31,11 @@ fn main() {
         "board" => selfplay::board_only,
         "two-move" => selfplay::two_move_game_api,
         "clairvoyant" => selfplay::clairvoyant_api,
+        "adrenaline" => adrenaline,
+        "half-alice" => half_alice,
+        "cassandra" => cassandra,
         other => {
-            eprintln!("unknown mode '{other}' (agents, api, board, two-move, clairvoyant)");
+            eprintln!("unknown mode '{other}' (agents, api, board, two-move, clairvoyant, adrenaline, half-alice, cassandra)");
             std::process::exit(2);
         }
     };

@@ -48,9 +48,17 @@
 //! Attacks are worked out on `Pos`, a copy of the pieces and stacks that a candidate
 //! move, step or placement changes by hand, so legality never clones the game; reach
 //! spreads king steps a layer at a time over bitboards, and searches (square, carriers
-//! taken) states only when a carrier lies within reach. `apply` works out the deciding
-//! seat's legal actions, the state key and any draw once, for `turn`, `result` and
-//! `legal_actions` to share (`cached_status_matches_a_fresh_computation_in_random_play`).
+//! taken) states only when a carrier lies within reach. The enemy pieces' reaches are
+//! worked out once per position (`Reaches`), each with the squares it was read from; a
+//! candidate move or step works out again only the pieces whose read squares it changes
+//! (or whose en passant capture it opens or closes), and a placement only the piece under
+//! the new checker (the others treat that piece as their own, whatever it carries).
+//! With ten or more carriers on the mover's side a reach could meet the `MAX_PRIZES` cap,
+//! which looks past the read squares, so such positions judge every candidate afresh
+//! (`shared_reaches_match_judging_each_candidate_afresh` checks both against each other).
+//! `apply` works out the deciding seat's legal actions, the state key and any draw once,
+//! for `turn`, `result` and `legal_actions` to share
+//! (`cached_status_matches_a_fresh_computation_in_random_play`).
 //!
 //! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
 //! square, regular moves, steps and placements against a plain reference written from
@@ -416,6 +424,82 @@ impl Pos {
                 .contains(target)
     }
 
+    /// Every square the piece of `color` on `sq` attacks (the squares `reaches` answers
+    /// yes for), and the squares whose contents that answer was read from: a change of
+    /// pieces or stacks elsewhere leaves the reach as it is. Those are the squares
+    /// reached (a slider's blockers, every square a step was tried onto), the piece's own
+    /// square, a pawn's push squares and its en passant squares; carriers farther away
+    /// only enter through `MAX_PRIZES`, which [`Reaches::new`] keeps out of play.
+    fn reach_set(&self, sq: Square, color: Color) -> (Bitboard, Bitboard) {
+        let occ = self.occupied();
+        let own = self.by_color[color.index()].without(sq);
+        let enemy = self.by_color[color.other().index()];
+        let role = self.role_at(sq).unwrap_or(Role::Pawn);
+        let mut read = Bitboard::from_square(sq);
+        let mut ep = None;
+        let (reached, landings) = if role == Role::Pawn {
+            let diagonals = attacks::pawn_attacks(color, sq);
+            let ahead = Bitboard::from_square(sq).forward(color);
+            read |= ahead;
+            let push = ahead - occ;
+            let double = if Bitboard::relative_rank(color, 1).contains(sq) {
+                read |= ahead.forward(color);
+                push.forward(color) - occ
+            } else {
+                Bitboard::EMPTY
+            };
+            let mut landings = push | double | (diagonals & enemy);
+            ep = self.ep_capture(sq, color);
+            if let Some((e, cap)) = ep {
+                landings.set(e);
+                read = read.with(e).with(cap);
+            }
+            (diagonals, landings)
+        } else {
+            let a = attacks::attacks(role, color, sq, occ);
+            (a, a - own)
+        };
+        let prizes = self.stacked & enemy;
+        let k = self.stacks[sq.index()];
+        let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
+        if !ep_prize && (landings & prizes).is_empty() {
+            let mut seen = reached;
+            let mut at = landings;
+            let mut clear = true;
+            for _ in 0..k {
+                let next = king_spread(at);
+                seen |= next;
+                let stand = at | (next - own);
+                if (stand & prizes).any() {
+                    clear = false;
+                    break;
+                }
+                if stand == at {
+                    break;
+                }
+                at = stand;
+            }
+            if clear {
+                return (seen, seen | read);
+            }
+        }
+        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+        let r = self.reach_through_prizes(sq, k, most, reached, landings, own, ep);
+        (r, r | read)
+    }
+
+    /// The squares whose pieces, colours or carrier marks differ between `self` and
+    /// `other`.
+    fn changed_squares(&self, other: &Pos) -> Bitboard {
+        let mut d = (self.by_color[0] ^ other.by_color[0])
+            | (self.by_color[1] ^ other.by_color[1])
+            | (self.stacked ^ other.stacked);
+        for (a, b) in self.by_role.iter().zip(other.by_role.iter()) {
+            d |= *a ^ *b;
+        }
+        d
+    }
+
     /// `reach` when the piece may capture carriers on its way: a search over (square,
     /// carriers taken) keeping the most checkers the piece can hold in each state.
     #[allow(clippy::too_many_arguments)]
@@ -510,6 +594,72 @@ impl Pos {
             }
         }
         reached
+    }
+}
+
+/// The reach of every piece of one side in one position, worked out once so that each
+/// candidate move or step of the other side re-examines only the pieces whose reach it
+/// can change: those whose reach was read from a square the candidate changes (or that
+/// gain or lose an en passant capture). The others reach what they reached before.
+struct Reaches {
+    by: Color,
+    /// The reach of the piece on each square of `by` (empty elsewhere).
+    reach: [Bitboard; 64],
+    /// The squares each reach was read from ([`Pos::reach_set`]).
+    read: [Bitboard; 64],
+    /// Every square `by` attacks.
+    all: Bitboard,
+}
+
+impl Reaches {
+    /// The reaches of `by`'s pieces in `pos`, or `None` when the other side has so many
+    /// carriers that a piece's reach could hit the `MAX_PRIZES` cap (then which carriers
+    /// it tracks depends on squares it never reads, and candidates are judged afresh).
+    fn new(pos: &Pos, by: Color) -> Option<Reaches> {
+        let carriers = (pos.stacked & pos.by_color[by.other().index()]).count() as usize;
+        // A candidate adds at most one carrier (a plain piece taking one).
+        if carriers + 1 > MAX_PRIZES {
+            return None;
+        }
+        let mut r = Reaches {
+            by,
+            reach: [Bitboard::EMPTY; 64],
+            read: [Bitboard::EMPTY; 64],
+            all: Bitboard::EMPTY,
+        };
+        for sq in pos.by_color[by.index()] {
+            let (reach, read) = pos.reach_set(sq, by);
+            r.reach[sq.index()] = reach;
+            r.read[sq.index()] = read;
+            r.all |= reach;
+        }
+        Some(r)
+    }
+
+    /// Whether `by` attacks `target` in `after`, a position reached from `base` (the
+    /// one these reaches belong to) by a move or step of the other side.
+    fn attack_after(&self, base: &Pos, after: &Pos, target: Square) -> bool {
+        let by = self.by;
+        let pieces = after.by_color[by.index()];
+        let changed = base.changed_squares(after);
+        let mut again = Bitboard::EMPTY;
+        for p in pieces {
+            if (self.read[p.index()] & changed).any() {
+                again.set(p);
+            }
+        }
+        if base.ep != after.ep {
+            // A pawn that may take en passant in one position and not the other.
+            for (e, side) in [base.ep, after.ep].into_iter().flatten() {
+                if side == by {
+                    again |= attacks::pawn_attacks(by.other(), e)
+                        & pieces
+                        & after.by_role[Role::Pawn.index()];
+                }
+            }
+        }
+        (pieces - again).any_square(|p| self.reach[p.index()].contains(target))
+            || again.any_square(|p| after.reaches(p, by, target))
     }
 }
 
@@ -658,7 +808,9 @@ impl Adrenaline {
         self.king_attacked(self.actor())
     }
 
-    fn pseudo_regular(&self, pos: &Pos, out: &mut MoveList) {
+    /// The pseudo-legal regular moves; castling is kept only when no square the king
+    /// starts on, crosses or lands on is attacked (`attacked` answers that).
+    fn pseudo_regular(&self, attacked: impl Fn(Square) -> bool, out: &mut MoveList) {
         let occ = self.board.occupied();
         pseudo_moves(&self.board, out, Bitboard::FULL, |_| occ, |_, _| true);
         let b = &self.board;
@@ -679,7 +831,7 @@ impl Adrenaline {
                 continue;
             }
             let path = between(king, kd).with(kd).with(king);
-            if path.any_square(|s| pos.attacked(s, us.other())) {
+            if path.any_square(&attacked) {
                 continue;
             }
             out.push(Move::new(king, rook, MoveKind::Castle));
@@ -696,14 +848,44 @@ impl Adrenaline {
 
     fn regular_moves(&self, out: &mut Vec<AdrenalineAction>) {
         let pos = self.pos();
-        let mut pseudo = MoveList::new();
-        self.pseudo_regular(&pos, &mut pseudo);
         let us = self.board.turn();
+        let mut pseudo = MoveList::new();
+        // Without checkers on the board every reach is an orthodox attack, which the
+        // plain test answers at once; sharing reaches pays only with carriers around.
+        if pos.stacked.is_empty() {
+            self.regular_moves_plain(&pos, out);
+            return;
+        }
+        let Some(reaches) = Reaches::new(&pos, us.other()) else {
+            self.regular_moves_plain(&pos, out);
+            return;
+        };
+        self.pseudo_regular(|s| reaches.all.contains(s), &mut pseudo);
         out.extend(
             pseudo
                 .iter()
                 .copied()
-                .filter(|&mv| Self::regular_is_legal(&pos, mv, us))
+                .filter(|&mv| {
+                    let after = pos.after_move(mv, us);
+                    !after
+                        .king(us)
+                        .is_some_and(|k| reaches.attack_after(&pos, &after, k))
+                })
+                .map(AdrenalineAction::Move),
+        );
+    }
+
+    /// The regular moves with every candidate judged afresh on its own position (each
+    /// enemy piece that might reach the king worked out again).
+    fn regular_moves_plain(&self, pos: &Pos, out: &mut Vec<AdrenalineAction>) {
+        let mut pseudo = MoveList::new();
+        let us = self.board.turn();
+        self.pseudo_regular(|s| pos.attacked(s, us.other()), &mut pseudo);
+        out.extend(
+            pseudo
+                .iter()
+                .copied()
+                .filter(|&mv| Self::regular_is_legal(pos, mv, us))
                 .map(AdrenalineAction::Move),
         );
     }
@@ -714,12 +896,14 @@ impl Adrenaline {
         let pos = self.pos();
         let pawn = pos.role_at(from) == Some(Role::Pawn);
         let last = Bitboard::relative_rank(us, 7);
+        let reaches = Reaches::new(&pos, us.other());
         for to in attacks::king_attacks(from) - self.board.by_color(us) {
             let after = pos.after_step(from, to, us, None);
-            if after
-                .king(us)
-                .is_some_and(|k| after.attacked(k, us.other()))
-            {
+            let attacked = |k: Square| match &reaches {
+                Some(r) => r.attack_after(&pos, &after, k),
+                None => after.attacked(k, us.other()),
+            };
+            if after.king(us).is_some_and(attacked) {
                 continue;
             }
             if pawn && last.contains(to) {
@@ -768,11 +952,14 @@ impl Adrenaline {
     /// part of a turn may leave the mover's king attacked).
     fn safe_placements(&self, placer: Color) -> impl Iterator<Item = Square> + '_ {
         let n = self.params.checkers_per_capture;
+        let them = placer.other();
         let king = self.board.king(placer);
         let pos = self.pos();
-        self.board.by_color(placer.other()).filter(move |&sq| {
-            let after = pos.with_checkers(sq, n);
-            !king.is_some_and(|k| after.attacked(k, placer.other()))
+        // A checker changes the reach of the piece it goes under only: the others treat
+        // that piece as their own, whatever it carries.
+        let already = king.is_some_and(|k| pos.attacked(k, them));
+        self.board.by_color(them).filter(move |&sq| {
+            !already && !king.is_some_and(|k| pos.with_checkers(sq, n).reaches(sq, them, k))
         })
     }
 
@@ -1774,6 +1961,88 @@ mod tests {
         }
         assert!(states > 1000, "{states} states checked");
         assert!(with_stacks > 500, "{with_stacks} states with checkers");
+    }
+
+    /// The reaches worked out once per position (`Reaches`) against judging every
+    /// candidate afresh: per-square reach sets against `reaches`, and the regular moves,
+    /// steps and placements against the plain per-candidate tests, over seeded random
+    /// games (more of them, and longer, than the reference test can afford).
+    #[test]
+    fn shared_reaches_match_judging_each_candidate_afresh() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(1919);
+        let mut acts = Vec::new();
+        let (mut regular, mut stepping) = (0, 0);
+        for _ in 0..60 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                let pos = g.pos();
+                for c in [Color::White, Color::Black] {
+                    for sq in pos.by_color[c.index()] {
+                        let (reach, read) = pos.reach_set(sq, c);
+                        assert!((reach - read).is_empty());
+                        for t in Bitboard::FULL {
+                            assert_eq!(
+                                reach.contains(t),
+                                pos.reaches(sq, c, t),
+                                "{sq} reaching {t} in {}",
+                                g.observation(0)
+                            );
+                        }
+                    }
+                }
+                let us = g.actor();
+                match g.phase {
+                    Phase::Regular => {
+                        regular += 1;
+                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                        g.regular_moves(&mut fast);
+                        g.regular_moves_plain(&pos, &mut plain);
+                        assert_eq!(fast, plain, "{}", g.observation(0));
+                    }
+                    Phase::Steps(from) => {
+                        stepping += 1;
+                        let mut fast = Vec::new();
+                        g.steps(from, &mut fast);
+                        let plain: Vec<Square> = (attacks::king_attacks(from)
+                            - g.board.by_color(us))
+                        .filter(|&to| {
+                            let after = pos.after_step(from, to, us, None);
+                            !after
+                                .king(us)
+                                .is_some_and(|k| after.attacked(k, us.other()))
+                        })
+                        .collect();
+                        let fast: Vec<Square> = fast
+                            .iter()
+                            .filter_map(|a| match a {
+                                AdrenalineAction::Step(to, None | Some(Role::Queen)) => Some(*to),
+                                _ => None,
+                            })
+                            .collect();
+                        assert_eq!(fast, plain, "{}", g.observation(0));
+                    }
+                    Phase::Place => {
+                        let n = g.params.checkers_per_capture;
+                        let king = g.board.king(us);
+                        let plain: Vec<Square> = g
+                            .board
+                            .by_color(us.other())
+                            .filter(|&sq| {
+                                let after = pos.with_checkers(sq, n);
+                                !king.is_some_and(|k| after.attacked(k, us.other()))
+                            })
+                            .collect();
+                        let fast: Vec<Square> = g.safe_placements(us).collect();
+                        assert_eq!(fast, plain, "{}", g.observation(0));
+                    }
+                }
+                g.legal_actions(seat, &mut acts);
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+            }
+        }
+        assert!(regular > 10_000, "{regular} regular positions");
+        assert!(stepping > 1_000, "{stepping} step positions");
     }
 
     /// The cached status answers as a fresh computation does (see

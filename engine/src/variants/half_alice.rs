@@ -29,9 +29,15 @@
 //! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
 //! pieces and clocks, this file adds the mirror bitboard and the move rules. `apply` works
 //! out the legal moves and any draw once, for `turn`, `result` and `legal_actions` to
-//! share (`cached_status_matches_a_fresh_computation_in_random_play`); a move played on
-//! the far side of the mirror from an unchecked king skips the king test, checked against
-//! testing every move (`generator_matches_the_plain_reference_in_random_play`).
+//! share (`cached_status_matches_a_fresh_computation_in_random_play`). With the king out
+//! of check, a move played on the far side of the mirror from it skips the king test; a
+//! king move looks up the attackers of its landing square on both sides; any other move
+//! beside the king needs only (b), which implies (a) (the moved piece still blocks before
+//! the switch), and (b) can fail only when the piece leaving the king's side, or the one
+//! it takes, is the first piece on a line from the king, so only those are tested.
+//! Castling, en passant and positions in check keep the two occupancy-sketch tests. All
+//! of it is checked against testing every move both ways
+//! (`generator_matches_the_plain_reference_in_random_play`).
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
@@ -323,27 +329,69 @@ impl HalfAlice {
     fn generate(&self, legal: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
-        let us = self.board.turn();
-        let king_side = self.board.king(us).map(|k| self.mirror.contains(k));
-        let checked = self.king_attacked(us, self.mirror);
-        for &mv in pseudo.iter() {
-            let played_beside_king = king_side == Some(self.mirror.contains(mv.from()));
-            // A move played on the far side from an unchecked king only adds the moved
-            // piece to the king's side (its capture, if any, is on the far side): more
-            // blockers and the same enemies there, so the king stays safe untested.
-            if king_side.is_some() && !played_beside_king && !checked {
+        let b = &self.board;
+        let us = b.turn();
+        let Some(king) = b.king(us) else {
+            // No king to keep safe (a test position): every pseudo-legal move stands.
+            for &mv in pseudo.iter() {
                 legal.push(mv);
-                continue;
             }
-            let (after, before) = self.mirrors_for(mv);
-            // (a) applies on the side where the move is played: a piece moving on the
-            // other side of the mirror from its king cannot expose it there.
-            if (!played_beside_king || self.king_safe_after(mv, before))
-                && self.king_safe_after(mv, after)
+            return;
+        };
+        let king_side = self.mirror.contains(king);
+        if self.king_attacked(us, self.mirror) {
+            // In check the two sketch tests decide every move (rare enough).
+            for &mv in pseudo.iter() {
+                if self.legal_by_sketch(mv, king_side) {
+                    legal.push(mv);
+                }
+            }
+            return;
+        }
+        let occ_k = self.side_occ(king_side, self.mirror);
+        let occ_o = self.side_occ(!king_side, self.mirror);
+        let enemies = b.by_color(us.other());
+        // The first piece on each line from the king on its side: only taking one of
+        // these off the king's side can open a line onto it.
+        let shields = crate::attacks::queen_attacks(king, occ_k) & occ_k;
+        for &mv in pseudo.iter() {
+            let from = mv.from();
+            let ok = if self.mirror.contains(from) != king_side {
+                // Played on the far side from an unchecked king: the moved piece only
+                // arrives on the king's side (its capture, if any, is on the far side),
+                // adding a blocker and no enemy there, so the king stays safe.
+                true
+            } else if from == king && mv.kind() == MoveKind::Normal {
+                // (a) the king on `to` before its switch, on its side (the piece it
+                // takes, on `to`, attacks nothing there); (b) on `to` on the other side,
+                // which it joins on a square empty there.
+                let to = mv.to();
+                (b.attackers_to(to, us.other(), occ_k.without(king)) & enemies & occ_k).is_empty()
+                    && (b.attackers_to(to, us.other(), occ_o.with(to)) & enemies & occ_o).is_empty()
+            } else if from != king && matches!(mv.kind(), MoveKind::Normal | MoveKind::Promotion(_))
             {
+                // Another piece leaves the king's side (its capture too). (a) is implied
+                // by (b): before the switch the moved piece still blocks on `to` and the
+                // same enemies remain. (b) can fail only if a shield left.
+                !shields.contains(from) && !shields.contains(mv.to())
+                    || self.king_safe_after(mv, self.mirrors_for(mv).0)
+            } else {
+                // Castling and en passant: the sketch tests.
+                self.legal_by_sketch(mv, king_side)
+            };
+            if ok {
                 legal.push(mv);
             }
         }
+    }
+
+    /// Rules (a) and (b) judged on occupancy sketches of the position after `mv`.
+    fn legal_by_sketch(&self, mv: Move, king_side: bool) -> bool {
+        let (after, before) = self.mirrors_for(mv);
+        // (a) applies on the side where the move is played: a piece moving on the other
+        // side of the mirror from its king cannot expose it there.
+        let played_beside_king = self.mirror.contains(mv.from()) == king_side;
+        (!played_beside_king || self.king_safe_after(mv, before)) && self.king_safe_after(mv, after)
     }
 
     /// The plain generator the fast one is checked against: both tests for every move.
