@@ -557,8 +557,11 @@ async fn tar_pit_cards(c: &Client, addr: &str) {
         json!({"variant": "tar-pit", "seed": 2, "seats": ["human", "random"]}),
     );
     open_seat(c, addr, &g.id, 0, &t[0]).await;
+    // The deal is chance's: the game starts some plies in.
+    let p0 = api_state(addr, &g.id, 0, &t[0]).plies;
+    wait_ply(c, p0).await;
     click_move(c, "e2", "e4").await;
-    wait_ply(c, 1).await;
+    wait_ply(c, p0 + 1).await;
     let v = api_state(addr, &g.id, 0, &t[0]);
     assert!(
         v.legal.iter().any(|a| a.starts_with("card:")),
@@ -622,9 +625,9 @@ async fn tar_pit_cards(c: &Client, addr: &str) {
             .clone();
         click_button(c, &card).await;
     }
-    wait_ply_at_least(c, 2).await;
+    wait_ply_at_least(c, p0 + 2).await;
     let after = api_state(addr, &g.id, 0, &t[0]);
-    assert!(after.plies >= 2);
+    assert!(after.plies >= p0 + 2);
     assert!(after.record.is_none() || after.result.is_some());
 }
 

@@ -5,9 +5,11 @@
 //! of state and act requests and the process's resident memory (VmRSS) before the games,
 //! after them, and after the games have expired.
 //!
-//! Run: `cargo run --release -p benches --example board-load [GAMES] [ACTS]`
-//! (defaults 200 and 20). Every request goes to 127.0.0.1 only and the run stops by
-//! itself: GAMES x ACTS x 2 requests, then the expiry.
+//! Ignored by default (it measures, it asserts only that every request succeeds); run:
+//! `cargo test -p experiments --test serve_load -- --ignored --nocapture`, with
+//! `CHESSLAB_LOAD_GAMES` and `CHESSLAB_LOAD_ACTS` to change 200 games x 20 actions.
+//! Every request goes to 127.0.0.1 only and the run stops by itself: GAMES x ACTS x 2
+//! requests, then the expiry. Speed is not asserted (no timed tests).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -55,10 +57,17 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
-    let acts: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
+#[test]
+#[ignore = "a load measurement: run with --ignored --nocapture"]
+fn board_load_200_games() {
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let games = env("CHESSLAB_LOAD_GAMES", 200);
+    let acts = env("CHESSLAB_LOAD_ACTS", 20);
     let idle = Duration::from_secs(2);
     let addr = experiments::serve::spawn_local(games + 10, idle, None).expect("server");
     let before = rss_kib();
