@@ -409,7 +409,10 @@ async fn chess_by_clicks(c: &Client, addr: &str, dir: &Path) {
     .await;
     let v = api_state(addr, &g.id, 0, &t[0]);
     let r = v.result.clone().expect("the game is over");
-    assert_eq!((r.returns, r.reason.as_str()), (vec![-1.0, 1.0], "checkmate"));
+    assert_eq!(
+        (r.returns, r.reason.as_str()),
+        (vec![-1.0, 1.0], "checkmate")
+    );
     assert_eq!(
         v.record.unwrap(),
         ["f2f3", "e7e5", "g2g4", "d8h4"],
