@@ -706,8 +706,8 @@ fn rule_serve_branch_here_spreads_outcomes() {
         .unwrap()
         .unwrap();
         plies += p.plies();
-        for seat in 0..2 {
-            wins[seat] += usize::from(p.returns[seat] > 0.0);
+        for (w, r) in wins.iter_mut().zip(&p.returns) {
+            *w += usize::from(*r > 0.0);
         }
     }
     assert_eq!([out.seats[0].wins, out.seats[1].wins], wins);

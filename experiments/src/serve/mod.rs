@@ -4,7 +4,16 @@
 //! API is documented in `docs/api.md`.
 //!
 //! Modules: [`api`] (request and response bodies, errors), [`games`] (a type-erased live
-//! game over the registry, and the store of live games), `assets/` (the page).
+//! game over the registry, and the store of live games), [`golf`] (a Chess Golf hole as a
+//! one-seat game, offered beside the registry), `assets/` (the page).
+//!
+//! The page draws no variant of its own: a board from the first FEN-like placement of the
+//! observation, square pairs as clicks, actions written `ITEM@square` as drops from a
+//! pocket (ITEM in hand, then a square), everything else as buttons; the new-game form
+//! has one input per scalar leaf of the variant's default parameters (`fields` of
+//! `GET /api/variants/{name}`, nested tables as dotted TOML keys), with a TOML box for the
+//! rest. Browser test: `experiments/tests/serve_browser.rs`; load measurement:
+//! `experiments/tests/serve_load.rs` (ignored by default).
 //!
 //! # Decisions (the issue leaves these open)
 //! - Hidden information is filtered here, never in the page: a seat's view carries its

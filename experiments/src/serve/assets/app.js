@@ -297,9 +297,14 @@ function drawBoard(obs, legal) {
       const g = el("g", { "data-square": name, class: "square" }, svg);
       el("rect", { x, y, width: size, height: size, fill: (f + rank) % 2 ? "#f0d9b5" : "#b58863" }, g);
       if (name === selected) el("rect", { x, y, width: size, height: size, fill: "#3a7bd5", opacity: 0.45 }, g);
-      if (targets.has(name)) el("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.16, fill: "#2e8b57", opacity: 0.8, class: "target" }, g);
       const p = rows[r][f];
       if (p) piece(g, p, x, y, size);
+      // Drawn over the piece: on an occupied square (a capture, a drop onto a piece) a ring.
+      if (targets.has(name)) {
+        el("circle", p
+          ? { cx: x + size / 2, cy: y + size / 2, r: size * 0.44, fill: "none", stroke: "#2e8b57", "stroke-width": size * 0.07, opacity: 0.85, class: "target" }
+          : { cx: x + size / 2, cy: y + size / 2, r: size * 0.16, fill: "#2e8b57", opacity: 0.8, class: "target" }, g);
+      }
       if ((f === 0 && !flip) || (f === w - 1 && flip)) el("text", { x: x + 3, y: y + 14, "font-size": 13, fill: "#333" }, g).textContent = rank + 1;
       if ((r === h - 1 && !flip) || (r === 0 && flip)) el("text", { x: x + size - 12, y: y + size - 4, "font-size": 13, fill: "#333" }, g).textContent = String.fromCharCode(97 + f);
       g.onclick = () => clickSquare(name, moves, sources, drops);
