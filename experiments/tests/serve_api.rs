@@ -609,3 +609,141 @@ fn rule_serve_live_games_are_bounded() {
         std::thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// The Golf hole the board offers beside the registry: dealt from `deal_seed` without an
+/// opening, read from Golf's one-line form with one; illegal moves are refused; solving
+/// it ends the game with return 1.
+#[test]
+fn rule_serve_golf_hole_plays_and_verifies() {
+    let (st, text) = get("/api/variants/golf");
+    assert_eq!(st, 200, "{text}");
+    let d: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(d["seat_names"], json!(["Golfer"]));
+    assert_eq!(d["params"]["move_cap"], json!(60));
+    // The form's fields: every scalar leaf, nested tables as dotted keys.
+    let fields = d["fields"].as_array().unwrap();
+    assert!(fields.contains(&json!({"path": "move_cap", "kind": "int", "value": 60})));
+    assert!(fields.contains(&json!({"path": "rules.cards", "kind": "int", "value": 2})));
+    assert!(fields
+        .iter()
+        .any(|f| f["path"] == "rules.king_step" && f["kind"] == "string"));
+    // A dealt hole is the same for the same deal_seed.
+    let dealt = |seed: u64| {
+        let c = create(json!({"variant": "golf", "seats": ["human"],
+            "params": format!("deal_seed = {seed}")}));
+        settled(&c.id, Some(0), c.tokens[0].as_deref()).observation
+    };
+    assert_eq!(dealt(7), dealt(7));
+    assert_ne!(dealt(7), dealt(8));
+    let c = create(json!({"variant": "golf", "seats": ["human"],
+        "opening": "8/8/8/n7/8/8/8/RR6 chosen=Rn"}));
+    let tok = c.tokens[0].clone().unwrap();
+    let v = settled(&c.id, Some(0), Some(&tok));
+    assert!(v.legal.contains(&"a1a5".to_string()), "{:?}", v.legal);
+    // The rook cannot slide through the knight.
+    let (st, _) = post(
+        &format!("/api/games/{}/act", c.id),
+        &json!({"seat": 0, "token": tok, "action": "a1a8"}),
+    );
+    assert_eq!(st, 422);
+    let (st, text) = post(
+        &format!("/api/games/{}/act", c.id),
+        &json!({"seat": 0, "token": tok, "action": "a1a5"}),
+    );
+    assert_eq!(st, 200, "{text}");
+    let v = settled(&c.id, Some(0), Some(&tok));
+    let r = v.result.expect("solved");
+    assert_eq!((r.returns, r.reason.as_str()), (vec![1.0], "solved"));
+    let (st, text) = post(
+        "/api/games",
+        &json!({"variant": "golf", "params": "move_cap = 0"}),
+    );
+    assert_eq!(st, 400, "{text}");
+    assert!(text.contains("move_cap"), "{text}");
+}
+
+/// "Branch here": N bot games from a position of a game, played by the tournament's own
+/// game loop (`play_game_with`, game `i` seeded `mix(seed, i)`), answered as the outcome
+/// spread; changed parameters replay the game's actions under them; hidden games with
+/// human seats are refused while they run.
+#[test]
+fn rule_serve_branch_here_spreads_outcomes() {
+    use engine::variants::chess::{Chess, ChessParams};
+    use experiments::serve::api::BranchOutcome;
+    let c = create(json!({"variant": "chess", "seats": ["human", "human"]}));
+    let tok: Vec<String> = c.tokens.iter().map(|t| t.clone().unwrap()).collect();
+    for (i, m) in ["f2f3", "e7e5", "g2g4"].iter().enumerate() {
+        let (st, text) = post(
+            &format!("/api/games/{}/act", c.id),
+            &json!({"seat": i % 2, "token": tok[i % 2], "action": m}),
+        );
+        assert_eq!(st, 200, "{text}");
+    }
+    let branch = |body: Value| post(&format!("/api/games/{}/branch", c.id), &body);
+    let req = json!({"seat": 1, "token": tok[1], "games": 8, "agents": ["greedy"], "seed": 3});
+    let (st, text) = branch(req.clone());
+    assert_eq!(st, 200, "{text}");
+    let out: BranchOutcome = serde_json::from_str(&text).unwrap();
+    assert_eq!((out.from_ply, out.games), (3, 8));
+    // The same games in process, through the tournament's game loop.
+    let params = ChessParams::default();
+    let start = engine::game::replay(Chess::new(&params), &["f2f3", "e7e5", "g2g4"]).unwrap();
+    let mut wins = [0usize; 2];
+    let mut plies = 0;
+    for i in 0..8 {
+        let mut agents: Vec<Box<dyn agents::Agent<Chess>>> = (0..2)
+            .map(|_| agents::registry::build::<Chess>("greedy").unwrap())
+            .collect();
+        let s = mix(3, i);
+        let p = experiments::gameplay::play_game_with(
+            &start,
+            &mut agents,
+            s,
+            s,
+            None,
+            &Default::default(),
+        )
+        .unwrap()
+        .unwrap();
+        plies += p.plies();
+        for (w, r) in wins.iter_mut().zip(&p.returns) {
+            *w += usize::from(*r > 0.0);
+        }
+    }
+    assert_eq!([out.seats[0].wins, out.seats[1].wins], wins);
+    assert_eq!(out.mean_plies, plies as f64 / 8.0);
+    for s in &out.seats {
+        assert_eq!(s.wins + s.draws + s.losses, 8);
+    }
+    assert_eq!(out.seats[0].wins, out.seats[1].losses);
+    // Same request, same spread.
+    assert_eq!(branch(req).1, text);
+    // A changed parameter: the three actions replay under a cap of 5 plies.
+    let (st, text) = branch(json!({"seat": 0, "token": tok[0], "games": 4,
+        "params": "ply_cap = 5", "ply": 3}));
+    assert_eq!(st, 200, "{text}");
+    let capped: BranchOutcome = serde_json::from_str(&text).unwrap();
+    assert!(capped.mean_plies <= 2.0, "{capped:?}");
+    // From ply 0 with every chance-free game re-seeded.
+    let (st, text) = branch(json!({"seat": 0, "token": tok[0], "games": 2, "ply": 0}));
+    assert_eq!(st, 200, "{text}");
+    // Refusals, named.
+    assert_eq!(branch(json!({"games": 2})).0, 403);
+    assert_eq!(
+        branch(json!({"seat": 0, "token": tok[0], "games": 0})).0,
+        400
+    );
+    assert_eq!(
+        branch(json!({"seat": 0, "token": tok[0], "games": 201})).0,
+        400
+    );
+    assert_eq!(branch(json!({"seat": 0, "token": tok[0], "ply": 9})).0, 400);
+    let (st, text) = branch(json!({"seat": 0, "token": tok[0], "params": "ply_cap = 1"}));
+    assert_eq!(st, 422, "{text}");
+    let z = create(json!({"variant": "zombie", "seats": ["human", "random"]}));
+    let (st, text) = post(
+        &format!("/api/games/{}/branch", z.id),
+        &json!({"seat": 0, "token": z.tokens[0].clone().unwrap(), "games": 2}),
+    );
+    assert_eq!(st, 403, "{text}");
+}

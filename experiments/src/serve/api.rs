@@ -71,6 +71,64 @@ pub struct AgentActRequest {
     pub agent: String,
 }
 
+/// `POST /api/games/{id}/branch`: run bot games from a position of this game.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct BranchRequest {
+    /// Any human seat and its token (needed when the game has human seats).
+    #[serde(default)]
+    pub seat: Option<Seat>,
+    #[serde(default)]
+    pub token: Option<String>,
+    /// Start after this many actions of the game (default: the current position).
+    /// Starting just before a chance outcome re-rolls it in every game.
+    #[serde(default)]
+    pub ply: Option<usize>,
+    /// How many games (1 to [`MAX_BRANCH_GAMES`]; default 20).
+    #[serde(default)]
+    pub games: Option<usize>,
+    /// Per seat an agent spec; one entry fills every seat; default: the game's bots,
+    /// `random` for human seats.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// Changed parameters: TOML text or a JSON object read over the game's own; the
+    /// game's actions up to `ply` are then replayed under them.
+    #[serde(default)]
+    pub params: Option<serde_json::Value>,
+    /// Seed of the branch's games (default: the game's seed); game `i` uses
+    /// `mix(seed, i)` for its bots and chance.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// Most games one branch request may run.
+pub const MAX_BRANCH_GAMES: usize = 200;
+
+/// One seat's share of a branch's outcomes.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct BranchSeat {
+    pub seat: Seat,
+    pub name: String,
+    pub agent: String,
+    /// Games with a positive, zero and negative return for the seat.
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    pub mean_return: f64,
+}
+
+/// The outcome spread of a branch.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct BranchOutcome {
+    pub from_ply: usize,
+    pub games: usize,
+    pub seats: Vec<BranchSeat>,
+    /// Mean number of actions played after the branch point.
+    pub mean_plies: f64,
+    /// How the games ended: reason and count, most frequent first.
+    pub reasons: Vec<(String, usize)>,
+}
+
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TurnView {

@@ -9,7 +9,10 @@
 //! a bot in every seat is, action for action, `play_game(start, agents, S, S)` (test
 //! `rule_serve_bot_game_is_play_game` in `experiments/tests/serve_api.rs`).
 
-use super::api::{ApiError, ChanceView, ResultView, SeatView, TurnView};
+use super::api::{
+    ApiError, BranchOutcome, BranchRequest, BranchSeat, ChanceView, ResultView, SeatView, TurnView,
+    MAX_BRANCH_GAMES,
+};
 use crate::util::mix;
 use agents::Agent;
 use engine::game::{joint_notation, Game, Information, Seat, Turn};
@@ -56,6 +59,49 @@ pub trait Session: Send {
     fn opening(&self) -> Option<&str>;
     fn version(&self) -> u64;
     fn result(&self) -> Option<ResultView>;
+    /// Prepares "branch here" (the start position, its agents and seeds) while the game
+    /// is locked; the returned job plays the games without the lock.
+    fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError>;
+}
+
+/// The games of a branch, ready to run on a blocking thread.
+pub type BranchJob = Box<dyn FnOnce() -> Result<BranchOutcome, ApiError> + Send>;
+
+/// Reads `over` (TOML text or a JSON object) over `base`'s TOML, table by table.
+fn merged_params<P: engine::game::VariantParams>(
+    name: &str,
+    base: &str,
+    over: &serde_json::Value,
+) -> Result<P, ApiError> {
+    let over: toml::Table = match over {
+        serde_json::Value::String(t) => toml::from_str(t)
+            .map_err(|e| ApiError::bad_request(format!("params: not TOML: {e}")))?,
+        v @ serde_json::Value::Object(_) => toml::Table::try_from(v)
+            .map_err(|e| ApiError::bad_request(format!("params: not a TOML table: {e}")))?,
+        _ => {
+            return Err(ApiError::bad_request(
+                "params: give TOML text or a JSON object",
+            ))
+        }
+    };
+    fn merge(base: &mut toml::Table, over: toml::Table) {
+        for (k, v) in over {
+            match (base.get_mut(&k), v) {
+                (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+                (_, v) => {
+                    base.insert(k, v);
+                }
+            }
+        }
+    }
+    let mut table: toml::Table = toml::from_str(base)
+        .map_err(|e| ApiError::internal(format!("the game's own parameters: {e}")))?;
+    merge(&mut table, over);
+    let text = toml::to_string(&table).map_err(|e| ApiError::internal(e.to_string()))?;
+    let p = engine::registry::parse_params(name, Some(&text), P::default())
+        .and_then(|p| engine::registry::validated(name, p))
+        .map_err(|e| ApiError::bad_request(chain(&e)))?;
+    Ok(p)
 }
 
 /// What a new game is made from.
@@ -400,6 +446,127 @@ impl<G: Game> Session for GameSession<G> {
     fn version(&self) -> u64 {
         self.version
     }
+    fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError> {
+        let plies = self.actions.len();
+        let ply = req.ply.unwrap_or(plies);
+        if ply > plies {
+            return Err(ApiError::bad_request(format!(
+                "ply {ply}: the game has {plies} actions"
+            )));
+        }
+        let games = req.games.unwrap_or(20);
+        if !(1..=MAX_BRANCH_GAMES).contains(&games) {
+            return Err(ApiError::bad_request(format!(
+                "games: between 1 and {MAX_BRANCH_GAMES} (got {games})"
+            )));
+        }
+        let n = self.seat_specs.len();
+        let specs: Vec<String> = match req.agents.len() {
+            0 => self
+                .seat_specs
+                .iter()
+                .map(|s| {
+                    if s == HUMAN {
+                        "random".into()
+                    } else {
+                        s.clone()
+                    }
+                })
+                .collect(),
+            1 => vec![req.agents[0].trim().to_string(); n],
+            k if k == n => req.agents.iter().map(|s| s.trim().to_string()).collect(),
+            k => {
+                return Err(ApiError::bad_request(format!(
+                    "agents: {n} seat(s) but {k} given"
+                )))
+            }
+        };
+        let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
+        for spec in &specs {
+            agents.push(build_agent::<G>(spec)?);
+        }
+        let start = match &req.params {
+            None | Some(serde_json::Value::Null) => {
+                let mut g = self.game.clone();
+                for _ in ply..plies {
+                    g.undo();
+                }
+                g
+            }
+            Some(over) => {
+                let p: G::Params = merged_params(self.name, &self.params.1, over)?;
+                let fresh = match &self.opening {
+                    Some(text) => G::from_opening(&p, text)
+                        .map_err(|e| ApiError::unprocessable(format!("opening: {}", chain(&e))))?,
+                    None => G::new(&p),
+                };
+                let texts: Vec<&str> = self.actions[..ply].iter().map(String::as_str).collect();
+                engine::game::replay(fresh, &texts).map_err(|e| {
+                    ApiError::unprocessable(format!(
+                        "the game's first {ply} actions do not replay under these parameters: {}",
+                        chain(&e)
+                    ))
+                })?
+            }
+        };
+        if start.turn() == Turn::Terminal {
+            return Err(ApiError::conflict(format!(
+                "the game is over after {ply} actions: nothing to branch"
+            )));
+        }
+        let seed = req.seed.unwrap_or(self.seed);
+        let names: Vec<String> = (0..n).map(|s| start.seat_name(s)).collect();
+        Ok(Box::new(move || {
+            let mut returns = vec![Vec::with_capacity(games); n];
+            let mut lengths = 0usize;
+            let mut reasons: Vec<(String, usize)> = Vec::new();
+            for i in 0..games {
+                let s = mix(seed, i as u64);
+                // The tournament's own game loop, bots seeded per game as there.
+                let played = crate::gameplay::play_game_with(
+                    &start,
+                    &mut agents,
+                    s,
+                    s,
+                    None,
+                    &crate::gameplay::PlayOptions::default(),
+                )
+                .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
+                .ok_or_else(|| ApiError::internal("a branch game was stopped"))?;
+                lengths += played.plies();
+                for (seat, r) in played.returns.iter().enumerate().take(n) {
+                    returns[seat].push(*r);
+                }
+                match reasons.iter_mut().find(|(r, _)| *r == played.reason) {
+                    Some((_, c)) => *c += 1,
+                    None => reasons.push((played.reason.clone(), 1)),
+                }
+            }
+            reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let seats = (0..n)
+                .map(|s| {
+                    let r = &returns[s];
+                    BranchSeat {
+                        seat: s,
+                        name: names[s].clone(),
+                        agent: specs[s].clone(),
+                        wins: r.iter().filter(|&&x| x > 0.0).count(),
+                        draws: r.iter().filter(|&&x| x == 0.0).count(),
+                        losses: r.iter().filter(|&&x| x < 0.0).count(),
+                        mean_return: r.iter().sum::<f64>() / games as f64,
+                    }
+                })
+                .collect();
+            Ok(BranchOutcome {
+                from_ply: ply,
+                games,
+                seats,
+                mean_plies: lengths as f64 / games as f64,
+                reasons,
+            })
+        }))
+    }
+
     fn result(&self) -> Option<ResultView> {
         if let Some(f) = &self.forfeit {
             return Some(f.clone());

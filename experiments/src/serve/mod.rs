@@ -4,7 +4,16 @@
 //! API is documented in `docs/api.md`.
 //!
 //! Modules: [`api`] (request and response bodies, errors), [`games`] (a type-erased live
-//! game over the registry, and the store of live games), `assets/` (the page).
+//! game over the registry, and the store of live games), [`golf`] (a Chess Golf hole as a
+//! one-seat game, offered beside the registry), `assets/` (the page).
+//!
+//! The page draws no variant of its own: a board from the first FEN-like placement of the
+//! observation, square pairs as clicks, actions written `ITEM@square` as drops from a
+//! pocket (ITEM in hand, then a square), everything else as buttons; the new-game form
+//! has one input per scalar leaf of the variant's default parameters (`fields` of
+//! `GET /api/variants/{name}`, nested tables as dotted TOML keys), with a TOML box for the
+//! rest. Browser test: `experiments/tests/serve_browser.rs`; load measurement:
+//! `experiments/tests/serve_load.rs` (ignored by default).
 //!
 //! # Decisions (the issue leaves these open)
 //! - Hidden information is filtered here, never in the page: a seat's view carries its
@@ -31,11 +40,19 @@
 //! - Watch: `--results DIR` lets the page list `DIR/games.csv` and step through any row
 //!   (replayed with the trace's own walk, [`crate::trace_cmd::trace_record`], with every
 //!   seat's observation: the folder is the operator's own, nothing is hidden there).
+//! - "Branch here" (`POST /api/games/{id}/branch`): from the position after any number
+//!   of the game's actions, optionally under changed parameters (the actions are then
+//!   replayed under them), N games of bots are played with the tournament's game loop
+//!   ([`crate::gameplay::play_game_with`]), game `i` seeded `mix(seed, i)` so every chance
+//!   node re-rolls; the answer is the outcome spread. Human seats default to `random`.
+//!   A running hidden-information game with human seats cannot be branched (the spread
+//!   would leak the true state). Test `rule_serve_branch_here_spreads_outcomes`.
 //! - Export: a finished game is offered as a one-row `games.csv` plus its parameters as
 //!   TOML, which `chesslab replay --games FILE --row 1 --params P` verifies.
 
 pub mod api;
 pub mod games;
+pub mod golf;
 
 use crate::trace_cmd::{trace_record, Step};
 use anyhow::{Context, Result};
@@ -58,6 +75,21 @@ use serde::Deserialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The registry's [`registry::visit`], plus the Golf hole ([`golf`]), which the board
+/// offers beside the registered variants.
+pub fn visit_any<V: VariantVisitor>(
+    name: &str,
+    params_toml: Option<&str>,
+    visitor: V,
+) -> Result<V::Output, engine::game::GameError> {
+    if name != golf::NAME {
+        return registry::visit(name, params_toml, visitor);
+    }
+    let p = registry::parse_params(name, params_toml, golf::GolfHoleParams::default())?;
+    let p = registry::validated(name, p)?;
+    Ok(visitor.visit::<golf::GolfHole>(golf::NAME, p))
+}
 
 /// Request bodies above this are refused with 413.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -102,6 +134,7 @@ pub fn router(server: Shared) -> Router {
         .route("/api/games/:id/act", post(act))
         .route("/api/games/:id/agent-act", post(agent_act))
         .route("/api/games/:id/undo", post(undo))
+        .route("/api/games/:id/branch", post(branch))
         .route("/api/games/:id/events", get(events))
         .route("/api/games/:id/export", get(export))
         .route("/api/results", get(results_list))
@@ -219,6 +252,9 @@ async fn variants() -> Json<serde_json::Value> {
     let list: Vec<_> = registry::VARIANT_INFO
         .iter()
         .map(|v| serde_json::json!({"name": v.name, "about": v.about}))
+        .chain(std::iter::once(
+            serde_json::json!({"name": golf::NAME, "about": golf::ABOUT}),
+        ))
         .collect();
     Json(serde_json::json!(list))
 }
@@ -233,18 +269,48 @@ async fn variant_defaults(
         type Output = serde_json::Value;
         fn visit<G: Game>(self, name: &'static str, params: G::Params) -> serde_json::Value {
             let g = G::new(&params);
+            let json = serde_json::to_value(&params).unwrap_or_default();
+            let mut fields = Vec::new();
+            param_fields("", &json, &mut fields);
             serde_json::json!({
                 "name": name,
-                "params": serde_json::to_value(&params).unwrap_or_default(),
+                "fields": fields,
+                "params": json,
                 "params_toml": toml::to_string(&params).unwrap_or_default(),
                 "seat_names": (0..g.num_seats()).map(|s| g.seat_name(s)).collect::<Vec<_>>(),
                 "perfect_information": g.is_perfect_information(),
             })
         }
     }
-    registry::visit(&name, None, Defaults)
+    visit_any(&name, None, Defaults)
         .map(Json)
         .map_err(|e| ApiError::not_found(games::chain(&e)))
+}
+
+/// The form's fields: every scalar leaf of the default parameters as
+/// `{"path": "a.b", "kind": "int"|"float"|"bool"|"string", "value"}` (a dotted TOML key).
+/// Arrays and unset options have no field; the page's TOML box covers them.
+fn param_fields(prefix: &str, v: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+    use serde_json::Value;
+    let kind = match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let path = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                param_fields(&path, x, out);
+            }
+            return;
+        }
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "int",
+        Value::String(_) => "string",
+        Value::Null | Value::Array(_) => return,
+    };
+    out.push(serde_json::json!({"path": prefix, "kind": kind, "value": v}));
 }
 
 async fn agent_names() -> Json<serde_json::Value> {
@@ -303,7 +369,7 @@ async fn create(
         seats: req.seats,
     };
     let session = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        registry::visit(&req.variant, params_toml.as_deref(), Builder(new))
+        visit_any(&req.variant, params_toml.as_deref(), Builder(new))
     }))
     .map_err(|_| ApiError::bad_request("the variant could not start from this input"))?
     .map_err(|e| match e {
@@ -480,6 +546,42 @@ async fn undo(
     let n = s.undo(req.seat)?;
     entry.updates.send_replace(s.version());
     Ok(Json(serde_json::json!({ "taken_back": n })))
+}
+
+/// "Branch here": N bot games from a position of this game (see [`api::BranchRequest`]).
+/// A hidden-information game with human seats may be branched only once it is over: the
+/// outcome spread of games from the true state would tell a player what it cannot see.
+async fn branch(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Json<api::BranchOutcome>, ApiError> {
+    let req: api::BranchRequest = body(raw)?;
+    let entry = server.store.get(&id)?;
+    if entry.has_humans() {
+        let Some(seat) = req.seat else {
+            return Err(ApiError::forbidden(
+                "a game with human seats is branched by one of them: give seat and token",
+            ));
+        };
+        check_token(&entry, seat, req.token.as_deref())?;
+    }
+    let job = {
+        let s = entry.session.lock().await;
+        if entry.has_humans() && !s.perfect_information() && s.result().is_none() {
+            return Err(ApiError::forbidden(
+                "a running hidden-information game with human seats cannot be branched (the games would show the hidden state)",
+            ));
+        }
+        s.brancher(&req)?
+    };
+    let out = tokio::task::spawn_blocking(move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+    })
+    .await
+    .map_err(|_| ApiError::internal("the branch thread failed"))?
+    .map_err(|_| ApiError::internal("a bot or the rules panicked in a branch game"))??;
+    Ok(Json(out))
 }
 
 /// Server-sent events: `version` with the game's new version number after every change

@@ -6,6 +6,9 @@
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const SQUARE = /^([a-z])(\d{1,2})([a-z])(\d{1,2})(.*)$/;
+// A drop from a pocket, in any variant's notation: something in hand, `@`, a square
+// (Clairvoyant's `N@e4`, Tar Pit's `card:N@e4`).
+const DROP = /^(.+)@([a-z]\d{1,2})$/;
 let variants = [];
 let game = null; // {id, tokens, seats, seatNames, hotseat, audit}
 let view = null; // the latest state
@@ -14,6 +17,7 @@ let shownSeat = null; // the seat the curtain was last lifted for
 let snapshots = []; // views this page has seen, by ply
 let cursor = null; // index into snapshots while walking the history
 let selected = null;
+let pocket = null; // the item in hand picked up for a drop
 let source = null;
 let watchData = null; // a recorded game being watched
 
@@ -43,6 +47,7 @@ async function init() {
   $("typed").onsubmit = (e) => { e.preventDefault(); const t = $("notation").value.trim(); if (t) act(t); };
   $("takeback").onclick = takeback;
   $("agent-act").onclick = agentAct;
+  $("branch-run").onclick = branchHere;
   $("curtain-ok").onclick = () => { shownSeat = viewing; $("curtain").hidden = true; };
   $("viewing").onchange = () => { viewing = +$("viewing").value; if (watchData) watchRender(); else { snapshots = []; refresh(); } };
   document.addEventListener("keydown", keys);
@@ -64,7 +69,27 @@ async function loadVariant() {
   const name = $("variant").value;
   const d = await api("GET", "/api/variants/" + encodeURIComponent(name));
   $("about").textContent = (variants.find((v) => v.name === name) || {}).about || "";
-  $("params").value = d.params_toml;
+  // One input per scalar parameter (the server lists them from the defaults); the TOML
+  // box below takes what has no input (lists, unset options) and starts empty.
+  $("params").value = "";
+  $("params").placeholder = d.params_toml;
+  const form = $("param-form");
+  form.querySelectorAll("label").forEach((l) => l.remove());
+  for (const f of d.fields) {
+    const l = document.createElement("label");
+    l.className = "param";
+    l.textContent = f.path + " ";
+    const inp = document.createElement("input");
+    inp.dataset.path = f.path;
+    inp.dataset.kind = f.kind;
+    if (f.kind === "bool") { inp.type = "checkbox"; inp.checked = f.value; }
+    else if (f.kind === "string") { inp.type = "text"; inp.value = f.value; }
+    else { inp.type = "number"; inp.step = f.kind === "float" ? "any" : "1"; inp.value = f.value; }
+    inp.dataset.initial = f.kind === "bool" ? String(f.value) : String(f.value);
+    l.append(inp);
+    form.append(l);
+  }
+  form.hidden = d.fields.length === 0;
   const box = $("seats");
   box.innerHTML = "";
   d.seat_names.forEach((s, i) => {
@@ -82,12 +107,31 @@ async function loadVariant() {
 async function createGame() {
   $("setup-error").textContent = "";
   const seats = [...document.querySelectorAll("#seats input.seat")].map((i) => i.value.trim());
-  const body = { variant: $("variant").value, params: $("params").value, seed: +$("seed").value || 0, seats, audit: $("audit").checked };
+  const body = { variant: $("variant").value, params: paramsToml(), seed: +$("seed").value || 0, seats, audit: $("audit").checked };
   if ($("opening").value.trim()) body.opening = $("opening").value.trim();
   try {
     const c = await api("POST", "/api/games", body);
     startGame(c, $("hotseat").checked, body.audit);
   } catch (e) { $("setup-error").textContent = e.message; }
+}
+
+// The changed form fields as TOML (dotted keys), then the TOML box.
+function paramsToml() {
+  const lines = [];
+  for (const inp of document.querySelectorAll("#param-form input")) {
+    const now = inp.type === "checkbox" ? String(inp.checked) : inp.value.trim();
+    if (now === inp.dataset.initial || now === "") continue;
+    const key = inp.dataset.path.split(".").map((k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k))).join(".");
+    let value;
+    if (inp.dataset.kind === "bool") value = now;
+    else if (inp.dataset.kind === "string") value = JSON.stringify(now);
+    else if (inp.dataset.kind === "float") value = /[.eE]/.test(now) ? now : now + ".0";
+    else value = now;
+    lines.push(`${key} = ${value}`);
+  }
+  const box = $("params").value.trim();
+  if (box) lines.push(box);
+  return lines.join("\n");
 }
 
 function startGame(c, hotseat, audit) {
@@ -103,7 +147,7 @@ function startGame(c, hotseat, audit) {
   $("viewing-label").hidden = choices.length < 2 || (hotseat && humans.length > 1);
   $("setup").hidden = true;
   $("play").hidden = false;
-  for (const id of ["typed", "tools"]) $(id).hidden = false;
+  for (const id of ["typed", "tools", "branch"]) $(id).hidden = false;
   snapshots = [];
   cursor = null;
   source = new EventSource(`/api/games/${game.id}/events`);
@@ -240,7 +284,10 @@ function drawBoard(obs, legal) {
   const h = rows.length, w = rows[0].length, size = 800 / Math.max(w, h);
   const flip = viewing === 1;
   const moves = legal.map((a) => a.match(SQUARE)).filter(Boolean);
-  const targets = new Set(moves.filter((m) => selected && m[1] + m[2] === selected).map((m) => m[3] + m[4]));
+  const drops = legal.map((a) => a.match(DROP)).filter(Boolean);
+  const targets = new Set(pocket
+    ? drops.filter((m) => m[1] === pocket).map((m) => m[2])
+    : moves.filter((m) => selected && m[1] + m[2] === selected).map((m) => m[3] + m[4]));
   const sources = new Set(moves.map((m) => m[1] + m[2]));
   for (let r = 0; r < h; r++) {
     for (let f = 0; f < w; f++) {
@@ -250,12 +297,17 @@ function drawBoard(obs, legal) {
       const g = el("g", { "data-square": name, class: "square" }, svg);
       el("rect", { x, y, width: size, height: size, fill: (f + rank) % 2 ? "#f0d9b5" : "#b58863" }, g);
       if (name === selected) el("rect", { x, y, width: size, height: size, fill: "#3a7bd5", opacity: 0.45 }, g);
-      if (targets.has(name)) el("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.16, fill: "#2e8b57", opacity: 0.8, class: "target" }, g);
       const p = rows[r][f];
       if (p) piece(g, p, x, y, size);
+      // Drawn over the piece: on an occupied square (a capture, a drop onto a piece) a ring.
+      if (targets.has(name)) {
+        el("circle", p
+          ? { cx: x + size / 2, cy: y + size / 2, r: size * 0.44, fill: "none", stroke: "#2e8b57", "stroke-width": size * 0.07, opacity: 0.85, class: "target" }
+          : { cx: x + size / 2, cy: y + size / 2, r: size * 0.16, fill: "#2e8b57", opacity: 0.8, class: "target" }, g);
+      }
       if ((f === 0 && !flip) || (f === w - 1 && flip)) el("text", { x: x + 3, y: y + 14, "font-size": 13, fill: "#333" }, g).textContent = rank + 1;
       if ((r === h - 1 && !flip) || (r === 0 && flip)) el("text", { x: x + size - 12, y: y + size - 4, "font-size": 13, fill: "#333" }, g).textContent = String.fromCharCode(97 + f);
-      g.onclick = () => clickSquare(name, moves, sources);
+      g.onclick = () => clickSquare(name, moves, sources, drops);
     }
   }
 }
@@ -272,8 +324,13 @@ function piece(g, p, x, y, size) {
   el("text", { x: cx, y: cy + size * 0.1, "text-anchor": "middle", "font-size": size * 0.4, "font-weight": "bold", "font-family": "serif", fill: ink, class: "piece" }, g).textContent = p.toUpperCase();
 }
 
-function clickSquare(name, moves, sources) {
+function clickSquare(name, moves, sources, drops) {
   if (cursor !== null) return;
+  if (pocket) {
+    const hit = drops.find((m) => m[1] === pocket && m[2] === name);
+    pocket = null;
+    if (hit) return act(hit[0]);
+  }
   if (selected) {
     const hits = moves.filter((m) => m[1] + m[2] === selected && m[3] + m[4] === name);
     if (hits.length === 1) { selected = null; return act(hits[0][0]); }
@@ -293,8 +350,32 @@ function choose(list) {
 function buttons(legal) {
   const b = $("buttons");
   b.innerHTML = "";
-  const others = legal.filter((a) => !SQUARE.test(a));
-  const squares = legal.length - others.length;
+  const others = legal.filter((a) => !SQUARE.test(a) && !DROP.test(a));
+  const squares = legal.filter((a) => SQUARE.test(a)).length;
+  const inHand = [...new Set(legal.map((a) => a.match(DROP)).filter(Boolean).map((m) => m[1]))];
+  if (inHand.length) {
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = "In hand: click one, then a marked square.";
+    b.append(p);
+    for (const item of inHand) {
+      const btn = document.createElement("button");
+      btn.className = "pocket" + (item === pocket ? " picked" : "");
+      btn.dataset.item = item;
+      // The piece letter is drawn as on the board; the rest of the name stays text.
+      const letter = item.slice(-1);
+      if (/[A-Za-z]/.test(letter)) {
+        const svg = document.createElementNS(SVG, "svg");
+        svg.setAttribute("viewBox", "0 0 100 100");
+        svg.setAttribute("class", "hand-piece");
+        piece(svg, letter, 0, 0, 100);
+        btn.append(svg);
+      }
+      btn.append(document.createTextNode(item));
+      btn.onclick = () => { pocket = pocket === item ? null : item; selected = null; render(); };
+      b.append(btn);
+    }
+  }
   if (legal.length && squares) {
     const p = document.createElement("p");
     p.className = "note";
@@ -353,6 +434,24 @@ async function agentAct() {
   catch (e) { $("play-error").textContent = e.message; }
 }
 
+// "Branch here": N bot games from the shown ply (the history cursor or the live position).
+async function branchHere() {
+  const body = { ply: cursor === null ? view.plies : cursor, games: +$("branch-games").value || 20 };
+  const t = game.tokens[viewing];
+  if (t) { body.seat = viewing; body.token = t; }
+  const agents = $("branch-agents").value.split(",").map((a) => a.trim()).filter(Boolean);
+  if (agents.length) body.agents = agents;
+  if ($("branch-params").value.trim()) body.params = $("branch-params").value;
+  $("branch-out").textContent = "running…";
+  try {
+    const o = await api("POST", `/api/games/${game.id}/branch`, body);
+    const lines = o.seats.map((s) => `${s.seat} ${s.name} (${s.agent}): ${s.wins} won, ${s.draws} drawn, ${s.losses} lost, mean return ${s.mean_return.toFixed(2)}`);
+    lines.push(`${o.games} games from ply ${o.from_ply}, mean length ${o.mean_plies.toFixed(1)} actions`);
+    lines.push("endings: " + o.reasons.map(([r, n]) => `${r} ${n}`).join(", "));
+    $("branch-out").textContent = lines.join("\n");
+  } catch (e) { $("branch-out").textContent = e.message; }
+}
+
 // Watch mode: a recorded game with every seat's observation at every ply.
 async function watch(index) {
   try {
@@ -362,7 +461,7 @@ async function watch(index) {
     viewing = 0;
     $("setup").hidden = true;
     $("play").hidden = false;
-    for (const id of ["typed", "tools"]) $(id).hidden = true;
+    for (const id of ["typed", "tools", "branch"]) $(id).hidden = true;
     $("viewing").innerHTML = "";
     watchData.seat_names.forEach((s, i) => $("viewing").add(new Option(`${i} ${s}`, i)));
     $("viewing-label").hidden = false;

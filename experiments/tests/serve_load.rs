@@ -1,0 +1,155 @@
+//! A bounded load test of the playtest board's API (issue 22): an in-process
+//! `chesslab serve` on loopback, `GAMES` concurrent chess games (human seats, so every
+//! decision is an HTTP request), each driven by its own client thread for `ACTS` actions:
+//! read the seat's state, play its first legal action. Prints the median and p99 latency
+//! of state and act requests and the process's resident memory (VmRSS) before the games,
+//! after them, and after the games have expired.
+//!
+//! Ignored by default (it measures, it asserts only that every request succeeds); run:
+//! `cargo test -p experiments --test serve_load -- --ignored --nocapture`, with
+//! `CHESSLAB_LOAD_GAMES` and `CHESSLAB_LOAD_ACTS` to change 200 games x 20 actions.
+//! Every request goes to 127.0.0.1 only and the run stops by itself: GAMES x ACTS x 2
+//! requests, then the expiry. Speed is not asserted (no timed tests).
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// One request over a fresh connection; returns (status, body).
+fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("write");
+    s.write_all(body.as_bytes()).expect("write");
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, rest.to_string())
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+#[test]
+#[ignore = "a load measurement: run with --ignored --nocapture"]
+fn board_load_200_games() {
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let games = env("CHESSLAB_LOAD_GAMES", 200);
+    let acts = env("CHESSLAB_LOAD_ACTS", 20);
+    let idle = Duration::from_secs(2);
+    let addr = experiments::serve::spawn_local(games + 10, idle, None).expect("server");
+    let before = rss_kib();
+    let start = Instant::now();
+    let threads: Vec<_> = (0..games)
+        .map(|g| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let (st, text) = request(
+                    &addr,
+                    "POST",
+                    "/api/games",
+                    &format!(r#"{{"variant":"chess","seed":{g},"seats":["human","human"]}}"#),
+                );
+                assert_eq!(st, 200, "{text}");
+                let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let id = c["id"].as_str().unwrap().to_string();
+                let tokens: Vec<String> = c["tokens"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_str().unwrap().to_string())
+                    .collect();
+                let (mut state_t, mut act_t) = (Vec::new(), Vec::new());
+                for i in 0..acts {
+                    let seat = i % 2;
+                    let t0 = Instant::now();
+                    let (st, text) = request(
+                        &addr,
+                        "GET",
+                        &format!("/api/games/{id}/state?seat={seat}&token={}", tokens[seat]),
+                        "",
+                    );
+                    state_t.push(t0.elapsed());
+                    assert_eq!(st, 200, "{text}");
+                    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                    let Some(a) = v["legal"].as_array().and_then(|l| l.first()) else {
+                        break;
+                    };
+                    let body =
+                        serde_json::json!({"seat": seat, "token": tokens[seat], "action": a})
+                            .to_string();
+                    let t0 = Instant::now();
+                    let (st, text) = request(&addr, "POST", &format!("/api/games/{id}/act"), &body);
+                    act_t.push(t0.elapsed());
+                    assert_eq!(st, 200, "{text}");
+                }
+                (state_t, act_t)
+            })
+        })
+        .collect();
+    let (mut state_t, mut act_t) = (Vec::new(), Vec::new());
+    for t in threads {
+        let (s, a) = t.join().expect("a client thread failed");
+        state_t.extend(s);
+        act_t.extend(a);
+    }
+    let wall = start.elapsed();
+    let during = rss_kib();
+    state_t.sort();
+    act_t.sort();
+    // Wait past the idle limit; the next create sweeps the expired games.
+    std::thread::sleep(idle + Duration::from_millis(500));
+    let (st, _) = request(&addr, "POST", "/api/games", r#"{"variant":"chess"}"#);
+    assert_eq!(st, 200);
+    let after = rss_kib();
+    println!(
+        "{games} concurrent games x {acts} actions over loopback in {:.1} s",
+        wall.as_secs_f64()
+    );
+    for (name, t) in [("state", &state_t), ("act", &act_t)] {
+        println!(
+            "{name:>5}: {} requests, median {:.2} ms, p99 {:.2} ms",
+            t.len(),
+            percentile(t, 0.5).as_secs_f64() * 1e3,
+            percentile(t, 0.99).as_secs_f64() * 1e3
+        );
+    }
+    println!(
+        "VmRSS: {} MiB before, {} MiB after the games, {} MiB once they expired",
+        before / 1024,
+        during / 1024,
+        after / 1024
+    );
+}
