@@ -289,7 +289,14 @@ pub fn search_grid(
 ) -> Option<BurialGrid> {
     let mut state = seed;
     let mut left = budget;
-    search_from(events, burier, BurialGrid::EMPTY, &mut state, &mut left, accept)
+    search_from(
+        events,
+        burier,
+        BurialGrid::EMPTY,
+        &mut state,
+        &mut left,
+        accept,
+    )
 }
 
 fn search_from(
@@ -501,11 +508,18 @@ mod tests {
             match search_grid(&ev, Color::White, seed, 1_000_000, &any) {
                 Some(g) => {
                     found += 1;
-                    assert!(exact.iter().any(|(e, w)| *e == g && *w > 0.0), "seed {seed}");
+                    assert!(
+                        exact.iter().any(|(e, w)| *e == g && *w > 0.0),
+                        "seed {seed}"
+                    );
                 }
                 None => {
                     none += 1;
-                    assert!(exact.is_empty(), "seed {seed}: missed one of {}", exact.len());
+                    assert!(
+                        exact.is_empty(),
+                        "seed {seed}: missed one of {}",
+                        exact.len()
+                    );
                 }
             }
             // A condition on the final grid is honoured too.
