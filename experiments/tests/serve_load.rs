@@ -11,8 +11,8 @@
 //! Every request goes to 127.0.0.1 only and the run stops by itself: GAMES x ACTS x 2
 //! requests, then the expiry. Speed is not asserted (no timed tests).
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+mod common;
+
 use std::time::{Duration, Instant};
 
 fn rss_kib() -> u64 {
@@ -29,24 +29,7 @@ fn rss_kib() -> u64 {
 
 /// One request over a fresh connection; returns (status, body).
 fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).expect("write");
-    s.write_all(body.as_bytes()).expect("write");
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, rest.to_string())
+    common::http::request(addr, method, path, body.as_bytes())
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

@@ -2,6 +2,8 @@
 //! a clean failure, and small path and file helpers. Each test file uses what it needs.
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
