@@ -5,8 +5,10 @@
 //! through the match machinery (`experiments::tune::play_plain`: no tallies, no
 //! parameters, no targets). Both on one thread.
 //!
-//! Prints the ratio (tuning time / plain time − 1) from a timed loop first, then runs the
-//! criterion pair. Two settings, both Clairvoyant Chess with the seed's tables: random
+//! Prints the ratio (tuning time / plain time − 1) from a timed loop first (rounds in
+//! alternating order; each round asserts both sides played the same games), then runs
+//! the criterion pair (one side after the other, so drifting load shows up there: quote
+//! the timed loop). Two settings, both Clairvoyant Chess with the seed's tables: random
 //! players (cheap games, where the tuner's share is largest: the worst case) and the
 //! `clairvoyant` agent with its naive guesser (a searching player; the smart guesser's
 //! games with the seed's tables take seconds each, too long for a bench).
@@ -65,7 +67,7 @@ fn setting(label: &'static str, agent: &'static str, games: u64) -> Setting {
     }
 }
 
-fn plain(s: &Setting, seed: u64) {
+fn plain(s: &Setting, seed: u64) -> usize {
     play_plain(
         "clairvoyant",
         None,
@@ -74,27 +76,40 @@ fn plain(s: &Setting, seed: u64) {
         seed,
         1,
     )
-    .expect("plain games");
+    .expect("plain games")
 }
 
-fn tuned(s: &Setting, seed: u64) {
-    s.evaluator.loss(seed).expect("an evaluation");
+fn tuned(s: &Setting, seed: u64) -> usize {
+    s.evaluator.loss_and_plies(seed).expect("an evaluation").1
 }
 
-/// Alternating timed rounds, so load on the machine falls on both sides alike.
+/// Timed rounds with the order of the two sides alternating (plain first in even rounds,
+/// tuning first in odd ones), so drifting load on the machine falls on both alike; each
+/// round checks that both sides played the same games (the same plies).
 fn ratio(s: &Setting, rounds: u64) {
     let (mut tp, mut tt) = (0.0, 0.0);
+    let timed = |f: &dyn Fn() -> usize| {
+        let t0 = Instant::now();
+        let plies = f();
+        (t0.elapsed().as_secs_f64(), plies)
+    };
     for r in 0..rounds {
-        let t0 = Instant::now();
-        plain(s, r);
-        tp += t0.elapsed().as_secs_f64();
-        let t0 = Instant::now();
-        tuned(s, r);
-        tt += t0.elapsed().as_secs_f64();
+        let p = || plain(s, r);
+        let t = || tuned(s, r);
+        let ((dp, pp), (dt, pt)) = if r % 2 == 0 {
+            let a = timed(&p);
+            (a, timed(&t))
+        } else {
+            let b = timed(&t);
+            (timed(&p), b)
+        };
+        assert_eq!(pp, pt, "round {r}: the two sides played different games");
+        tp += dp;
+        tt += dt;
     }
     let n = (rounds * s.games) as f64;
     println!(
-        "{}: plain {:.3} ms/game, tuning {:.3} ms/game, overhead {:+.2}% ({} games each)",
+        "{}: plain {:.3} ms/game, tuning {:.3} ms/game, overhead {:+.2}% ({} games each, same games checked)",
         s.label,
         1e3 * tp / n,
         1e3 * tt / n,
@@ -108,8 +123,8 @@ fn bench(c: &mut Criterion) {
         setting("clairvoyant random", "random", 20),
         setting("clairvoyant naive", "clairvoyant:guesser=naive", 2),
     ];
-    for s in &settings {
-        ratio(s, 5);
+    for (s, rounds) in settings.iter().zip([40, 20]) {
+        ratio(s, rounds);
     }
     let mut g = c.benchmark_group("tune-overhead");
     g.sample_size(10);

@@ -22,6 +22,7 @@ pub mod serve;
 pub mod shard;
 pub mod standings;
 pub mod stats;
+pub mod strength;
 pub mod tournament;
 pub mod trace_cmd;
 pub mod tune;

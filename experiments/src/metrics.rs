@@ -1,24 +1,37 @@
 //! Game-design metrics of a run, each with a 95% interval, for balance reports, strength
 //! ladders and rule-set comparisons (issue 19).
 //!
-//! The names and definitions follow the Ludii general game system's behaviour metrics
-//! (the "Metrics" concepts of the Ludii portal, <https://ludii.games/searchConcepts.php>,
-//! which list `AdvantageP1`, `Balance`, `Completion`, `Drawishness`, `DurationTurns`,
-//! `LeadChange` and `Drama` among the values computed from self-play trials), which in
-//! turn come from Cameron Browne's aesthetic criteria for evaluating games (Browne,
-//! *Automatic Generation and Evaluation of Recombination Games*, PhD thesis, QUT 2008;
-//! *Evolutionary Game Design*, Springer 2011). In our words:
+//! The names follow the behaviour metrics of the Ludii general game system, checked
+//! against their definitions in Ludii's source (repository `Ludeme/Ludii`, folder
+//! `Evaluation/src/metrics/`, classes by Matthew Stephenson and Cameron Browne; Ludii's
+//! metrics descend from Browne's aesthetic criteria, *Automatic Generation and
+//! Evaluation of Recombination Games*, PhD thesis, QUT 2008, and *Evolutionary Game
+//! Design*, Springer 2011). Ludii's definition first, then ours where it differs:
 //!
-//! - **decisiveness**: the share of games with a winner (Ludii's completion without
-//!   timeouts: a game stopped at the ply cap counts as drawn, not decisive);
-//! - **drawishness**: the share of drawn games;
-//! - **duration**: the mean number of recorded actions per game;
-//! - **first-move advantage** (`AdvantageP1`): the first seat's mean score, a win 1 and a
-//!   draw ½;
-//! - **lead changes** (`LeadChange`): per game, the number of times the side ahead on the
-//!   evaluation changes, divided by the number of actions; averaged over games;
-//! - **drama** (`Drama`): per decisive game, the share of its positions in which the
-//!   eventual winner was behind on the evaluation; averaged over decisive games.
+//! - **decisiveness** = Ludii's `Completion` ("percentage of games which have a winner
+//!   (not draw or timeout)"): the share of games with a winner. Ludii's own
+//!   `Decisiveness*` classes measure something else (how early the winner's evaluation
+//!   passes a threshold); we do not compute those.
+//! - **drawishness** ≈ Ludii's `Drawishness` ("percentage of games which end in a draw
+//!   (not including timeouts)"). Difference: Ludii leaves games stopped at the turn limit
+//!   out of the draws; ours counts every game without a winner, ply cap included, so
+//!   decisiveness + drawishness = 1 (the "How games end" table separates the ply cap).
+//! - **duration** ≈ Ludii's `DurationActions`/`DurationTurns`: the mean number of recorded
+//!   actions per game (the report also gives the distribution).
+//! - **first-move advantage** ≈ Ludii's `AdvantageP1` ("percentage of games where player
+//!   1 won"). Difference: ours is the first seat's mean score with a draw as ½, the
+//!   figure a chess player reads; Ludii counts wins only.
+//! - **lead changes** ≈ Ludii's `LeadChange` ("average number of times the expected
+//!   winner changes"): per game, the moves at which the set of leaders on the evaluation
+//!   differs from the set before, divided by the number of moves, averaged over games.
+//!   Differences: Ludii evaluates with UCT playouts and counts a change into or out of a
+//!   tie (and the first move, its set before being empty); ours uses the material trace
+//!   below and a level position leaves the lead where it was.
+//! - **drama** ≈ Ludii's `Drama` ("number of moves/severity where the eventual winner was
+//!   behind"): Ludii takes, per move, how far the winner's evaluation is below the best
+//!   one, and aggregates that list (average, median, max, ...). Ours counts the share of
+//!   a decisive game's positions in which the eventual winner was behind (the "number of
+//!   moves" reading, not the severity), averaged over decisive games.
 //!
 //! The evaluation trace is `Game::material(0)` (pawn = 1, the first seat's side minus the
 //! other side; the only evaluation every variant has) after every action, the opening's

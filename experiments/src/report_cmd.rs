@@ -728,7 +728,7 @@ impl Report {
         let _ = writeln!(md, "## Agents\n");
         let _ = writeln!(
             md,
-            "| agent | games | score (95% interval) |\n|---|---|---|"
+            "| agent | games | score (95% interval) | strength (Elo, 95%) |\n|---|---|---|---|"
         );
         let duplicated = |spec: &String| specs.values().filter(|s| *s == spec).count() > 1;
         for (p, spec) in &specs {
@@ -749,9 +749,20 @@ impl Report {
             } else {
                 format!("`{spec}`")
             };
-            let _ = writeln!(md, "| {name} | {} | {} |", xs.len(), fmt_score(am, ah));
+            let _ = writeln!(
+                md,
+                "| {name} | {} | {} | {} |",
+                xs.len(),
+                fmt_score(am, ah),
+                crate::strength::cell(spec)
+            );
         }
-        let _ = writeln!(md);
+        let _ = writeln!(
+            md,
+            "\nStrength: {}; measured agents only, `*` = measured without the `noise` \
+             setting. It says how well the search plays orthodox chess, not this variant.\n",
+            crate::strength::SCALE
+        );
 
         // Length.
         let mut plies: Vec<usize> = games.iter().map(|g| g.plies).collect();
@@ -958,6 +969,8 @@ struct RunFigures {
     variant: String,
     digest: String,
     agents: String,
+    /// The agents' measured chess strength ([`crate::strength`]), one cell per agent.
+    strength: String,
     seat0: String,
     metrics: Metrics,
 }
@@ -971,7 +984,10 @@ impl RunFigures {
         let mut agents: Vec<String> = a.games.iter().flat_map(|g| g.agents.clone()).collect();
         agents.sort();
         agents.dedup();
+        let mut cells: Vec<String> = agents.iter().map(|a| crate::strength::cell(a)).collect();
+        cells.dedup();
         Ok(RunFigures {
+            strength: cells.join(" vs "),
             label: dir
                 .file_name()
                 .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into()),
@@ -1033,16 +1049,17 @@ fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
     );
     let _ = writeln!(
         md,
-        "| rung | agents | games | {seat}'s score | draws | decisive | length | lead changes / action | drama | distinct 8-action lines |\n|---|---|---|---|---|---|---|---|---|---|"
+        "| rung | agents | chess Elo | games | {seat}'s score | draws | decisive | length | lead changes / action | drama | distinct 8-action lines |\n|---|---|---|---|---|---|---|---|---|---|---|"
     );
     for r in runs {
         let m = &r.metrics;
         let _ = writeln!(
             md,
-            "| [{}]({}/report.md) | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| [{}]({}/report.md) | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.label,
             r.label,
             r.agents,
+            r.strength,
             m.games,
             m.first_move_advantage.fmt(3),
             m.drawishness.fmt_pct(),
@@ -1053,6 +1070,11 @@ fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
             m.diversity[1].distinct
         );
     }
+    let _ = writeln!(
+        md,
+        "\nchess Elo: {} (`*`: measured without the `noise` setting; `—`: not measured).",
+        crate::strength::SCALE
+    );
     let first = &runs[0].metrics;
     let last = &runs[runs.len() - 1].metrics;
     let (change, verdict) = edge_trend(&first.first_move_advantage, &last.first_move_advantage);

@@ -19,6 +19,12 @@
 //! half; four passes in a row (nobody can move, no king capturable) is a draw recorded as
 //! `stalemate`; the other draws are the common ones (50 moves, threefold repetition of
 //! position and seat, insufficient material, ply cap).
+//!
+//! One rule that is not the seed's, off by default: `partner_answers_check = true` lets a
+//! seat whose king is in check answer with any piece of its colour, its partner's half
+//! included (the alternative a designer might try for the checked team; compared with the
+//! seed's rule in `results/crowded-house/compare/`;
+//! `rule_alternative_partner_answers_check`).
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
@@ -39,11 +45,17 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct CrowdedHouseParams {
     pub ply_cap: u32,
+    /// Not the seed's rule: a seat in check may answer it with any piece of its colour,
+    /// not only those starting or ending on its half (default false, the seed).
+    pub partner_answers_check: bool,
 }
 
 impl Default for CrowdedHouseParams {
     fn default() -> Self {
-        CrowdedHouseParams { ply_cap: 400 }
+        CrowdedHouseParams {
+            ply_cap: 400,
+            partner_answers_check: false,
+        }
     }
 }
 
@@ -142,7 +154,11 @@ impl CrowdedHouse {
 
     fn legal_moves(&self) -> MoveList {
         let b = &self.board;
-        let mine = half(self.seat);
+        let mine = if self.params.partner_answers_check && self.in_check() {
+            Bitboard::FULL
+        } else {
+            half(self.seat)
+        };
         let next = (self.seat + 1) % SEATS;
         let mut pseudo = MoveList::new();
         let occ = b.occupied();
@@ -508,6 +524,28 @@ mod tests {
         // No move but no check: the seat passes instead and the game goes on.
         let g = pos("4k3/8/8/8/8/8/7P/7K w - - 0 1 | 2");
         assert!(g.result().is_none());
+    }
+
+    #[test]
+    fn rule_alternative_partner_answers_check() {
+        // The a1 rook checks the white king for the black king-side seat; the king's
+        // squares are blocked or covered by the e3 knight, and nothing on the king side
+        // can block or capture: mate under the seed's rule. With the alternative rule
+        // the partner's b3 knight (queen side) may block on c1 or take the rook.
+        let opening = "4k3/8/8/8/8/1N2n3/3PPP2/r3KB2 w - - 0 1 | 0";
+        let seed = pos(opening);
+        assert!(seed.in_check());
+        assert_eq!(seed.result().map(|r| r.reason), Some("checkmate"));
+        let params = CrowdedHouseParams {
+            partner_answers_check: true,
+            ..Default::default()
+        };
+        let alt = CrowdedHouse::from_opening(&params, opening).unwrap();
+        assert!(alt.result().is_none());
+        assert_eq!(moves(&alt), vec!["b3a1".to_string(), "b3c1".to_string()]);
+        // Out of check the halves bind as before: the queen-side seat still passes here.
+        let g = CrowdedHouse::from_opening(&params, "4k3/8/8/8/8/8/7P/7K w - - 0 1 | 2").unwrap();
+        assert_eq!(moves(&g), vec!["pass".to_string()]);
     }
 
     #[test]

@@ -194,6 +194,7 @@ struct Checkpoint {
 struct Played {
     values: Vec<Vec<f64>>,
     games: u64,
+    plies: usize,
     game_secs: f64,
     overhead_secs: f64,
 }
@@ -320,6 +321,7 @@ impl VariantVisitor for Eval<'_> {
             overhead_secs: t0.elapsed().as_secs_f64(),
             values,
             games: out.rows.len() as u64,
+            plies: out.rows.values().map(|r| r.plies).sum(),
             game_secs,
         })
     }
@@ -409,8 +411,17 @@ impl Evaluator {
 
     /// The loss of the base point over games with seed `seed`.
     pub fn loss(&self, seed: u64) -> Result<f64> {
+        Ok(self.loss_and_plies(seed)?.0)
+    }
+
+    /// The loss and the plies the games took (the bench checks it plays the same games
+    /// as [`play_plain`]).
+    pub fn loss_and_plies(&self, seed: u64) -> Result<(f64, usize)> {
         let p = self.setup.play(&self.base, self.games, seed)?;
-        Ok(targets::loss(&self.setup.targets, &self.setup.means(&p)))
+        Ok((
+            targets::loss(&self.setup.targets, &self.setup.means(&p)),
+            p.plies,
+        ))
     }
 }
 

@@ -286,3 +286,22 @@ fn scale_params_keep_the_shape_of_a_table() {
     );
     assert!(bad.is_err());
 }
+
+/// The overhead bench compares an evaluation with the same games played plainly; that
+/// comparison means something only if both sides play exactly the same games (same
+/// seeds, same agents, the base point's table equal to the variant's defaults).
+#[test]
+fn an_evaluation_plays_the_same_games_as_plain_play() {
+    let space = "[[param]]\nname = \"values\"\npaths = [\"values\"]\nkind = \"scale\"\nmin = 0.1\nmax = 2\n";
+    let targets = "[[target]]\nmeasure = \"tally:white_purchases+black_purchases/white_moves+black_moves\"\nrange = [0.1667, 0.2]\n";
+    let f = Files::new(space, targets);
+    let mut args = f.args("clairvoyant", Optimizer::Spsa, 1, "out");
+    args.games = 4;
+    args.threads = Some(1);
+    let eval = Evaluator::new(&args).unwrap();
+    for seed in [3, 7] {
+        let (_, plies) = eval.loss_and_plies(seed).unwrap();
+        let plain = play_plain("clairvoyant", None, &["random".into()], 4, seed, 1).unwrap();
+        assert_eq!(plies, plain, "seed {seed}");
+    }
+}
