@@ -248,9 +248,9 @@ pub struct TimeChess {
     /// a playout lists nothing (see [`playout`]), and the search lists a node's actions
     /// when it expands it.
     result: Option<GameResult>,
-    /// At a sighted turn, the legal moves as target sets, filled by the judgement after
-    /// `apply` (it needs to know whether one exists) and drawn from by
-    /// `sample_legal_action`; stale after `undo` (`sets_fresh`).
+    /// The moves of the side to move as target sets, filled in place by the judgement
+    /// after `apply` (at a sighted turn it needs to know whether one exists) and drawn
+    /// from by `sample_legal_action`; stale after `undo` (`sets_fresh`).
     sets: playout::Batches,
     sets_fresh: bool,
     /// The blind seat's belief at the current state, worked out on first use.
@@ -409,16 +409,25 @@ impl TimeChess {
     /// One action of the side to move drawn uniformly from those `legal_actions` lists
     /// (see [`playout`]); `Pass` for a blind mover without tries.
     fn sample_action(&self, rng: &mut dyn RngCore) -> TimeAction {
-        let mv = if self.phase().is_blind_turn() {
-            let mut sets = playout::Batches::new(Bitboard::EMPTY);
-            playout::blind_sets(&self.board, &mut sets);
-            sets.draw(rng)
-        } else if self.sets_fresh {
-            self.sets.draw(rng)
+        let mv = if self.sets_fresh {
+            self.sets.draw(&self.board, rng)
         } else {
-            TimeChess::sighted_sets(&self.board).draw(rng)
+            let mut sets = playout::Batches::new(Bitboard::EMPTY);
+            TimeChess::fill_sets(&self.board, self.phase(), &mut sets);
+            sets.draw(&self.board, rng)
         };
         mv.map_or(TimeAction::Pass, TimeAction::Move)
+    }
+
+    /// The moves of the side to move as target sets: blind tries, or sighted moves (see
+    /// [`playout::sighted_sets`]).
+    fn fill_sets(board: &Board, phase: Phase, sets: &mut playout::Batches) {
+        if phase.is_blind_turn() {
+            sets.reset(Bitboard::EMPTY);
+            playout::blind_sets(board, sets);
+        } else {
+            playout::sighted_sets(board, sets);
+        }
     }
 
     /// What a blind try does on the true board: the move to make (`None`: forfeited).
@@ -472,23 +481,15 @@ impl TimeChess {
         }
     }
 
-    /// Sets the result at this state. At a sighted turn the legal moves are generated
-    /// as target sets (no list), kept for `sample_legal_action`.
+    /// Sets the result at this state. The moves are generated as target sets (no list),
+    /// in place, and kept for `sample_legal_action`; at a sighted turn they also tell
+    /// whether any legal move exists.
     fn judge(&mut self) {
-        self.sets_fresh = !self.phase().is_blind_turn();
-        if self.sets_fresh {
-            self.sets = TimeChess::sighted_sets(&self.board);
-        }
-        let no_moves = self.sets.total() == 0;
+        let phase = self.phase();
+        TimeChess::fill_sets(&self.board, phase, &mut self.sets);
+        let no_moves = !phase.is_blind_turn() && !self.sets.any_legal(&self.board);
+        self.sets_fresh = true;
         self.result = self.compute_result(|| no_moves);
-    }
-
-    /// The sighted moves as target sets (moves onto the enemy king left out).
-    fn sighted_sets(board: &Board) -> playout::Batches {
-        let them = board.turn().other();
-        let mut sets = playout::Batches::new(board.pieces(them, Role::King));
-        board.generate(&mut sets);
-        sets
     }
 
     /// The result; `no_moves` is asked only at a sighted turn.
