@@ -75,13 +75,19 @@
 //! twilight board does not carry the repetition history, which both seats saw; within
 //! one search the part before the last twilight is the same in every sampled world.
 //!
-//! Speed: `apply` judges the end without listing moves (a sighted turn generates its
-//! legal moves as target sets, enough to know whether one exists, and keeps them), and
-//! [`Game::sample_legal_action`] draws a playout's action uniformly from those sets or
-//! from the blind tries' sets (module [`playout`], tested by
-//! `sampled_actions_are_uniform_over_the_listed_set`); `legal_actions` lists on demand.
+//! Speed: `apply` judges the end without listing moves: it refills, in place, the
+//! mover's moves as target sets (blind tries, or sighted moves whose king targets are
+//! tested for safety only when drawn or when nothing else can move), enough to know
+//! whether a legal move exists, and keeps them; [`Game::sample_legal_action`] draws a
+//! playout's action uniformly from those sets (module [`playout`], tested by
+//! `sampled_actions_are_uniform_over_the_listed_set`,
+//! `sighted_sets_match_the_listing_generator` and
+//! `blind_sets_match_the_reference_generator`); `legal_actions` lists on demand.
 //! `undo` restores the result the ply recorded
-//! (`judged_results_survive_undo_and_match_a_fresh_judgement`).
+//! (`judged_results_survive_undo_and_match_a_fresh_judgement`). Repetition keys are the
+//! board's Zobrist key XOR a key per phase, and each ply folds one hash step into each
+//! seat's observation hash. The recorded games of `results/time/` replay to their
+//! results and tallies (`engine/tests/time_replay.rs`).
 //!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
@@ -261,6 +267,21 @@ pub(crate) fn mix(h: u64, x: u64) -> u64 {
     zobrist::extra(h.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
+/// Keys of the six phases, XORed into the board key for repetition keys (one XOR per
+/// ply rather than a hash; equal keys still need the same board and phase).
+const PHASE_KEYS: [u64; 6] = [
+    zobrist::extra(0x7068_0000),
+    zobrist::extra(0x7068_0001),
+    zobrist::extra(0x7068_0002),
+    zobrist::extra(0x7068_0003),
+    zobrist::extra(0x7068_0004),
+    zobrist::extra(0x7068_0005),
+];
+
+/// Odd multiplier spreading a ply count or action code over the word before it is
+/// XORed into an already random key.
+const SPREAD: u64 = 0xD6E8_FEB8_6659_FD93;
+
 fn action_code(a: TimeAction) -> u64 {
     match a {
         TimeAction::Move(m) => m.code() as u64 + 1,
@@ -304,7 +325,7 @@ impl TimeChess {
     }
 
     fn start(board: Board, start_phase: Phase, ply_cap: u32) -> TimeChess {
-        let rep = mix(board.key(), start_phase.index() as u64);
+        let rep = board.key() ^ PHASE_KEYS[start_phase.index()];
         let start = mix(rep, 0x7469_6d65);
         let mut g = TimeChess {
             board,
@@ -373,7 +394,7 @@ impl TimeChess {
     }
 
     fn rep_key(&self) -> u64 {
-        mix(self.board.key(), self.phase().index() as u64)
+        self.board.key() ^ PHASE_KEYS[self.phase().index()]
     }
 
     // ----- move generation ------------------------------------------------------------
@@ -670,9 +691,14 @@ impl Game for TimeChess {
         // board before a sighted move; twilight follows every blind move). The opponent
         // learns only where it lost a piece while it is blind, else sees the board.
         // What a seat that sees everything sees (ply count included: play is timed).
-        let seen = mix(rep, self.records.len() as u64);
+        // One strong mix per seat and ply; what is folded in is already a random-looking
+        // key (Zobrist), so ply count and action are spread and XORed into it.
+        let seen = rep ^ (self.records.len() as u64).wrapping_mul(SPREAD);
         let m = mover.index();
-        self.obs[m] = mix(mix(self.obs[m], action_code(action)), seen);
+        self.obs[m] = mix(
+            self.obs[m],
+            seen ^ action_code(action).wrapping_mul(SPREAD).rotate_left(29),
+        );
         let o = them.index();
         self.obs[o] = if phase.blind() == Some(them) {
             mix(
