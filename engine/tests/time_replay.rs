@@ -27,8 +27,7 @@ fn fields(line: &str) -> Vec<String> {
 
 /// The rows of a CSV file as maps from column name to field.
 fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
     let head = fields(lines.next().expect("a header"));
     lines

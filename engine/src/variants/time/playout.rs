@@ -225,8 +225,7 @@ fn king_target_safe(b: &Board, king: Square, t: Square) -> bool {
     let queens = b.by_role(Role::Queen);
     let occ = b.occupied().without(king);
     (attacks::knight_attacks(t) & theirs & b.by_role(Role::Knight)).is_empty()
-        && (attacks::rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens))
-            .is_empty()
+        && (attacks::rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens)).is_empty()
         && (attacks::bishop_attacks(t, occ) & theirs & (b.by_role(Role::Bishop) | queens))
             .is_empty()
 }

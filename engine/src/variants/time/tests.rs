@@ -770,11 +770,15 @@ fn sighted_sets_match_the_listing_generator() {
             assert_eq!(got, want, "sets and list differ at {}", b.fen());
             // Where only king moves are left the judgement must test them all.
             let king = b.king(b.turn());
-            only_king += usize::from(
-                !want.is_empty() && want.iter().all(|m| Some(m.from()) == king),
-            );
+            only_king +=
+                usize::from(!want.is_empty() && want.iter().all(|m| Some(m.from()) == king));
             assert_eq!(sets.any_legal(&b), !want.is_empty(), "at {}", b.fen());
-            assert_eq!(sets.moves(&b).len(), want.len(), "after any_legal at {}", b.fen());
+            assert_eq!(
+                sets.moves(&b).len(),
+                want.len(),
+                "after any_legal at {}",
+                b.fen()
+            );
             positions += 1;
             in_check += usize::from(b.in_check());
             let a = g.sample_legal_action(s, &mut rng, &mut scratch).unwrap();
