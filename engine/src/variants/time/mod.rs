@@ -75,13 +75,19 @@
 //! twilight board does not carry the repetition history, which both seats saw; within
 //! one search the part before the last twilight is the same in every sampled world.
 //!
-//! Speed: `apply` judges the end without listing moves (a sighted turn generates its
-//! legal moves as target sets, enough to know whether one exists, and keeps them), and
-//! [`Game::sample_legal_action`] draws a playout's action uniformly from those sets or
-//! from the blind tries' sets (module [`playout`], tested by
-//! `sampled_actions_are_uniform_over_the_listed_set`); `legal_actions` lists on demand.
+//! Speed: `apply` judges the end without listing moves: it refills, in place, the
+//! mover's moves as target sets (blind tries, or sighted moves whose king targets are
+//! tested for safety only when drawn or when nothing else can move), enough to know
+//! whether a legal move exists, and keeps them; [`Game::sample_legal_action`] draws a
+//! playout's action uniformly from those sets (module [`playout`], tested by
+//! `sampled_actions_are_uniform_over_the_listed_set`,
+//! `sighted_sets_match_the_listing_generator` and
+//! `blind_sets_match_the_reference_generator`); `legal_actions` lists on demand.
 //! `undo` restores the result the ply recorded
-//! (`judged_results_survive_undo_and_match_a_fresh_judgement`).
+//! (`judged_results_survive_undo_and_match_a_fresh_judgement`). Repetition keys are the
+//! board's Zobrist key XOR a key per phase, and each ply folds one hash step into each
+//! seat's observation hash. The recorded games of `results/time/` replay to their
+//! results and tallies (`engine/tests/time_replay.rs`).
 //!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
@@ -248,9 +254,9 @@ pub struct TimeChess {
     /// a playout lists nothing (see [`playout`]), and the search lists a node's actions
     /// when it expands it.
     result: Option<GameResult>,
-    /// At a sighted turn, the legal moves as target sets, filled by the judgement after
-    /// `apply` (it needs to know whether one exists) and drawn from by
-    /// `sample_legal_action`; stale after `undo` (`sets_fresh`).
+    /// The moves of the side to move as target sets, filled in place by the judgement
+    /// after `apply` (at a sighted turn it needs to know whether one exists) and drawn
+    /// from by `sample_legal_action`; stale after `undo` (`sets_fresh`).
     sets: playout::Batches,
     sets_fresh: bool,
     /// The blind seat's belief at the current state, worked out on first use.
@@ -260,6 +266,21 @@ pub struct TimeChess {
 pub(crate) fn mix(h: u64, x: u64) -> u64 {
     zobrist::extra(h.rotate_left(23) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
+
+/// Keys of the six phases, XORed into the board key for repetition keys (one XOR per
+/// ply rather than a hash; equal keys still need the same board and phase).
+const PHASE_KEYS: [u64; 6] = [
+    zobrist::extra(0x7068_0000),
+    zobrist::extra(0x7068_0001),
+    zobrist::extra(0x7068_0002),
+    zobrist::extra(0x7068_0003),
+    zobrist::extra(0x7068_0004),
+    zobrist::extra(0x7068_0005),
+];
+
+/// Odd multiplier spreading a ply count or action code over the word before it is
+/// XORed into an already random key.
+const SPREAD: u64 = 0xD6E8_FEB8_6659_FD93;
 
 fn action_code(a: TimeAction) -> u64 {
     match a {
@@ -304,7 +325,7 @@ impl TimeChess {
     }
 
     fn start(board: Board, start_phase: Phase, ply_cap: u32) -> TimeChess {
-        let rep = mix(board.key(), start_phase.index() as u64);
+        let rep = board.key() ^ PHASE_KEYS[start_phase.index()];
         let start = mix(rep, 0x7469_6d65);
         let mut g = TimeChess {
             board,
@@ -373,7 +394,7 @@ impl TimeChess {
     }
 
     fn rep_key(&self) -> u64 {
-        mix(self.board.key(), self.phase().index() as u64)
+        self.board.key() ^ PHASE_KEYS[self.phase().index()]
     }
 
     // ----- move generation ------------------------------------------------------------
@@ -409,16 +430,25 @@ impl TimeChess {
     /// One action of the side to move drawn uniformly from those `legal_actions` lists
     /// (see [`playout`]); `Pass` for a blind mover without tries.
     fn sample_action(&self, rng: &mut dyn RngCore) -> TimeAction {
-        let mv = if self.phase().is_blind_turn() {
-            let mut sets = playout::Batches::new(Bitboard::EMPTY);
-            playout::blind_sets(&self.board, &mut sets);
-            sets.draw(rng)
-        } else if self.sets_fresh {
-            self.sets.draw(rng)
+        let mv = if self.sets_fresh {
+            self.sets.draw(&self.board, rng)
         } else {
-            TimeChess::sighted_sets(&self.board).draw(rng)
+            let mut sets = playout::Batches::new(Bitboard::EMPTY);
+            TimeChess::fill_sets(&self.board, self.phase(), &mut sets);
+            sets.draw(&self.board, rng)
         };
         mv.map_or(TimeAction::Pass, TimeAction::Move)
+    }
+
+    /// The moves of the side to move as target sets: blind tries, or sighted moves (see
+    /// [`playout::sighted_sets`]).
+    fn fill_sets(board: &Board, phase: Phase, sets: &mut playout::Batches) {
+        if phase.is_blind_turn() {
+            sets.reset(Bitboard::EMPTY);
+            playout::blind_sets(board, sets);
+        } else {
+            playout::sighted_sets(board, sets);
+        }
     }
 
     /// What a blind try does on the true board: the move to make (`None`: forfeited).
@@ -472,23 +502,15 @@ impl TimeChess {
         }
     }
 
-    /// Sets the result at this state. At a sighted turn the legal moves are generated
-    /// as target sets (no list), kept for `sample_legal_action`.
+    /// Sets the result at this state. The moves are generated as target sets (no list),
+    /// in place, and kept for `sample_legal_action`; at a sighted turn they also tell
+    /// whether any legal move exists.
     fn judge(&mut self) {
-        self.sets_fresh = !self.phase().is_blind_turn();
-        if self.sets_fresh {
-            self.sets = TimeChess::sighted_sets(&self.board);
-        }
-        let no_moves = self.sets.total() == 0;
+        let phase = self.phase();
+        TimeChess::fill_sets(&self.board, phase, &mut self.sets);
+        let no_moves = !phase.is_blind_turn() && !self.sets.any_legal(&self.board);
+        self.sets_fresh = true;
         self.result = self.compute_result(|| no_moves);
-    }
-
-    /// The sighted moves as target sets (moves onto the enemy king left out).
-    fn sighted_sets(board: &Board) -> playout::Batches {
-        let them = board.turn().other();
-        let mut sets = playout::Batches::new(board.pieces(them, Role::King));
-        board.generate(&mut sets);
-        sets
     }
 
     /// The result; `no_moves` is asked only at a sighted turn.
@@ -669,9 +691,14 @@ impl Game for TimeChess {
         // board before a sighted move; twilight follows every blind move). The opponent
         // learns only where it lost a piece while it is blind, else sees the board.
         // What a seat that sees everything sees (ply count included: play is timed).
-        let seen = mix(rep, self.records.len() as u64);
+        // One strong mix per seat and ply; what is folded in is already a random-looking
+        // key (Zobrist), so ply count and action are spread and XORed into it.
+        let seen = rep ^ (self.records.len() as u64).wrapping_mul(SPREAD);
         let m = mover.index();
-        self.obs[m] = mix(mix(self.obs[m], action_code(action)), seen);
+        self.obs[m] = mix(
+            self.obs[m],
+            seen ^ action_code(action).wrapping_mul(SPREAD).rotate_left(29),
+        );
         let o = them.index();
         self.obs[o] = if phase.blind() == Some(them) {
             mix(

@@ -3,24 +3,34 @@
 //!
 //! A random Time Chess game from the first blind turn lasts about 320 plies, and a
 //! playout that lists every action at every ply spends most of its time writing lists it
-//! reads one entry of. Here the move generators (the orthodox legal generator for sighted
-//! turns, [`blind_sets`] for blind tries) hand over their moves as target sets (one
+//! reads one entry of. Here the move generators hand over their moves as target sets (one
 //! piece's targets, or every pawn's push of one kind), which [`Batches`] keeps as
 //! bitboards with their sizes (popcounts, times four for promotions). One index is drawn
-//! uniformly over the total and the set holding it yields the move. The sets are exactly
-//! the ones the listing generators expand move by move (the same generators, through the
-//! same [`MoveSink`] calls), so every action `legal_actions` lists has probability 1/n
-//! and no other action can come out; no draw is rejected. The test
-//! `sampled_actions_are_uniform_over_the_listed_set` checks membership and frequencies
-//! (chi-square) against the listed set on sighted, blind, promotion, castling, en
-//! passant and king-capture positions.
+//! uniformly over the total and the set holding it yields the move.
+//!
+//! Blind turns use [`blind_sets`], the listing generator's own sets, so every listed try
+//! has probability 1/n and nothing else can come out. Sighted turns use
+//! [`sighted_sets`]: when the mover is in check it is the orthodox legal generator
+//! (exact sets); otherwise it is the same generator without its costliest part, the
+//! safety test of every king target against enemy sliders and knights. Every other set is
+//! exact (pinned pieces stay on their pin lines, en passant and castling are judged as
+//! the orthodox generator judges them); the king's set is a superset of its legal
+//! targets, and a draw that lands on an unsafe king target is rejected and drawn again.
+//! Drawing uniformly from a superset and rejecting what is outside the legal set is
+//! uniform over the legal set. Whether any legal move exists (checkmate and stalemate)
+//! needs no king test unless the king's set is the only non-empty one; then the king's
+//! set is filtered exactly. Both the judgement and the sets are checked against the
+//! listing generator on many random positions by
+//! `sighted_sets_match_the_listing_generator`, and the draw's frequencies by
+//! `sampled_actions_are_uniform_over_the_listed_set` (chi-square, on sighted, blind,
+//! promotion, castling, en passant, check and king-capture positions).
 
-use crate::attacks;
+use crate::attacks::{self, between, line};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind};
-use crate::square::{Role, Square};
+use crate::square::{Color, Role, Square};
 use rand::{Rng, RngCore};
 
 use super::castle_path;
@@ -35,10 +45,16 @@ const PAWN_SET: u8 = 2;
 const PAWN_PROMOTION_SET: u8 = 3;
 const SPECIAL: u8 = 4;
 
+/// No batch: the king's batch index when every set is exact.
+const NO_BATCH: usize = usize::MAX;
+
 /// The generator's moves as target sets, with the total number of moves they stand for.
+/// Filled in place ([`Batches::reset`]) so a game keeps one buffer for its whole life.
 #[derive(Clone)]
 pub(super) struct Batches {
     targets: [Bitboard; MAX_BATCHES],
+    /// Moves each batch stands for (targets, times four for promotions).
+    sizes: [u8; MAX_BATCHES],
     kinds: [u8; MAX_BATCHES],
     /// The origin square (per-piece sets), the pawn delta (set-wise pawns, as `i8`), or
     /// the index into `specials`.
@@ -49,6 +65,8 @@ pub(super) struct Batches {
     total: u32,
     /// Squares no move may land on (the enemy king for sighted moves).
     forbidden: Bitboard,
+    /// The batch of king targets not yet tested for safety ([`NO_BATCH`]: all exact).
+    lazy_king: usize,
 }
 
 impl std::fmt::Debug for Batches {
@@ -64,6 +82,7 @@ impl Batches {
     pub(super) fn new(forbidden: Bitboard) -> Batches {
         Batches {
             targets: [Bitboard::EMPTY; MAX_BATCHES],
+            sizes: [0; MAX_BATCHES],
             kinds: [0; MAX_BATCHES],
             data: [0; MAX_BATCHES],
             specials: [Move::NULL; 4],
@@ -71,7 +90,18 @@ impl Batches {
             n_specials: 0,
             total: 0,
             forbidden,
+            lazy_king: NO_BATCH,
         }
+    }
+
+    /// Empties the batches for a new position (the arrays are overwritten, not cleared).
+    #[inline(always)]
+    pub(super) fn reset(&mut self, forbidden: Bitboard) {
+        self.len = 0;
+        self.n_specials = 0;
+        self.total = 0;
+        self.forbidden = forbidden;
+        self.lazy_king = NO_BATCH;
     }
 
     #[inline(always)]
@@ -85,61 +115,119 @@ impl Batches {
         } else {
             1
         };
+        let size = per * targets.count();
         self.targets[self.len] = targets;
+        self.sizes[self.len] = size as u8;
         self.kinds[self.len] = kind;
         self.data[self.len] = data;
         self.len += 1;
-        self.total += per * targets.count();
+        self.total += size;
     }
 
-    /// The number of moves the batches stand for.
-    pub(super) fn total(&self) -> u32 {
-        self.total
+    /// Whether the batches hold a legal move. Tests the king's targets (and keeps only
+    /// the safe ones) only when no other batch holds a move.
+    pub(super) fn any_legal(&mut self, b: &Board) -> bool {
+        if self.lazy_king == NO_BATCH {
+            return self.total > 0;
+        }
+        let i = self.lazy_king;
+        if self.total > self.sizes[i] as u32 {
+            return true;
+        }
+        let king = Square::new(self.data[i]);
+        let mut safe = Bitboard::EMPTY;
+        for t in self.targets[i] {
+            if king_target_safe(b, king, t) {
+                safe.set(t);
+            }
+        }
+        self.total -= self.sizes[i] as u32 - safe.count();
+        self.targets[i] = safe;
+        self.sizes[i] = safe.count() as u8;
+        self.lazy_king = NO_BATCH;
+        self.total > 0
     }
 
-    /// One move drawn uniformly from the batches (`None` when they hold none).
-    pub(super) fn draw(&self, rng: &mut dyn RngCore) -> Option<Move> {
+    /// The `k`-th move the batches stand for (`k < total`), with whether it is a king
+    /// move still to be tested for safety.
+    #[inline]
+    fn decode(&self, mut k: u32) -> (Move, bool) {
+        let mut i = 0;
+        while k >= self.sizes[i] as u32 {
+            k -= self.sizes[i] as u32;
+            i += 1;
+        }
+        let kind = self.kinds[i];
+        if kind == SPECIAL {
+            return (self.specials[self.data[i] as usize], false);
+        }
+        let promo = kind == PROMOTIONS || kind == PAWN_PROMOTION_SET;
+        let (t, role) = if promo {
+            (k / 4, Some(Role::PROMOTIONS[(k % 4) as usize]))
+        } else {
+            (k, None)
+        };
+        let to = nth(self.targets[i], t);
+        let from = match kind {
+            NORMAL | PROMOTIONS => Square::new(self.data[i]),
+            _ => Square::new((to.index() as i8 - self.data[i] as i8) as u8),
+        };
+        let mv = match role {
+            Some(r) => Move::new(from, to, MoveKind::Promotion(r)),
+            None => Move::normal(from, to),
+        };
+        (mv, i == self.lazy_king)
+    }
+
+    /// One move drawn uniformly from the legal moves the batches stand for (`None` when
+    /// they hold none); `b` is the position they were filled from. A king move onto an
+    /// attacked square is rejected and the draw repeated.
+    pub(super) fn draw(&self, b: &Board, rng: &mut dyn RngCore) -> Option<Move> {
         if self.total == 0 {
             return None;
         }
-        let mut k = rng.gen_range(0..self.total);
-        for i in 0..self.len {
-            let kind = self.kinds[i];
-            let targets = self.targets[i];
-            let promo = kind == PROMOTIONS || kind == PAWN_PROMOTION_SET;
-            let size = targets.count() * if promo { 4 } else { 1 };
-            if k >= size {
-                k -= size;
-                continue;
+        loop {
+            let (mv, test) = self.decode(rng.gen_range(0..self.total));
+            if !test || king_target_safe(b, mv.from(), mv.to()) {
+                return Some(mv);
             }
-            if kind == SPECIAL {
-                return Some(self.specials[self.data[i] as usize]);
-            }
-            let (t, role) = if promo {
-                (k / 4, Some(Role::PROMOTIONS[(k % 4) as usize]))
-            } else {
-                (k, None)
-            };
-            let to = nth(targets, t);
-            let from = match kind {
-                NORMAL | PROMOTIONS => Square::new(self.data[i]),
-                _ => Square::new((to.index() as i8 - self.data[i] as i8) as u8),
-            };
-            return Some(match role {
-                Some(r) => Move::new(from, to, MoveKind::Promotion(r)),
-                None => Move::normal(from, to),
-            });
         }
-        None
+    }
+
+    /// Every legal move the batches stand for, in batch order (tests).
+    #[cfg(test)]
+    pub(super) fn moves(&self, b: &Board) -> Vec<Move> {
+        (0..self.total)
+            .map(|k| self.decode(k))
+            .filter(|&(mv, test)| !test || king_target_safe(b, mv.from(), mv.to()))
+            .map(|(mv, _)| mv)
+            .collect()
     }
 }
 
 /// The `k`-th square of `set` in ascending order (`k < set.count()`).
 #[inline]
 fn nth(set: Bitboard, k: u32) -> Square {
-    set.into_iter()
-        .nth(k as usize)
-        .expect("index below the set's size")
+    let mut bits = set.0;
+    for _ in 0..k {
+        bits &= bits - 1;
+    }
+    Square::new(bits.trailing_zeros() as u8)
+}
+
+/// Whether the side to move's king may step from `king` to `t` (neither enemy pawns nor
+/// the enemy king attack `t`: the sets leave those squares out): no enemy knight or
+/// slider attacks `t` once the king has left `king`.
+#[inline]
+fn king_target_safe(b: &Board, king: Square, t: Square) -> bool {
+    let them = b.turn().other();
+    let theirs = b.by_color(them);
+    let queens = b.by_role(Role::Queen);
+    let occ = b.occupied().without(king);
+    (attacks::knight_attacks(t) & theirs & b.by_role(Role::Knight)).is_empty()
+        && (attacks::rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens)).is_empty()
+        && (attacks::bishop_attacks(t, occ) & theirs & (b.by_role(Role::Bishop) | queens))
+            .is_empty()
 }
 
 impl MoveSink for Batches {
@@ -164,6 +252,7 @@ impl MoveSink for Batches {
         self.kinds[self.len] = SPECIAL;
         self.data[self.len] = self.n_specials as u8;
         self.targets[self.len] = Bitboard::from_square(mv.to());
+        self.sizes[self.len] = 1;
         self.n_specials += 1;
         self.len += 1;
         self.total += 1;
@@ -180,34 +269,243 @@ impl MoveSink for Batches {
     }
 }
 
+/// Squares attacked by the pawns of `c` (set-wise).
+#[inline(always)]
+fn pawn_attacks_of(b: &Board, c: Color) -> Bitboard {
+    let p = b.pieces(c, Role::Pawn).0;
+    let (west, east) = (p & !Bitboard::FILE_A.0, p & !Bitboard::FILE_H.0);
+    Bitboard(match c {
+        Color::White => (west << 7) | (east << 9),
+        Color::Black => (west >> 9) | (east >> 7),
+    })
+}
+
+/// The sighted moves of the side to move (orthodox legal moves minus moves onto the
+/// enemy king) into `sets`, refilled in place. In check, or without a king, the orthodox
+/// generator fills them exactly. Otherwise this is that generator's no-check branch
+/// (same pin, en passant and castling tests) except that the king's targets are tested
+/// against enemy sliders and knights only when drawn ([`Batches::draw`]) or when they
+/// are the only moves ([`Batches::any_legal`]).
+pub(super) fn sighted_sets(b: &Board, sets: &mut Batches) {
+    let us = b.turn();
+    let them = us.other();
+    sets.reset(b.pieces(them, Role::King));
+    let Some(king) = b.king(us) else {
+        b.generate(sets);
+        return;
+    };
+    let occ = b.occupied();
+    let ours = b.by_color(us);
+    let theirs = b.by_color(them);
+
+    // Checkers and pins in one pass over the enemy sliders that see the king on an
+    // empty board (as the orthodox generator finds them).
+    let queens = b.by_role(Role::Queen);
+    let rq = theirs & (b.by_role(Role::Rook) | queens);
+    let bq = theirs & (b.by_role(Role::Bishop) | queens);
+    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & rq)
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & bq);
+    let leaper_checkers = theirs
+        & ((attacks::knight_attacks(king) & b.by_role(Role::Knight))
+            | (attacks::pawn_attacks(us, king) & b.by_role(Role::Pawn)));
+    if leaper_checkers.any() {
+        b.generate(sets);
+        return;
+    }
+    let mut pinned = Bitboard::EMPTY;
+    for s in snipers {
+        let between = between(king, s) & occ;
+        if between.is_empty() {
+            b.generate(sets);
+            return;
+        }
+        if !between.more_than_one() {
+            pinned |= between;
+        }
+    }
+    pinned &= ours;
+
+    let their_king = match b.king(them) {
+        Some(k) => attacks::king_attacks(k),
+        None => Bitboard::EMPTY,
+    };
+    let leaper_danger = pawn_attacks_of(b, them) | their_king;
+    let king_targets = attacks::king_attacks(king) - ours - leaper_danger;
+    let before = sets.len;
+    sets.normal(king, king_targets);
+    if sets.len > before {
+        sets.lazy_king = before;
+    }
+
+    let target_mask = !ours;
+    let pin_line = |sq: Square| -> Bitboard {
+        if pinned.contains(sq) {
+            line(king, sq)
+        } else {
+            Bitboard::FULL
+        }
+    };
+    for sq in b.pieces(us, Role::Knight) - pinned {
+        sets.normal(sq, attacks::knight_attacks(sq) & target_mask);
+    }
+    let own_queens = b.pieces(us, Role::Queen);
+    for sq in b.pieces(us, Role::Bishop) | own_queens {
+        sets.normal(
+            sq,
+            attacks::bishop_attacks(sq, occ) & target_mask & pin_line(sq),
+        );
+    }
+    for sq in b.pieces(us, Role::Rook) | own_queens {
+        sets.normal(
+            sq,
+            attacks::rook_attacks(sq, occ) & target_mask & pin_line(sq),
+        );
+    }
+
+    let last_rank = Bitboard::relative_rank(us, 7);
+    let third_rank = Bitboard::relative_rank(us, 2);
+    let empty = !occ;
+    let pawns = b.pieces(us, Role::Pawn);
+    let free = (pawns - pinned).0;
+    let (west, east) = (free & !Bitboard::FILE_A.0, free & !Bitboard::FILE_H.0);
+    let (one, west_caps, east_caps, up, w, e) = match us {
+        Color::White => (free << 8, west << 7, east << 9, 8i8, 7i8, 9i8),
+        Color::Black => (free >> 8, west >> 9, east >> 7, -8, -9, -7),
+    };
+    let one = Bitboard(one) & empty;
+    let two = (one & third_rank).forward(us) & empty;
+    let west_caps = Bitboard(west_caps) & theirs;
+    let east_caps = Bitboard(east_caps) & theirs;
+    if ((one | west_caps | east_caps) & last_rank).any() {
+        sets.pawn_promotion_set(one & last_rank, up);
+        sets.pawn_promotion_set(west_caps & last_rank, w);
+        sets.pawn_promotion_set(east_caps & last_rank, e);
+    }
+    sets.pawn_set(one - last_rank, up);
+    sets.pawn_set(two, 2 * up);
+    sets.pawn_set(west_caps - last_rank, w);
+    sets.pawn_set(east_caps - last_rank, e);
+    for sq in pawns & pinned {
+        let one = Bitboard::from_square(sq).forward(us) & empty;
+        let two = (one & third_rank).forward(us) & empty;
+        let caps = attacks::pawn_attacks(us, sq) & theirs;
+        let targets = (one | two | caps) & line(king, sq);
+        if (targets & last_rank).any() {
+            sets.promotions(sq, targets & last_rank);
+            sets.normal(sq, targets - last_rank);
+        } else {
+            sets.normal(sq, targets);
+        }
+    }
+
+    if let Some(ep) = b.ep_square() {
+        let cap_sq = Square::from_coords(ep.file(), if us == Color::White { 4 } else { 3 });
+        for sq in attacks::pawn_attacks(them, ep) & pawns {
+            // Judged on the position after it: both pawns leave their squares.
+            let occ2 = occ.without(sq).without(cap_sq).with(ep);
+            if b.attackers_to(king, them, occ2).without(cap_sq).is_empty() {
+                sets.special(Move::new(sq, ep, MoveKind::EnPassant));
+            }
+        }
+    }
+
+    if (b.castling_rights() & ours).any() {
+        castles(b, sets, us, king, leaper_danger);
+    }
+}
+
+/// Castling moves of `us` (not in check), as the orthodox generator judges them;
+/// `leaper_danger` holds the squares enemy pawns and the enemy king attack.
+fn castles(b: &Board, sets: &mut Batches, us: Color, king: Square, leaper_danger: Bitboard) {
+    let back_rank = Bitboard::relative_rank(us, 0);
+    let rights = b.castling_rights() & back_rank & b.pieces(us, Role::Rook);
+    if rights.is_empty() || !back_rank.contains(king) {
+        return;
+    }
+    let them = us.other();
+    let occ = b.occupied();
+    for rook in rights {
+        let (kd, _) = Board::castle_targets(us, king, rook);
+        if (castle_path(us, king, rook) & occ).any() {
+            continue;
+        }
+        // King and rook lifted (Chess960: the rook may shield a square the king
+        // crosses); the king's own square is safe (not in check) and a corner rook
+        // uncovers nothing on the king's path.
+        let occ2 = occ.without(king).without(rook);
+        let corner = rook.file() == 0 || rook.file() == 7;
+        let king_path = if corner {
+            between(king, kd).with(kd)
+        } else {
+            between(king, kd).with(kd).with(king)
+        };
+        if (king_path & leaper_danger).any() {
+            continue;
+        }
+        let knights = b.pieces(them, Role::Knight);
+        let queens = b.pieces(them, Role::Queen);
+        let rq = b.pieces(them, Role::Rook) | queens;
+        let bq = b.pieces(them, Role::Bishop) | queens;
+        if king_path.any_square(|s| {
+            (attacks::knight_attacks(s) & knights).any()
+                || (attacks::rook_attacks(s, occ2) & rq).any()
+                || (attacks::bishop_attacks(s, occ2) & bq).any()
+        }) {
+            continue;
+        }
+        sets.special(Move::new(king, rook, MoveKind::Castle));
+    }
+}
+
 /// Blind tries of the side to move into `sink`: every move its own pieces allow on a
 /// board holding only them (pawn pushes, pawn diagonals onto any square not its own,
 /// promotions on the last rank, castling when no own piece stands between king and rook
 /// or on their targets). The listing generator feeds a `MoveList`, the sampler
-/// [`Batches`], so both see the same sets.
+/// [`Batches`], so both see the same sets. Pieces go role by role and pawns set-wise
+/// (pushes, double steps, each diagonal), so no square is looked up.
 pub(super) fn blind_sets<S: MoveSink>(b: &Board, sink: &mut S) {
     let us = b.turn();
     let own = b.by_color(us);
-    let last = Bitboard::relative_rank(us, 7);
-    for sq in own {
-        let role = b.piece_at(sq).expect("own piece").role;
-        if role != Role::Pawn {
-            sink.normal(sq, attacks::attacks(role, us, sq, own) - own);
-            continue;
-        }
-        let one = Bitboard::from_square(sq).forward(us) - own;
-        let two = one.forward(us) & (Bitboard::relative_rank(us, 3) - own);
-        let diag = attacks::pawn_attacks(us, sq) - own;
-        let targets = one | two | diag;
-        // A pawn's targets are all on its last rank or none is (a double step never
-        // reaches it).
-        if (targets & last).any() {
-            sink.promotions(sq, targets);
-        } else {
-            sink.normal(sq, targets);
-        }
+    let free = !own;
+    for sq in b.pieces(us, Role::Knight) {
+        sink.normal(sq, attacks::knight_attacks(sq) & free);
     }
-    if let Some(king) = b.king(us) {
+    for sq in b.pieces(us, Role::Bishop) {
+        sink.normal(sq, attacks::bishop_attacks(sq, own) & free);
+    }
+    for sq in b.pieces(us, Role::Rook) {
+        sink.normal(sq, attacks::rook_attacks(sq, own) & free);
+    }
+    for sq in b.pieces(us, Role::Queen) {
+        sink.normal(sq, attacks::queen_attacks(sq, own) & free);
+    }
+    let king = b.king(us);
+    for sq in b.pieces(us, Role::King) {
+        sink.normal(sq, attacks::king_attacks(sq) & free);
+    }
+
+    let pawns = b.pieces(us, Role::Pawn).0;
+    let (west, east) = (pawns & !Bitboard::FILE_A.0, pawns & !Bitboard::FILE_H.0);
+    let (one, west_diag, east_diag, up, w, e) = match us {
+        Color::White => (pawns << 8, west << 7, east << 9, 8i8, 7i8, 9i8),
+        Color::Black => (pawns >> 8, west >> 9, east >> 7, -8, -9, -7),
+    };
+    let one = Bitboard(one) & free;
+    let two = (one & Bitboard::relative_rank(us, 2)).forward(us) & free;
+    let west_diag = Bitboard(west_diag) & free;
+    let east_diag = Bitboard(east_diag) & free;
+    let last = Bitboard::relative_rank(us, 7);
+    if ((one | west_diag | east_diag) & last).any() {
+        sink.pawn_promotion_set(one & last, up);
+        sink.pawn_promotion_set(west_diag & last, w);
+        sink.pawn_promotion_set(east_diag & last, e);
+    }
+    sink.pawn_set(one - last, up);
+    sink.pawn_set(two, 2 * up);
+    sink.pawn_set(west_diag - last, w);
+    sink.pawn_set(east_diag - last, e);
+
+    if let Some(king) = king {
         let back = Bitboard::relative_rank(us, 0);
         if back.contains(king) {
             for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {

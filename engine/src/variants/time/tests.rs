@@ -735,3 +735,145 @@ fn judged_results_survive_undo_and_match_a_fresh_judgement() {
     assert_eq!(h.result(), g.result());
     assert!(g.result().is_some());
 }
+
+#[test]
+fn sighted_sets_match_the_listing_generator() {
+    // Seeded differential test of the sampler's sighted generator (king targets tested
+    // only when drawn) against the listing one (the orthodox legal generator minus moves
+    // onto the enemy king): on every position of random games, blind turns included (the
+    // sighted generator must also hold where a blind move left either king attacked),
+    // the legal moves the sets stand for are exactly the listed ones and "some legal
+    // move exists" agrees.
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(2026);
+    let mut scratch = Vec::new();
+    let (mut positions, mut in_check, mut only_king) = (0, 0, 0);
+    for game in 0..300 {
+        // Every third game from a position where both sides can castle either way soon.
+        let mut g = if game % 3 == 1 {
+            at(
+                "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+                Phase::Dawn,
+            )
+        } else {
+            TimeChess::startpos(400)
+        };
+        while let Turn::Seat(s) = g.turn() {
+            let b = g.board_ref().clone();
+            let mut listed = MoveList::new();
+            TimeChess::sighted_moves(&b, &mut listed);
+            let mut want: Vec<Move> = listed.iter().copied().collect();
+            let mut sets = playout::Batches::new(Bitboard::EMPTY);
+            playout::sighted_sets(&b, &mut sets);
+            let mut got = sets.moves(&b);
+            want.sort_by_key(|m| m.code());
+            got.sort_by_key(|m| m.code());
+            assert_eq!(got, want, "sets and list differ at {}", b.fen());
+            // Where only king moves are left the judgement must test them all.
+            let king = b.king(b.turn());
+            only_king +=
+                usize::from(!want.is_empty() && want.iter().all(|m| Some(m.from()) == king));
+            assert_eq!(sets.any_legal(&b), !want.is_empty(), "at {}", b.fen());
+            assert_eq!(
+                sets.moves(&b).len(),
+                want.len(),
+                "after any_legal at {}",
+                b.fen()
+            );
+            positions += 1;
+            in_check += usize::from(b.in_check());
+            let a = g.sample_legal_action(s, &mut rng, &mut scratch).unwrap();
+            g.apply(a);
+        }
+    }
+    assert!(positions > 30_000, "{positions} positions");
+    assert!(in_check > 500, "{in_check} positions in check");
+    assert!(only_king > 50, "{only_king} positions with king moves only");
+}
+
+/// The blind-try generator as first written (piece by piece from the board's squares,
+/// pawns one by one): the reference `blind_sets` is checked against.
+fn reference_blind_tries(b: &Board) -> Vec<Move> {
+    use crate::attacks;
+    let us = b.turn();
+    let own = b.by_color(us);
+    let last = Bitboard::relative_rank(us, 7);
+    let mut out = Vec::new();
+    let mut add = |from: Square, targets: Bitboard, promote: bool| {
+        for to in targets {
+            if promote {
+                for r in Role::PROMOTIONS {
+                    out.push(Move::new(from, to, MoveKind::Promotion(r)));
+                }
+            } else {
+                out.push(Move::normal(from, to));
+            }
+        }
+    };
+    for sq in own {
+        let role = b.piece_at(sq).expect("own piece").role;
+        if role != Role::Pawn {
+            add(sq, attacks::attacks(role, us, sq, own) - own, false);
+            continue;
+        }
+        let one = Bitboard::from_square(sq).forward(us) - own;
+        let two = one.forward(us) & (Bitboard::relative_rank(us, 3) - own);
+        let diag = attacks::pawn_attacks(us, sq) - own;
+        let targets = one | two | diag;
+        add(sq, targets, (targets & last).any());
+    }
+    if let Some(king) = b.king(us) {
+        let back = Bitboard::relative_rank(us, 0);
+        if back.contains(king) {
+            for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
+                if (castle_path(us, king, rook) & own).is_empty() {
+                    out.push(Move::new(king, rook, MoveKind::Castle));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn blind_sets_match_the_reference_generator() {
+    // Seeded differential test of the set-wise blind-try generator against the
+    // piece-by-piece one it replaced, for both sides on every position of random games
+    // (promotions, castling rights and crowded back ranks included), listed and drawn.
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(2027);
+    let mut scratch = Vec::new();
+    let mut positions = 0;
+    let mut promotions = 0;
+    for game in 0..200 {
+        let mut g = if game % 2 == 1 {
+            at("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", Phase::Dawn)
+        } else {
+            TimeChess::startpos(400)
+        };
+        while let Turn::Seat(s) = g.turn() {
+            for side in [Color::White, Color::Black] {
+                let mut b = g.board_ref().clone();
+                if b.turn() != side {
+                    b.make_null();
+                }
+                let mut want = reference_blind_tries(&b);
+                let mut listed = MoveList::new();
+                playout::blind_sets(&b, &mut listed);
+                let mut got: Vec<Move> = listed.iter().copied().collect();
+                let mut sets = playout::Batches::new(Bitboard::EMPTY);
+                playout::blind_sets(&b, &mut sets);
+                let mut drawn = sets.moves(&b);
+                want.sort_by_key(|m| m.code());
+                got.sort_by_key(|m| m.code());
+                drawn.sort_by_key(|m| m.code());
+                assert_eq!(got, want, "listed tries differ at {}", b.fen());
+                assert_eq!(drawn, want, "drawn tries differ at {}", b.fen());
+                promotions += usize::from(want.iter().any(|m| m.promotion().is_some()));
+                positions += 1;
+            }
+            let a = g.sample_legal_action(s, &mut rng, &mut scratch).unwrap();
+            g.apply(a);
+        }
+    }
+    assert!(positions > 20_000, "{positions} positions");
+    assert!(promotions > 1_000, "{promotions} positions with promotions");
+}
