@@ -422,7 +422,7 @@ impl Pos {
         }
         (zone & landings).any()
             && self
-                .reach_through_prizes(sq, k, most, reached, landings, own, ep)
+                .reach_through_prizes(sq, k, most, reached, landings, own, ep, Some(target))
                 .contains(target)
     }
 
@@ -486,7 +486,7 @@ impl Pos {
             }
         }
         let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
-        let r = self.reach_through_prizes(sq, k, most, reached, landings, own, ep);
+        let r = self.reach_through_prizes(sq, k, most, reached, landings, own, ep, None);
         (r, r | read)
     }
 
@@ -503,7 +503,13 @@ impl Pos {
     }
 
     /// `reach` when the piece may capture carriers on its way: a search over (square,
-    /// carriers taken) keeping the most checkers the piece can hold in each state.
+    /// carriers taken) keeping the most checkers the piece can hold in each state. With
+    /// a `target` the answer is only whether the result contains it: the search stops
+    /// once it steps there and drops states too far from it (farther than the checkers
+    /// held plus every carrier not yet taken could ever carry it; each step moves one
+    /// king step), so a carrier the piece could take far from the target costs almost
+    /// nothing (`shared_reaches_match_judging_each_candidate_afresh` holds `reaches`, which
+    /// passes a target, against `reach_set`, which does not).
     #[allow(clippy::too_many_arguments)]
     fn reach_through_prizes(
         &self,
@@ -514,6 +520,7 @@ impl Pos {
         landings: Bitboard,
         own: Bitboard,
         ep: Option<(Square, Square)>,
+        target: Option<Square>,
     ) -> Bitboard {
         let color = if self.by_color[0].contains(sq) {
             Color::White
@@ -564,6 +571,28 @@ impl Pos {
             large.resize(64 << n, -1i16);
             &mut large
         };
+        // The checkers still to be won with `mask` taken, for the distance bound.
+        let total: i16 = prizes
+            .iter()
+            .flatten()
+            .map(|p| self.stacks[p.index()] as i16)
+            .sum();
+        let rest = |mask: usize| -> i16 {
+            total
+                - prizes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| mask & (1 << i) != 0)
+                    .filter_map(|(_, p)| *p)
+                    .map(|p| self.stacks[p.index()] as i16)
+                    .sum::<i16>()
+        };
+        let near = |t: Square, mask: usize, left: i16| {
+            target.is_none_or(|x| {
+                let d = t.file().abs_diff(x.file()).max(t.rank().abs_diff(x.rank()));
+                d as i16 <= left + rest(mask)
+            })
+        };
         let mut queue: Vec<(Square, usize)> = Vec::new();
         let relax = |t: Square,
                      mask: usize,
@@ -573,7 +602,7 @@ impl Pos {
             let slot = (mask << 6) | t.index();
             if left > best[slot] {
                 best[slot] = left;
-                if left > 0 {
+                if left > 0 && near(t, mask, left) {
                     queue.push((t, mask));
                 }
             }
@@ -590,6 +619,9 @@ impl Pos {
             let left = best[(mask << 6) | at.index()];
             let steps = attacks::king_attacks(at);
             reached |= steps;
+            if target.is_some_and(|x| steps.contains(x)) {
+                return reached;
+            }
             for t in steps - own {
                 let (mask2, left2) = gain(t, mask, left - 1);
                 relax(t, mask2, left2, best, &mut queue);
@@ -603,6 +635,7 @@ impl Pos {
 /// candidate move or step of the other side re-examines only the pieces whose reach it
 /// can change: those whose reach was read from a square the candidate changes (or that
 /// gain or lose an en passant capture). The others reach what they reached before.
+#[derive(Clone, Debug)]
 struct Reaches {
     by: Color,
     /// The reach of the piece on each square of `by` (empty elsewhere).
@@ -671,6 +704,7 @@ impl Reaches {
 /// the enemy pieces whose reach it can change; without, every enemy piece that might
 /// reach the king is worked out afresh. The same test serves listing and drawing one
 /// action, so the two agree by construction.
+#[derive(Clone, Debug)]
 struct Judge {
     pos: Pos,
     us: Color,
@@ -751,6 +785,9 @@ struct Status {
     any: OnceLock<bool>,
     /// The legal actions (empty under a draw).
     actions: OnceLock<Vec<AdrenalineAction>>,
+    /// The candidate actions and the per-candidate test (no shared reaches), made once
+    /// for `turn` and the draw of one action.
+    candidates: OnceLock<(Vec<AdrenalineAction>, Judge)>,
 }
 
 impl Adrenaline {
@@ -769,6 +806,7 @@ impl Adrenaline {
                 fresh: false,
                 any: OnceLock::new(),
                 actions: OnceLock::new(),
+                candidates: OnceLock::new(),
             },
         };
         g.refresh();
@@ -786,6 +824,7 @@ impl Adrenaline {
             fresh: true,
             any: OnceLock::new(),
             actions: OnceLock::new(),
+            candidates: OnceLock::new(),
         };
     }
 
@@ -825,14 +864,29 @@ impl Adrenaline {
             if self.draw_now().is_some() {
                 return false;
             }
-            let mut candidates = Vec::new();
-            let judge = self.candidates_into(&mut candidates, false);
-            candidates.into_iter().any(|a| judge.is_legal(a))
+            self.with_candidates(|candidates, judge| candidates.iter().any(|&a| judge.is_legal(a)))
         };
         if self.status.fresh {
             *self.status.any.get_or_init(find)
         } else {
             find()
+        }
+    }
+
+    /// Calls `f` with the candidate actions and their per-candidate test, from the status
+    /// when it is fresh (made there on first demand).
+    fn with_candidates<R>(&self, f: impl FnOnce(&[AdrenalineAction], &Judge) -> R) -> R {
+        let make = || {
+            let mut candidates = Vec::new();
+            let judge = self.candidates_into(&mut candidates, false);
+            (candidates, judge)
+        };
+        if self.status.fresh {
+            let (candidates, judge) = self.status.candidates.get_or_init(make);
+            f(candidates, judge)
+        } else {
+            let (candidates, judge) = make();
+            f(&candidates, &judge)
         }
     }
 
@@ -1145,15 +1199,17 @@ impl Game for Adrenaline {
         if self.draw_now().is_some() {
             return None;
         }
-        let judge = self.candidates_into(scratch, false);
-        while !scratch.is_empty() {
-            let i = rng.gen_range(0..scratch.len());
-            if judge.is_legal(scratch[i]) {
-                return Some(scratch[i]);
+        self.with_candidates(|candidates, judge| {
+            scratch.extend_from_slice(candidates);
+            while !scratch.is_empty() {
+                let i = rng.gen_range(0..scratch.len());
+                if judge.is_legal(scratch[i]) {
+                    return Some(scratch[i]);
+                }
+                scratch.swap_remove(i);
             }
-            scratch.swap_remove(i);
-        }
-        None
+            None
+        })
     }
 
     fn apply(&mut self, action: AdrenalineAction) {
