@@ -328,8 +328,18 @@ impl Pos {
         // reaches further than its orthodox attacks.
         let prizes = self.stacked & self.by_color[by.other().index()];
         let mut candidates = self.stacked & self.by_color[by.index()];
+        // A piece without checkers steps only on what it wins by its regular move: from
+        // a carrier it takes, at most every carrier's checkers in all, so carriers
+        // farther from the target than that add no candidate.
+        let budget: u32 = prizes.map(|c| self.stacks[c.index()] as u32).sum();
         for p in prizes {
-            candidates |= self.orthodox_attackers(p, by, occ);
+            let d = p
+                .file()
+                .abs_diff(target.file())
+                .max(p.rank().abs_diff(target.rank()));
+            if (d as u32) <= budget {
+                candidates |= self.orthodox_attackers(p, by, occ);
+            }
         }
         if let Some((e, side)) = self.ep {
             let beside = Square::from_coords(e.file(), if by == Color::White { 4 } else { 3 });
@@ -710,7 +720,8 @@ struct Judge {
     us: Color,
     phase: Phase,
     checkers: u8,
-    reaches: Option<Reaches>,
+    /// Boxed: the judge is moved around and kept in the status.
+    reaches: Option<Box<Reaches>>,
 }
 
 impl Judge {
@@ -900,7 +911,7 @@ impl Adrenaline {
         let us = self.actor();
         let reaches = match self.phase {
             Phase::Regular | Phase::Steps(_) if shared && pos.stacked.any() => {
-                Reaches::new(&pos, us.other())
+                Reaches::new(&pos, us.other()).map(Box::new)
             }
             _ => None,
         };
