@@ -56,9 +56,23 @@
 //! With ten or more carriers on the mover's side a reach could meet the `MAX_PRIZES` cap,
 //! which looks past the read squares, so such positions judge every candidate afresh
 //! (`shared_reaches_match_judging_each_candidate_afresh` checks both against each other).
-//! `apply` works out the deciding seat's legal actions, the state key and any draw once,
-//! for `turn`, `result` and `legal_actions` to share
-//! (`cached_status_matches_a_fresh_computation_in_random_play`).
+//! Every candidate (regular move, step, placement) is judged by one test (`Judge`), with
+//! or without the shared reaches, so listing and drawing cannot disagree. A reach asked
+//! about one target (the king) drops search states farther from it than the checkers
+//! held and still to be won could carry the piece, and `Pos::attacked` skips carriers
+//! too far from the target for a piece without checkers to profit from taking them.
+//!
+//! `apply` works out only the state key and any draw; whether the deciding seat has an
+//! action (`turn`, `result`: the first legal candidate settles it) and the full list
+//! (`legal_actions`) are worked out on first demand and kept until the next `apply`
+//! (`cached_status_matches_a_fresh_computation_in_random_play`), so a search leaf never
+//! lists. `sample_legal_action` draws candidates uniformly without replacement and
+//! keeps the first legal one, uniform over the legal actions without listing them
+//! (`sampled_actions_are_listed_ones_drawn_uniformly`).
+//!
+//! `features` appends `checkers` and `carriers` (White's less Black's) to the material
+//! differences: a checker counts for the owner of the piece it stands under, whose extra
+//! steps it buys (`features_add_checker_and_carrier_differences_to_material`).
 //!
 //! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
 //! square, regular moves, steps and placements against a plain reference written from
