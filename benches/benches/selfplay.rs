@@ -5,7 +5,8 @@
 //! and notation as `chesslab tournament` plays, through the game API alone, and on the
 //! bare `Board`. Then the variants through the game API (`benches::selfplay::random_game`),
 //! whose plies/s should stay within 3x of orthodox chess's `game-api` figure (a joint
-//! action counts as one ply).
+//! action counts as one ply). Adrenaline also runs as the agents' random playouts run it
+//! (`adrenaline playout`: one action drawn by `Game::sample_legal_action`, no list).
 //!
 //! Prints games/s and plies/s for each, then runs the criterion benchmarks.
 //! `cargo bench -p benches --bench selfplay`
