@@ -5,7 +5,8 @@
 //! and notation as `chesslab tournament` plays, through the game API alone, and on the
 //! bare `Board`. Then the variants through the game API (`benches::selfplay::random_game`),
 //! whose plies/s should stay within 3x of orthodox chess's `game-api` figure (a joint
-//! action counts as one ply).
+//! action counts as one ply). Adrenaline also runs as the agents' random playouts run it
+//! (`adrenaline playout`: one action drawn by `Game::sample_legal_action`, no list).
 //!
 //! Prints games/s and plies/s for each, then runs the criterion benchmarks.
 //! `cargo bench -p benches --bench selfplay`
@@ -23,6 +24,28 @@ fn adrenaline_api(seed: u64) -> usize {
     use engine::game::Game;
     use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
     benches::selfplay::random_game(Adrenaline::new(&AdrenalineParams::default()), seed)
+}
+
+/// Adrenaline Chess as the agents' random playouts play it: `turn`, then one action
+/// drawn by `Game::sample_legal_action`, which judges candidates until it meets a legal
+/// one instead of listing them all (same plies as `adrenaline_api`: a decision each).
+fn adrenaline_playout(seed: u64) -> usize {
+    use engine::game::{Game, Turn};
+    use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
+    use rand::SeedableRng;
+    let mut g = Adrenaline::new(&AdrenalineParams::default());
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let mut scratch = Vec::with_capacity(64);
+    let mut plies = 0;
+    while let Turn::Seat(s) = g.turn() {
+        let a = g
+            .sample_legal_action(s, &mut rng, &mut scratch)
+            .expect("a seat to act has a legal action");
+        g.apply(a);
+        plies += 1;
+    }
+    std::hint::black_box(g.result());
+    plies
 }
 
 /// Half Alice Chess.
@@ -63,6 +86,7 @@ fn bench(c: &mut Criterion) {
     measure("synchronous game-api", synchronous_game_api, 3.0);
     measure("time game-api", time_api, 3.0);
     measure("adrenaline game-api", adrenaline_api, 3.0);
+    measure("adrenaline playout", adrenaline_playout, 3.0);
     measure("half-alice game-api", half_alice_api, 3.0);
     measure("cassandra game-api", cassandra_api, 3.0);
     measure("zombie game-api", zombie_api, 3.0);

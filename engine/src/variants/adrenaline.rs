@@ -56,9 +56,23 @@
 //! With ten or more carriers on the mover's side a reach could meet the `MAX_PRIZES` cap,
 //! which looks past the read squares, so such positions judge every candidate afresh
 //! (`shared_reaches_match_judging_each_candidate_afresh` checks both against each other).
-//! `apply` works out the deciding seat's legal actions, the state key and any draw once,
-//! for `turn`, `result` and `legal_actions` to share
-//! (`cached_status_matches_a_fresh_computation_in_random_play`).
+//! Every candidate (regular move, step, placement) is judged by one test (`Judge`), with
+//! or without the shared reaches, so listing and drawing cannot disagree. A reach asked
+//! about one target (the king) drops search states farther from it than the checkers
+//! held and still to be won could carry the piece, and `Pos::attacked` skips carriers
+//! too far from the target for a piece without checkers to profit from taking them.
+//!
+//! `apply` works out only the state key and any draw; whether the deciding seat has an
+//! action (`turn`, `result`: the first legal candidate settles it) and the full list
+//! (`legal_actions`) are worked out on first demand and kept until the next `apply`
+//! (`cached_status_matches_a_fresh_computation_in_random_play`), so a search leaf never
+//! lists. `sample_legal_action` draws candidates uniformly without replacement and
+//! keeps the first legal one, uniform over the legal actions without listing them
+//! (`sampled_actions_are_listed_ones_drawn_uniformly`).
+//!
+//! `features` appends `checkers` and `carriers` (White's less Black's) to the material
+//! differences: a checker counts for the owner of the piece it stands under, whose extra
+//! steps it buys (`features_add_checker_and_carrier_differences_to_material`).
 //!
 //! `attacks_and_legality_match_a_plain_reference_in_random_play` checks attacks on every
 //! square, regular moves, steps and placements against a plain reference written from
@@ -80,15 +94,17 @@ use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{
-    two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
-    Seat, Turn, VariantParams,
+    material_features, two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult,
+    InvalidParams, Seat, Turn, VariantParams,
 };
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, no_moves_result, pseudo_moves};
 use crate::zobrist;
+use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// Tunable numbers of Adrenaline Chess.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -326,8 +342,18 @@ impl Pos {
         // reaches further than its orthodox attacks.
         let prizes = self.stacked & self.by_color[by.other().index()];
         let mut candidates = self.stacked & self.by_color[by.index()];
+        // A piece without checkers steps only on what it wins by its regular move: from
+        // a carrier it takes, at most every carrier's checkers in all, so carriers
+        // farther from the target than that add no candidate.
+        let budget: u32 = prizes.map(|c| self.stacks[c.index()] as u32).sum();
         for p in prizes {
-            candidates |= self.orthodox_attackers(p, by, occ);
+            let d = p
+                .file()
+                .abs_diff(target.file())
+                .max(p.rank().abs_diff(target.rank()));
+            if (d as u32) <= budget {
+                candidates |= self.orthodox_attackers(p, by, occ);
+            }
         }
         if let Some((e, side)) = self.ep {
             let beside = Square::from_coords(e.file(), if by == Color::White { 4 } else { 3 });
@@ -420,7 +446,7 @@ impl Pos {
         }
         (zone & landings).any()
             && self
-                .reach_through_prizes(sq, k, most, reached, landings, own, ep)
+                .reach_through_prizes(sq, k, most, reached, landings, own, ep, Some(target))
                 .contains(target)
     }
 
@@ -484,7 +510,7 @@ impl Pos {
             }
         }
         let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
-        let r = self.reach_through_prizes(sq, k, most, reached, landings, own, ep);
+        let r = self.reach_through_prizes(sq, k, most, reached, landings, own, ep, None);
         (r, r | read)
     }
 
@@ -501,7 +527,13 @@ impl Pos {
     }
 
     /// `reach` when the piece may capture carriers on its way: a search over (square,
-    /// carriers taken) keeping the most checkers the piece can hold in each state.
+    /// carriers taken) keeping the most checkers the piece can hold in each state. With
+    /// a `target` the answer is only whether the result contains it: the search stops
+    /// once it steps there and drops states too far from it (farther than the checkers
+    /// held plus every carrier not yet taken could ever carry it; each step moves one
+    /// king step), so a carrier the piece could take far from the target costs almost
+    /// nothing (`shared_reaches_match_judging_each_candidate_afresh` holds `reaches`, which
+    /// passes a target, against `reach_set`, which does not).
     #[allow(clippy::too_many_arguments)]
     fn reach_through_prizes(
         &self,
@@ -512,6 +544,7 @@ impl Pos {
         landings: Bitboard,
         own: Bitboard,
         ep: Option<(Square, Square)>,
+        target: Option<Square>,
     ) -> Bitboard {
         let color = if self.by_color[0].contains(sq) {
             Color::White
@@ -562,6 +595,28 @@ impl Pos {
             large.resize(64 << n, -1i16);
             &mut large
         };
+        // The checkers still to be won with `mask` taken, for the distance bound.
+        let total: i16 = prizes
+            .iter()
+            .flatten()
+            .map(|p| self.stacks[p.index()] as i16)
+            .sum();
+        let rest = |mask: usize| -> i16 {
+            total
+                - prizes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| mask & (1 << i) != 0)
+                    .filter_map(|(_, p)| *p)
+                    .map(|p| self.stacks[p.index()] as i16)
+                    .sum::<i16>()
+        };
+        let near = |t: Square, mask: usize, left: i16| {
+            target.is_none_or(|x| {
+                let d = t.file().abs_diff(x.file()).max(t.rank().abs_diff(x.rank()));
+                d as i16 <= left + rest(mask)
+            })
+        };
         let mut queue: Vec<(Square, usize)> = Vec::new();
         let relax = |t: Square,
                      mask: usize,
@@ -571,7 +626,7 @@ impl Pos {
             let slot = (mask << 6) | t.index();
             if left > best[slot] {
                 best[slot] = left;
-                if left > 0 {
+                if left > 0 && near(t, mask, left) {
                     queue.push((t, mask));
                 }
             }
@@ -588,6 +643,9 @@ impl Pos {
             let left = best[(mask << 6) | at.index()];
             let steps = attacks::king_attacks(at);
             reached |= steps;
+            if target.is_some_and(|x| steps.contains(x)) {
+                return reached;
+            }
             for t in steps - own {
                 let (mask2, left2) = gain(t, mask, left - 1);
                 relax(t, mask2, left2, best, &mut queue);
@@ -601,6 +659,7 @@ impl Pos {
 /// candidate move or step of the other side re-examines only the pieces whose reach it
 /// can change: those whose reach was read from a square the candidate changes (or that
 /// gain or lose an en passant capture). The others reach what they reached before.
+#[derive(Clone, Debug)]
 struct Reaches {
     by: Color,
     /// The reach of the piece on each square of `by` (empty elsewhere).
@@ -663,6 +722,64 @@ impl Reaches {
     }
 }
 
+/// Tells whether one candidate action of `us` ([`Adrenaline::candidates_into`]) is legal:
+/// whether the mover's king is safe on the position the candidate leads to. With
+/// `reaches` (the enemy reaches of the current position) a move or step re-examines only
+/// the enemy pieces whose reach it can change; without, every enemy piece that might
+/// reach the king is worked out afresh. The same test serves listing and drawing one
+/// action, so the two agree by construction.
+#[derive(Clone, Debug)]
+struct Judge {
+    pos: Pos,
+    us: Color,
+    phase: Phase,
+    checkers: u8,
+    /// Boxed: the judge is moved around and kept in the status.
+    reaches: Option<Box<Reaches>>,
+}
+
+impl Judge {
+    /// Whether the opponent attacks `sq` now (for castling).
+    fn attacked_now(&self, sq: Square) -> bool {
+        match &self.reaches {
+            Some(r) => r.all.contains(sq),
+            None => self.pos.attacked(sq, self.us.other()),
+        }
+    }
+
+    /// Whether the mover's king is safe in `after`, a position one move or step away.
+    fn king_safe_after(&self, after: &Pos) -> bool {
+        let them = self.us.other();
+        !after.king(self.us).is_some_and(|k| match &self.reaches {
+            Some(r) => r.attack_after(&self.pos, after, k),
+            None => after.attacked(k, them),
+        })
+    }
+
+    fn is_legal(&self, action: AdrenalineAction) -> bool {
+        let us = self.us;
+        match (self.phase, action) {
+            (Phase::Regular, AdrenalineAction::Move(mv)) => {
+                self.king_safe_after(&self.pos.after_move(mv, us))
+            }
+            (Phase::Steps(_), AdrenalineAction::Stop) => true,
+            // The promoted piece only blocks and can be taken: its role does not change
+            // what attacks the king, so one test covers all four.
+            (Phase::Steps(from), AdrenalineAction::Step(to, _)) => {
+                self.king_safe_after(&self.pos.after_step(from, to, us, None))
+            }
+            // Placement candidates already exclude an attacked king; the new checker
+            // changes only the reach of the piece under it.
+            (Phase::Place, AdrenalineAction::Place(sq)) => !self.pos.king(us).is_some_and(|k| {
+                self.pos
+                    .with_checkers(sq, self.checkers)
+                    .reaches(sq, us.other(), k)
+            }),
+            _ => false,
+        }
+    }
+}
+
 /// An Adrenaline game.
 #[derive(Clone, Debug)]
 pub struct Adrenaline {
@@ -677,17 +794,25 @@ pub struct Adrenaline {
     status: Status,
 }
 
-/// What the deciding seat can do now. `turn`, `result` and `legal_actions` all need the
-/// legal actions after every `apply` (and `apply` the state key), so `apply` works them
-/// out once into a buffer kept across turns; `undo` only marks them stale (search undoes
-/// and applies again without asking) and a stale status is worked out on demand.
+/// What the deciding seat can do now. `apply` works out only the state key and any draw;
+/// the rest is worked out on first demand and kept until the next `apply`: whether the
+/// seat has any legal action (`turn` and `result` need only that, found at the first
+/// legal candidate) and the full list (`legal_actions`). A search leaf or a playout that
+/// draws one action ([`Game::sample_legal_action`]) never lists them all. `undo` only
+/// marks the status stale (search undoes and applies again without asking) and a stale
+/// status is worked out on demand without being kept.
 #[derive(Clone, Debug)]
 struct Status {
-    /// The legal actions (empty under a draw).
-    actions: Vec<AdrenalineAction>,
     key: u64,
     draw: Option<&'static str>,
     fresh: bool,
+    /// Whether the deciding seat has a legal action (false under a draw).
+    any: OnceLock<bool>,
+    /// The legal actions (empty under a draw).
+    actions: OnceLock<Vec<AdrenalineAction>>,
+    /// The candidate actions and the per-candidate test (no shared reaches), made once
+    /// for `turn` and the draw of one action.
+    candidates: OnceLock<(Vec<AdrenalineAction>, Judge)>,
 }
 
 impl Adrenaline {
@@ -701,61 +826,153 @@ impl Adrenaline {
             counts: Counts::default(),
             undo: Vec::new(),
             status: Status {
-                actions: Vec::new(),
                 key: 0,
                 draw: None,
                 fresh: false,
+                any: OnceLock::new(),
+                actions: OnceLock::new(),
+                candidates: OnceLock::new(),
             },
         };
         g.refresh();
         g
     }
 
-    /// Works out the status again after the position changed.
+    /// Works out the status again after the position changed (the key and any draw now,
+    /// the actions on demand).
     fn refresh(&mut self) {
         let key = self.key_of();
         let draw = self.draw_reason_for(key);
-        let mut actions = std::mem::take(&mut self.status.actions);
-        actions.clear();
-        if draw.is_none() {
-            self.actions_into(&mut actions);
-        }
         self.status = Status {
-            actions,
             key,
             draw,
             fresh: true,
+            any: OnceLock::new(),
+            actions: OnceLock::new(),
+            candidates: OnceLock::new(),
         };
     }
 
-    /// Calls `f` with the legal actions of the deciding seat (empty under a draw) and
-    /// the draw that ends the game, from the status when it is fresh.
-    fn with_status<R>(&self, f: impl FnOnce(&[AdrenalineAction], Option<&'static str>) -> R) -> R {
+    /// The draw that ends the game now, from the status when it is fresh.
+    fn draw_now(&self) -> Option<&'static str> {
         if self.status.fresh {
-            f(&self.status.actions, self.status.draw)
+            self.status.draw
         } else {
-            let draw = self.draw_reason_for(self.key_of());
-            let mut actions = Vec::new();
-            if draw.is_none() {
-                self.actions_into(&mut actions);
-            }
-            f(&actions, draw)
+            self.draw_reason_for(self.key_of())
         }
     }
 
-    /// Appends the actions open to the deciding seat in this phase (draws aside).
-    fn actions_into(&self, out: &mut Vec<AdrenalineAction>) {
-        match self.phase {
-            Phase::Regular => self.regular_moves(out),
-            Phase::Steps(at) => {
-                out.push(AdrenalineAction::Stop);
-                self.steps(at, out);
+    /// Calls `f` with the legal actions of the deciding seat (empty under a draw), from
+    /// the status when it is fresh (listing them there on first demand).
+    fn with_actions<R>(&self, f: impl FnOnce(&[AdrenalineAction]) -> R) -> R {
+        let list = || {
+            let mut actions = Vec::new();
+            if self.draw_now().is_none() {
+                self.actions_into(&mut actions);
             }
-            Phase::Place => out.extend(
-                self.safe_placements(self.actor())
-                    .map(AdrenalineAction::Place),
-            ),
+            actions
+        };
+        if self.status.fresh {
+            f(self.status.actions.get_or_init(list))
+        } else {
+            f(&list())
         }
+    }
+
+    /// Whether the deciding seat has any legal action: from the list when it is already
+    /// made, else from the first legal candidate.
+    fn has_actions(&self) -> bool {
+        let find = || {
+            if let Some(list) = self.status.actions.get().filter(|_| self.status.fresh) {
+                return !list.is_empty();
+            }
+            if self.draw_now().is_some() {
+                return false;
+            }
+            self.with_candidates(|candidates, judge| candidates.iter().any(|&a| judge.is_legal(a)))
+        };
+        if self.status.fresh {
+            *self.status.any.get_or_init(find)
+        } else {
+            find()
+        }
+    }
+
+    /// Calls `f` with the candidate actions and their per-candidate test, from the status
+    /// when it is fresh (made there on first demand).
+    fn with_candidates<R>(&self, f: impl FnOnce(&[AdrenalineAction], &Judge) -> R) -> R {
+        let make = || {
+            let mut candidates = Vec::new();
+            let judge = self.candidates_into(&mut candidates, false);
+            (candidates, judge)
+        };
+        if self.status.fresh {
+            let (candidates, judge) = self.status.candidates.get_or_init(make);
+            f(candidates, judge)
+        } else {
+            let (candidates, judge) = make();
+            f(&candidates, &judge)
+        }
+    }
+
+    /// Appends the candidate actions of the deciding seat in this phase (a superset of
+    /// the legal ones, in the order `legal_actions` lists them) and returns the test that
+    /// tells the legal ones. `shared`: work out the enemy reaches once for all candidates
+    /// ([`Reaches`], when there are carriers and the cap allows), for listing them all;
+    /// otherwise each candidate is judged afresh, for judging only a few.
+    fn candidates_into(&self, out: &mut Vec<AdrenalineAction>, shared: bool) -> Judge {
+        let pos = self.pos();
+        let us = self.actor();
+        let reaches = match self.phase {
+            Phase::Regular | Phase::Steps(_) if shared && pos.stacked.any() => {
+                Reaches::new(&pos, us.other()).map(Box::new)
+            }
+            _ => None,
+        };
+        let judge = Judge {
+            pos,
+            us,
+            phase: self.phase,
+            checkers: self.params.checkers_per_capture,
+            reaches,
+        };
+        match self.phase {
+            Phase::Regular => {
+                let mut pseudo = MoveList::new();
+                self.pseudo_regular(|s| judge.attacked_now(s), &mut pseudo);
+                out.extend(pseudo.iter().copied().map(AdrenalineAction::Move));
+            }
+            Phase::Steps(from) => {
+                out.push(AdrenalineAction::Stop);
+                let pawn = pos.role_at(from) == Some(Role::Pawn);
+                let last = Bitboard::relative_rank(us, 7);
+                for to in attacks::king_attacks(from) - self.board.by_color(us) {
+                    if pawn && last.contains(to) {
+                        out.extend(
+                            Role::PROMOTIONS
+                                .into_iter()
+                                .map(|r| AdrenalineAction::Step(to, Some(r))),
+                        );
+                    } else {
+                        out.push(AdrenalineAction::Step(to, None));
+                    }
+                }
+            }
+            Phase::Place => {
+                out.extend(Self::placement_candidates(&pos, us).map(AdrenalineAction::Place))
+            }
+        }
+        judge
+    }
+
+    /// Appends the actions open to the deciding seat in this phase (draws aside). With
+    /// carriers on the board the enemy reaches are worked out once and shared between
+    /// the candidates (without, every reach is an orthodox attack, which the plain test
+    /// answers at once).
+    fn actions_into(&self, out: &mut Vec<AdrenalineAction>) {
+        let mut candidates = Vec::new();
+        let judge = self.candidates_into(&mut candidates, true);
+        out.extend(candidates.into_iter().filter(|&a| judge.is_legal(a)));
     }
 
     pub fn board_ref(&self) -> &Board {
@@ -838,88 +1055,6 @@ impl Adrenaline {
         }
     }
 
-    /// Whether the regular move leaves the mover's king unattacked.
-    fn regular_is_legal(pos: &Pos, mv: Move, us: Color) -> bool {
-        let after = pos.after_move(mv, us);
-        !after
-            .king(us)
-            .is_some_and(|k| after.attacked(k, us.other()))
-    }
-
-    fn regular_moves(&self, out: &mut Vec<AdrenalineAction>) {
-        let pos = self.pos();
-        let us = self.board.turn();
-        let mut pseudo = MoveList::new();
-        // Without checkers on the board every reach is an orthodox attack, which the
-        // plain test answers at once; sharing reaches pays only with carriers around.
-        if pos.stacked.is_empty() {
-            self.regular_moves_plain(&pos, out);
-            return;
-        }
-        let Some(reaches) = Reaches::new(&pos, us.other()) else {
-            self.regular_moves_plain(&pos, out);
-            return;
-        };
-        self.pseudo_regular(|s| reaches.all.contains(s), &mut pseudo);
-        out.extend(
-            pseudo
-                .iter()
-                .copied()
-                .filter(|&mv| {
-                    let after = pos.after_move(mv, us);
-                    !after
-                        .king(us)
-                        .is_some_and(|k| reaches.attack_after(&pos, &after, k))
-                })
-                .map(AdrenalineAction::Move),
-        );
-    }
-
-    /// The regular moves with every candidate judged afresh on its own position (each
-    /// enemy piece that might reach the king worked out again).
-    fn regular_moves_plain(&self, pos: &Pos, out: &mut Vec<AdrenalineAction>) {
-        let mut pseudo = MoveList::new();
-        let us = self.board.turn();
-        self.pseudo_regular(|s| pos.attacked(s, us.other()), &mut pseudo);
-        out.extend(
-            pseudo
-                .iter()
-                .copied()
-                .filter(|&mv| Self::regular_is_legal(pos, mv, us))
-                .map(AdrenalineAction::Move),
-        );
-    }
-
-    /// The extra steps open to the piece on `from`, each with the promotions it offers.
-    fn steps(&self, from: Square, out: &mut Vec<AdrenalineAction>) {
-        let us = self.actor();
-        let pos = self.pos();
-        let pawn = pos.role_at(from) == Some(Role::Pawn);
-        let last = Bitboard::relative_rank(us, 7);
-        let reaches = Reaches::new(&pos, us.other());
-        for to in attacks::king_attacks(from) - self.board.by_color(us) {
-            let after = pos.after_step(from, to, us, None);
-            let attacked = |k: Square| match &reaches {
-                Some(r) => r.attack_after(&pos, &after, k),
-                None => after.attacked(k, us.other()),
-            };
-            if after.king(us).is_some_and(attacked) {
-                continue;
-            }
-            if pawn && last.contains(to) {
-                // The promoted piece only blocks and can be taken: its role does not
-                // change what attacks the king, so one test covers all four.
-                out.extend(
-                    Role::PROMOTIONS
-                        .into_iter()
-                        .map(|r| AdrenalineAction::Step(to, Some(r))),
-                );
-            } else {
-                out.push(AdrenalineAction::Step(to, None));
-            }
-        }
-    }
-
     fn can_place(&self) -> bool {
         self.checkers_on_board() + self.params.checkers_per_capture as u32
             <= self.params.checkers_total
@@ -950,17 +1085,29 @@ impl Adrenaline {
     /// The opponent's pieces a checker may go under: those whose new reach would not
     /// attack the placer's own king (a placement is part of the placer's turn, and no
     /// part of a turn may leave the mover's king attacked).
-    fn safe_placements(&self, placer: Color) -> impl Iterator<Item = Square> + '_ {
-        let n = self.params.checkers_per_capture;
-        let them = placer.other();
-        let king = self.board.king(placer);
+    fn safe_placements(&self, placer: Color) -> impl Iterator<Item = Square> {
         let pos = self.pos();
-        // A checker changes the reach of the piece it goes under only: the others treat
-        // that piece as their own, whatever it carries.
-        let already = king.is_some_and(|k| pos.attacked(k, them));
-        self.board.by_color(them).filter(move |&sq| {
-            !already && !king.is_some_and(|k| pos.with_checkers(sq, n).reaches(sq, them, k))
-        })
+        let candidates = Self::placement_candidates(&pos, placer);
+        let judge = Judge {
+            pos,
+            us: placer,
+            phase: Phase::Place,
+            checkers: self.params.checkers_per_capture,
+            reaches: None,
+        };
+        candidates.filter(move |&sq| judge.is_legal(AdrenalineAction::Place(sq)))
+    }
+
+    /// The squares a checker of `placer` might go under: every enemy piece, unless the
+    /// placer's king is attacked already (a checker changes the reach of the piece it
+    /// goes under only: the others treat that piece as their own, whatever it carries).
+    fn placement_candidates(pos: &Pos, placer: Color) -> Bitboard {
+        let them = placer.other();
+        if pos.king(placer).is_some_and(|k| pos.attacked(k, them)) {
+            Bitboard::EMPTY
+        } else {
+            pos.by_color[them.index()]
+        }
     }
 
     fn key_of(&self) -> u64 {
@@ -1042,10 +1189,7 @@ impl Game for Adrenaline {
     }
 
     fn turn(&self) -> Turn {
-        let over = self.with_status(|actions, draw| {
-            draw.is_some() || (self.phase == Phase::Regular && actions.is_empty())
-        });
-        if over {
+        if self.phase == Phase::Regular && !self.has_actions() {
             Turn::Terminal
         } else {
             Turn::Seat(self.actor().index())
@@ -1057,7 +1201,40 @@ impl Game for Adrenaline {
         if seat != self.actor().index() {
             return;
         }
-        self.with_status(|actions, _| out.extend_from_slice(actions));
+        self.with_actions(|actions| out.extend_from_slice(actions));
+    }
+
+    /// Draws without listing when the list is not made yet: candidates are drawn
+    /// uniformly without replacement and the first legal one is kept, which is uniform
+    /// over the legal actions (it is the first legal action of a uniformly random
+    /// order), and most draws judge one or two candidates instead of all of them.
+    fn sample_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut dyn RngCore,
+        scratch: &mut Vec<AdrenalineAction>,
+    ) -> Option<AdrenalineAction> {
+        scratch.clear();
+        if seat != self.actor().index() {
+            return None;
+        }
+        if let Some(list) = self.status.actions.get().filter(|_| self.status.fresh) {
+            return (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())]);
+        }
+        if self.draw_now().is_some() {
+            return None;
+        }
+        self.with_candidates(|candidates, judge| {
+            scratch.extend_from_slice(candidates);
+            while !scratch.is_empty() {
+                let i = rng.gen_range(0..scratch.len());
+                if judge.is_legal(scratch[i]) {
+                    return Some(scratch[i]);
+                }
+                scratch.swap_remove(i);
+            }
+            None
+        })
     }
 
     fn apply(&mut self, action: AdrenalineAction) {
@@ -1164,14 +1341,13 @@ impl Game for Adrenaline {
     }
 
     fn result(&self) -> Option<GameResult> {
-        let (draw, none) = self.with_status(|actions, draw| (draw, actions.is_empty()));
-        if let Some(reason) = draw {
+        if let Some(reason) = self.draw_now() {
             return Some(GameResult {
                 returns: two_seat_returns(None),
                 reason,
             });
         }
-        if self.phase == Phase::Regular && none {
+        if self.phase == Phase::Regular && !self.has_actions() {
             let us = self.board.turn();
             return Some(no_moves_result(us, self.king_attacked(us)));
         }
@@ -1248,6 +1424,28 @@ impl Game for Adrenaline {
 
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
+    }
+
+    /// The material differences (White less Black, as the default), then `checkers`:
+    /// checkers under White's pieces less those under Black's, and `carriers`: White's
+    /// pieces with checkers less Black's (one tall stack and many short ones differ in
+    /// what they threaten). A checker under a piece is that piece's owner's asset: it
+    /// buys the owner's extra steps.
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = material_features(&self.board);
+        let (mut checkers, mut carriers) = ([0.0f64; 2], [0.0f64; 2]);
+        for c in [Color::White, Color::Black] {
+            for sq in self.board.by_color(c) {
+                let n = self.stacks[sq.index()];
+                if n > 0 {
+                    checkers[c.index()] += n as f64;
+                    carriers[c.index()] += 1.0;
+                }
+            }
+        }
+        f.push(("checkers".to_string(), checkers[0] - checkers[1]));
+        f.push(("carriers".to_string(), carriers[0] - carriers[1]));
+        f
     }
 
     /// Checkers placed after captures during the game (`checkers_placed`,
@@ -1356,7 +1554,7 @@ impl Adrenaline {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{conformance, replay};
+    use crate::game::{conformance, replay, MATERIAL_FEATURES};
 
     fn pos(opening: &str) -> Adrenaline {
         Adrenaline::from_opening(&AdrenalineParams::default(), opening).unwrap()
@@ -1839,6 +2037,15 @@ mod tests {
         reached.into_iter().collect()
     }
 
+    /// The legal actions as `candidates_into` and its judge give them, with the enemy
+    /// reaches shared between candidates or each candidate judged afresh.
+    fn listed(g: &Adrenaline, shared: bool) -> Vec<AdrenalineAction> {
+        let mut candidates = Vec::new();
+        let judge = g.candidates_into(&mut candidates, shared);
+        candidates.retain(|&a| judge.is_legal(a));
+        candidates
+    }
+
     fn reference_attacks(g: &Adrenaline, by: Color) -> Bitboard {
         g.board
             .by_color(by)
@@ -1905,9 +2112,7 @@ mod tests {
                                         .any()
                             })
                             .collect();
-                        let mut out = Vec::new();
-                        g.regular_moves(&mut out);
-                        let mut got: Vec<Move> = out
+                        let mut got: Vec<Move> = listed(&g, true)
                             .into_iter()
                             .filter_map(|a| match a {
                                 AdrenalineAction::Move(m) => Some(m),
@@ -1928,9 +2133,7 @@ mod tests {
                             reference_king_safe(&h, us)
                         })
                         .collect();
-                        let mut out = Vec::new();
-                        g.steps(from, &mut out);
-                        let mut got: Vec<Square> = out
+                        let mut got: Vec<Square> = listed(&g, true)
                             .iter()
                             .filter_map(|a| match a {
                                 AdrenalineAction::Step(to, None | Some(Role::Queen)) => Some(*to),
@@ -1972,7 +2175,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_pcg::Pcg64::seed_from_u64(1919);
         let mut acts = Vec::new();
-        let (mut regular, mut stepping) = (0, 0);
+        let (mut regular, mut stepping, mut shared) = (0, 0, 0);
         for _ in 0..60 {
             let mut g = Adrenaline::new(&AdrenalineParams::default());
             while let Turn::Seat(seat) = g.turn() {
@@ -1991,58 +2194,107 @@ mod tests {
                         }
                     }
                 }
-                let us = g.actor();
                 match g.phase {
-                    Phase::Regular => {
-                        regular += 1;
-                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
-                        g.regular_moves(&mut fast);
-                        g.regular_moves_plain(&pos, &mut plain);
-                        assert_eq!(fast, plain, "{}", g.observation(0));
-                    }
-                    Phase::Steps(from) => {
-                        stepping += 1;
-                        let mut fast = Vec::new();
-                        g.steps(from, &mut fast);
-                        let plain: Vec<Square> = (attacks::king_attacks(from)
-                            - g.board.by_color(us))
-                        .filter(|&to| {
-                            let after = pos.after_step(from, to, us, None);
-                            !after
-                                .king(us)
-                                .is_some_and(|k| after.attacked(k, us.other()))
-                        })
-                        .collect();
-                        let fast: Vec<Square> = fast
-                            .iter()
-                            .filter_map(|a| match a {
-                                AdrenalineAction::Step(to, None | Some(Role::Queen)) => Some(*to),
-                                _ => None,
-                            })
-                            .collect();
-                        assert_eq!(fast, plain, "{}", g.observation(0));
-                    }
-                    Phase::Place => {
-                        let n = g.params.checkers_per_capture;
-                        let king = g.board.king(us);
-                        let plain: Vec<Square> = g
-                            .board
-                            .by_color(us.other())
-                            .filter(|&sq| {
-                                let after = pos.with_checkers(sq, n);
-                                !king.is_some_and(|k| after.attacked(k, us.other()))
-                            })
-                            .collect();
-                        let fast: Vec<Square> = g.safe_placements(us).collect();
-                        assert_eq!(fast, plain, "{}", g.observation(0));
-                    }
+                    Phase::Regular => regular += 1,
+                    Phase::Steps(_) => stepping += 1,
+                    Phase::Place => {}
                 }
+                shared += g.candidates_into(&mut Vec::new(), true).reaches.is_some() as usize;
+                assert_eq!(listed(&g, true), listed(&g, false), "{}", g.observation(0));
                 g.legal_actions(seat, &mut acts);
                 g.apply(acts[rng.gen_range(0..acts.len())]);
             }
         }
         assert!(regular > 10_000, "{regular} regular positions");
         assert!(stepping > 1_000, "{stepping} step positions");
+        assert!(shared > 5_000, "{shared} positions with shared reaches");
+    }
+
+    #[test]
+    fn features_add_checker_and_carrier_differences_to_material() {
+        // White: stacks of 2 and 1 (three checkers, two carriers); Black: one stack of 4.
+        let g = pos("4k3/p6p/8/8/8/8/P6P/4K3 w - - 0 1 | a2=2 h2=1 a7=4");
+        let f = g.features();
+        let get = |name: &str| f.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+        assert_eq!(get("checkers"), Some(3.0 - 4.0));
+        assert_eq!(get("carriers"), Some(2.0 - 1.0));
+        assert_eq!(get(MATERIAL_FEATURES[0]), Some(0.0));
+        let names: Vec<String> = Adrenaline::new(&AdrenalineParams::default())
+            .features()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        let feature_names: Vec<String> = f.into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, feature_names);
+        assert_eq!(&names[names.len() - 2..], ["checkers", "carriers"]);
+    }
+
+    /// `sample_legal_action` draws without listing: over seeded random games it returns
+    /// an action `legal_actions` lists (and `None` exactly where the list is empty), for
+    /// a fresh status, a listed one and a stale one; in positions where candidates get
+    /// rejected, thousands of draws hit every legal action about equally often.
+    #[test]
+    fn sampled_actions_are_listed_ones_drawn_uniformly() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(24);
+        let (mut list, mut scratch) = (Vec::new(), Vec::new());
+        let (mut checked, mut rejecting, mut tallied) = (0, 0, 0);
+        for _ in 0..20 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            loop {
+                let mut fresh = g.clone();
+                fresh.refresh();
+                let mut stale = g.clone();
+                stale.status.fresh = false;
+                let seat = g.actor().index();
+                g.legal_actions(seat, &mut list);
+                for h in [&fresh, &stale, &g] {
+                    let a = h.sample_legal_action(seat, &mut rng, &mut scratch);
+                    match a {
+                        Some(a) => assert!(list.contains(&a), "{a:?} in {}", g.observation(0)),
+                        None => assert!(list.is_empty(), "{}", g.observation(0)),
+                    }
+                    assert_eq!(
+                        h.sample_legal_action(1 - seat, &mut rng, &mut scratch),
+                        None
+                    );
+                }
+                assert_eq!(fresh.has_actions(), !list.is_empty());
+                checked += 1;
+                let mut candidates = Vec::new();
+                g.candidates_into(&mut candidates, false);
+                if candidates.len() > list.len() && !list.is_empty() {
+                    rejecting += 1;
+                    if rejecting % 25 == 1 {
+                        // Draws from a fresh status each time: the list is never made.
+                        tallied += 1;
+                        let per = 300;
+                        let mut hits = vec![0u32; list.len()];
+                        for _ in 0..per * list.len() {
+                            let a = fresh
+                                .sample_legal_action(seat, &mut rng, &mut scratch)
+                                .unwrap();
+                            hits[list.iter().position(|&b| b == a).unwrap()] += 1;
+                        }
+                        assert!(fresh.status.actions.get().is_none());
+                        for (a, &n) in list.iter().zip(&hits) {
+                            assert!(
+                                (200..=400).contains(&n),
+                                "{a:?} drawn {n} times in {per} x {}: {}",
+                                list.len(),
+                                g.observation(0)
+                            );
+                        }
+                    }
+                }
+                if g.turn() == Turn::Terminal {
+                    break;
+                }
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(checked > 2000, "{checked} positions");
+        assert!(tallied >= 5, "{tallied} positions tallied");
     }
 
     /// The cached status answers as a fresh computation does (see
