@@ -3,7 +3,7 @@
 //! Sampling (decisions where the issue leaves room): a position is a candidate when it
 //! is a seat's turn (not chance, not a simultaneous node, not terminal), at least
 //! `min_ply` plies in (past the opening), and *quiet* in the cheap sense that the
-//! features did not change over the last ply (no capture or promotion just happened, so
+//! piece-count features did not change over the last ply (no capture or promotion just happened, so
 //! the position is not in the middle of an exchange). Of the candidates, at most
 //! `per_game` are kept, evenly spaced through the game. The label is seat 0's score
 //! (win 1, draw 0.5, loss 0) read from the row's returns. Games replay in parallel
@@ -37,6 +37,8 @@ pub struct Samples {
 struct Sampler<'a> {
     rows: &'a [Row],
     sampling: Sampling,
+    /// How many leading features are piece counts (quietness looks at those only).
+    pieces: usize,
 }
 
 impl Sampler<'_> {
@@ -58,7 +60,8 @@ impl Sampler<'_> {
             game = engine::game::replay(game, std::slice::from_ref(&a))
                 .with_context(|| format!("replaying game {} at ply {}", row.index, ply + 1))?;
             let feats: Vec<f64> = game.features().into_iter().map(|(_, v)| v).collect();
-            let quiet = prev.as_ref() == Some(&feats);
+            let pieces = &feats[..self.pieces.min(feats.len())];
+            let quiet = prev.as_deref() == Some(pieces);
             if ply + 1 >= self.sampling.min_ply
                 && quiet
                 && matches!(game.turn(), Turn::Seat(_))
@@ -66,7 +69,7 @@ impl Sampler<'_> {
             {
                 candidates.push(feats.clone());
             }
-            prev = Some(feats);
+            prev = Some(pieces.to_vec());
         }
         let k = self.sampling.per_game.min(candidates.len());
         // Evenly spaced through the candidates.
@@ -87,16 +90,27 @@ impl VariantVisitor for Sampler<'_> {
         }
         let names: Vec<String> = start.features().into_iter().map(|(n, _)| n).collect();
         check_features(name, &names)?;
+        // Quiet means no capture or promotion just happened: the piece counts did not
+        // change. A variant's own features may change with every ply (Half Alice's mirror
+        // side), so they do not count; with no piece counts, all features do.
+        let p = names
+            .iter()
+            .take_while(|n| engine::game::MATERIAL_FEATURES.contains(&n.as_str()))
+            .count();
+        let this = Sampler {
+            pieces: if p == 0 { names.len() } else { p },
+            ..self
+        };
         let mut out = Samples {
             names,
             ..Samples::default()
         };
         // Games replay in parallel; positions are put together in game order, so the
         // samples do not depend on the threads.
-        let per_game: Vec<Result<(f64, Vec<Vec<f64>>)>> = self
+        let per_game: Vec<Result<(f64, Vec<Vec<f64>>)>> = this
             .rows
             .par_iter()
-            .map(|row| self.positions(&start, row, out.names.len()))
+            .map(|row| this.positions(&start, row, out.names.len()))
             .collect();
         for (gi, r) in per_game.into_iter().enumerate() {
             let (y, xs) = r?;
@@ -136,7 +150,15 @@ pub fn sample(
             other.variant
         );
     }
-    registry::visit(variant, params, Sampler { rows, sampling })
-        .map_err(|e| anyhow!(e))
-        .with_context(|| format!("variant {variant}"))?
+    registry::visit(
+        variant,
+        params,
+        Sampler {
+            rows,
+            sampling,
+            pieces: 0,
+        },
+    )
+    .map_err(|e| anyhow!(e))
+    .with_context(|| format!("variant {variant}"))?
 }
