@@ -69,7 +69,7 @@ fn unit(name: &str) -> &'static str {
 pub fn markdown(l: &Learned, from: &Path) -> String {
     let mut s = format!(
         "# Piece values learned from play: {}\n\nFrom `{}`: {} games, {} positions, {} bootstrap replicates over games.\n\n\
-         | feature | value (pawns) | 95% interval | orthodox |\n|---|---:|---|---:|\n",
+         | feature | value (pawns) | 95% interval | orthodox | logit coefficient |\n|---|---:|---|---:|---:|\n",
         l.variant,
         from.display(),
         l.games,
@@ -83,7 +83,20 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
         } else {
             "-".to_string()
         };
-        let _ = writeln!(s, "| {n} | {v:.2} | [{lo:.2}, {hi:.2}] | {o} |");
+        let _ = writeln!(
+            s,
+            "| {n} | {v:.2} | [{lo:.2}, {hi:.2}] | {o} | {:.4} |",
+            l.model.weights[i]
+        );
+    }
+    let pawn = l.model.weights.first().copied().unwrap_or(f64::NAN);
+    if !(pawn > 0.0) {
+        let _ = writeln!(
+            s,
+            "\n**The pawn's coefficient is not positive ({pawn:.4}): an extra pawn did not help \
+             win in these games, so values in pawn units (signs included) mean nothing here; \
+             read the logit coefficients.**"
+        );
     }
     let own: Vec<usize> = (0..l.names.len())
         .filter(|&i| !PIECES.contains(&l.names[i].as_str()))
