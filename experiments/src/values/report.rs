@@ -90,7 +90,7 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
         );
     }
     let pawn = l.model.weights.first().copied().unwrap_or(f64::NAN);
-    if !(pawn > 0.0) {
+    if pawn.is_nan() || pawn <= 0.0 {
         let _ = writeln!(
             s,
             "\n**The pawn's coefficient is not positive ({pawn:.4}): an extra pawn did not help \
@@ -140,7 +140,7 @@ fn zorkmid_rate(l: &Learned, z: usize) -> String {
     use engine::variants::clairvoyant::ClairvoyantParams;
     let (v, lo, hi) = l.values[z];
     let mut s = String::from("\n## Exchange rate: Zorkmids per pawn\n\n");
-    if !(v > 0.0) {
+    if v.is_nan() || v <= 0.0 {
         let _ = writeln!(
             s,
             "The Zorkmid coefficient is not positive ({:.4} pawns per Zorkmid): Zorkmids did not \
