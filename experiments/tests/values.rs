@@ -12,15 +12,22 @@ fn results(p: &str) -> PathBuf {
 
 fn args(variant: &str, from: PathBuf, out: &Path) -> ValuesArgs {
     ValuesArgs {
-        variant: variant.into(),
-        params: None,
-        from,
         out: Some(out.to_path_buf()),
-        seed: 1,
         bootstrap: 20,
-        min_ply: 10,
-        per_game: 8,
-        l2: 1e-3,
+        ..ValuesArgs::from_games(variant, from)
+    }
+}
+
+/// Arguments that play `games` games between `agents` into `out`.
+fn play_args(variant: &str, agents: &str, games: u64, out: &Path) -> ValuesArgs {
+    ValuesArgs {
+        from: None,
+        agents: Some(agents.into()),
+        games: Some(games),
+        threads: Some(2),
+        bootstrap: 5,
+        out: Some(out.to_path_buf()),
+        ..ValuesArgs::from_games(variant, PathBuf::new())
     }
 }
 
@@ -108,4 +115,106 @@ fn rule_values_chess_end_to_end() {
     let w: agents::eval::EvalWeights = toml::from_str(&toml_text).unwrap();
     assert_eq!(w.pawn, 1.0);
     assert!((w.queen - value("queen")).abs() < 1e-3);
+}
+
+#[test]
+fn rule_values_play_refuses_too_few_games_before_playing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let e = values::run(&play_args("chess", "random", MIN_GAMES as u64 - 1, &out)).unwrap_err();
+    let text = format!("{e:#}");
+    assert!(
+        text.contains(&format!("at least {MIN_GAMES} games")),
+        "{text}"
+    );
+    assert!(!out.join("games.csv").exists(), "nothing played");
+}
+
+#[test]
+fn rule_values_play_refuses_a_variant_that_is_not_two_sided_before_playing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let e = values::run(&play_args("cooperative", "random", 200, &out)).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("not a two-sided zero-sum"),
+        "{e:#}"
+    );
+    assert!(!out.exists(), "nothing played");
+}
+
+#[test]
+fn rule_values_play_refuses_bad_agents_and_two_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let e = values::run(&play_args("chess", "random,greedy,random", 200, &out)).unwrap_err();
+    assert!(format!("{e:#}").contains("3 agents given"), "{e:#}");
+    let e = values::run(&play_args("chess", "nosuchagent", 200, &out)).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("--agents: 'nosuchagent'"),
+        "{e:#}"
+    );
+    let both = ValuesArgs {
+        from: Some(results("synchronous/orthodox-baseline/games.csv")),
+        ..play_args("chess", "random", 200, &out)
+    };
+    let e = values::run(&both).unwrap_err();
+    assert!(format!("{e:#}").contains("one source of games"), "{e:#}");
+    let ladder = ValuesArgs {
+        agents: None,
+        ladder: Some("random".into()),
+        ..play_args("chess", "random", 200, &out)
+    };
+    let e = values::run(&ladder).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("at least two agent specs"),
+        "{e:#}"
+    );
+    assert!(!out.exists(), "nothing played");
+}
+
+#[test]
+fn rule_values_refuses_a_variant_without_features() {
+    let e = values::sample::check_features("nofeatures", &[]).unwrap_err();
+    assert!(format!("{e:#}").contains("declares no features"), "{e:#}");
+    let e = values::sample::check_features("nopawn", &["knight".to_string()]).unwrap_err();
+    assert!(format!("{e:#}").contains("no `pawn`"), "{e:#}");
+    assert!(values::sample::check_features("chess", &["pawn".to_string()]).is_ok());
+}
+
+/// `--agents` plays the games itself (one spec plays itself), writes games.csv beside
+/// the report and fits them; the same seed plays the same games.
+#[test]
+fn rule_values_plays_its_own_games_deterministically() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    values::run(&play_args("chess", "greedy", MIN_GAMES as u64, &a)).unwrap();
+    values::run(&ValuesArgs {
+        threads: Some(1),
+        ..play_args("chess", "greedy", MIN_GAMES as u64, &b)
+    })
+    .unwrap();
+    for f in [
+        "games.csv",
+        "values.csv",
+        "report.md",
+        "values.svg",
+        "values.toml",
+    ] {
+        assert!(a.join(f).exists(), "{f}");
+    }
+    let games = |d: &Path| {
+        let rows = experiments::record::load(&d.join("games.csv"))
+            .unwrap()
+            .rows;
+        rows.iter()
+            .map(|r| (r.index, r.actions.clone()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let ga = games(&a);
+    assert_eq!(ga.len(), MIN_GAMES);
+    assert_eq!(ga, games(&b), "same seed, same games, whatever the threads");
+    assert_eq!(
+        std::fs::read_to_string(a.join("values.csv")).unwrap(),
+        std::fs::read_to_string(b.join("values.csv")).unwrap()
+    );
 }

@@ -600,6 +600,18 @@ impl Game for Cassandra {
         Some(&self.board)
     }
 
+    /// The piece differences, then `rung`: White's rung on the target ladder minus
+    /// Black's (0 = pawn ... 5 = king), for `chesslab values`
+    /// (`features_add_the_ladder_rung`).
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        f.push((
+            "rung".to_string(),
+            self.rung[0] as f64 - self.rung[1] as f64,
+        ));
+        f
+    }
+
     /// Prophecies per rung over both sides (`made_pawn`, `fulfilled_pawn`, ...,
     /// `made_king`, `fulfilled_king`) and per side (`white_made`, `white_fulfilled`,
     /// `black_made`, `black_fulfilled`). Saved with every action, so `undo` restores them.
@@ -749,6 +761,22 @@ mod tests {
         let a = g.parse_action("e2e3").unwrap();
         g.apply(a);
         assert_eq!(g.target(Color::White), Role::Knight);
+    }
+
+    /// `chesslab values` features: the piece differences, then the rung difference.
+    #[test]
+    fn features_add_the_ladder_rung() {
+        let mut g = Cassandra::from_opening(
+            &CassandraParams::default(),
+            "rn2k3/pp6/8/8/8/8/4P3/4K3 w - - 0 1",
+        )
+        .unwrap();
+        g.rung = [3, 1];
+        let f = g.features();
+        let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["pawn", "knight", "bishop", "rook", "queen", "rung"]);
+        let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+        assert_eq!(values, [-1.0, -1.0, 0.0, -1.0, 0.0, 2.0]);
     }
 
     #[test]

@@ -545,6 +545,19 @@ impl Game for HalfAlice {
         Some(&self.board)
     }
 
+    /// The piece differences, then `on_mirror`: White's pieces other than the king on
+    /// the mirror side minus Black's. The plain side's count is not a second feature: it
+    /// is the piece total minus this one, so it would only repeat the piece counts (and
+    /// make the fit singular without a penalty). The king is left out because where it
+    /// stands is a matter of safety, not of material (`features_count_pieces_on_the_mirror`).
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        let kings = self.board.by_role(Role::King);
+        let on = |c: Color| ((self.board.by_color(c) & self.mirror) - kings).count() as f64;
+        f.push(("on_mirror".to_string(), on(Color::White) - on(Color::Black)));
+        f
+    }
+
     /// Captures made so far: `captures`, `white_captures`, `black_captures` (captures
     /// happen only between pieces on the same side of the mirror, so fewer than in
     /// orthodox chess; these show how many).
@@ -622,6 +635,27 @@ mod tests {
         let mut v: Vec<String> = g.legal_moves().iter().map(|&m| g.board.uci(m)).collect();
         v.sort();
         v
+    }
+
+    /// `chesslab values` features: the piece differences, then pieces (kings aside) on
+    /// the mirror side, White minus Black.
+    #[test]
+    fn features_count_pieces_on_the_mirror() {
+        let board = Board::from_fen("r3k3/pp6/8/8/8/8/PPP5/R3K3 w - - 0 1").unwrap();
+        let mirror: Bitboard = ["a1", "b2", "c2", "e1", "a8"]
+            .iter()
+            .map(|s| Square::parse(s).unwrap())
+            .collect();
+        let g = HalfAlice::from_parts(board, mirror, HalfAliceParams::default());
+        let f = g.features();
+        let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["pawn", "knight", "bishop", "rook", "queen", "on_mirror"]
+        );
+        let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+        // White: a1, b2, c2 (the king on e1 does not count); Black: a8.
+        assert_eq!(values, [1.0, 0.0, 0.0, 0.0, 0.0, 2.0]);
     }
 
     #[test]

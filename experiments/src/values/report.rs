@@ -1,7 +1,10 @@
 //! The `values` output folder: `values.csv` (one line per feature), `values.toml` (the
 //! learned piece values as evaluation weights, readable by agents as `eval=FILE`),
 //! `report.md` and `values.svg` (learned values with their 95% intervals beside the
-//! orthodox ones).
+//! orthodox ones). Features beyond the five pieces print as pawns per unit of the feature
+//! (per tarred piece, per Zorkmid, ...); Clairvoyant's report adds the exchange rate,
+//! Zorkmids per pawn, beside the seed's drop costs. [`ladder_markdown`] sets the fits of
+//! a strength ladder side by side.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -42,10 +45,31 @@ pub fn toml(l: &Learned) -> String {
     s
 }
 
+/// A value with its interval: `1.23 [0.45, 2.01]`.
+fn cell(v: (f64, f64, f64)) -> String {
+    format!("{:.2} [{:.2}, {:.2}]", v.0, v.1, v.2)
+}
+
+/// What one unit of a variant's own feature is (for the report's wording).
+fn unit(name: &str) -> &'static str {
+    match name {
+        "tarred" => "own piece under an enemy checker",
+        "checkers_in_front" => "checker in front (hand size)",
+        "zorkmids" => "Zorkmid",
+        "zombies" => "own zombie on the board",
+        "graveyard" => "own piece buried (may rise as a zombie)",
+        "rung" => "rung up the target ladder",
+        "on_mirror" => "piece (king aside) on the mirror side",
+        "face_up" => "face-up card (out of the hand)",
+        "known_pattern" => "piece whose capture pattern its owner has pinned down",
+        _ => "unit",
+    }
+}
+
 pub fn markdown(l: &Learned, from: &Path) -> String {
     let mut s = format!(
         "# Piece values learned from play: {}\n\nFrom `{}`: {} games, {} positions, {} bootstrap replicates over games.\n\n\
-         | feature | value (pawns) | 95% interval | orthodox |\n|---|---:|---|---:|\n",
+         | feature | value (pawns) | 95% interval | orthodox | logit coefficient |\n|---|---:|---|---:|---:|\n",
         l.variant,
         from.display(),
         l.games,
@@ -54,7 +78,47 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
     );
     for (i, n) in l.names.iter().enumerate() {
         let (v, lo, hi) = l.values[i];
-        let _ = writeln!(s, "| {n} | {v:.2} | [{lo:.2}, {hi:.2}] | {} |", orthodox(n));
+        let o = if PIECES.contains(&n.as_str()) {
+            orthodox(n).to_string()
+        } else {
+            "-".to_string()
+        };
+        let _ = writeln!(
+            s,
+            "| {n} | {v:.2} | [{lo:.2}, {hi:.2}] | {o} | {:.4} |",
+            l.model.weights[i]
+        );
+    }
+    let pawn = l.model.weights.first().copied().unwrap_or(f64::NAN);
+    if pawn.is_nan() || pawn <= 0.0 {
+        let _ = writeln!(
+            s,
+            "\n**The pawn's coefficient is not positive ({pawn:.4}): an extra pawn did not help \
+             win in these games, so values in pawn units (signs included) mean nothing here; \
+             read the logit coefficients.**"
+        );
+    }
+    let own: Vec<usize> = (0..l.names.len())
+        .filter(|&i| !PIECES.contains(&l.names[i].as_str()))
+        .collect();
+    if !own.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nThe variant's own features, in pawns per unit (seat 0 minus seat 1):\n"
+        );
+        for &i in &own {
+            let n = &l.names[i];
+            let _ = writeln!(
+                s,
+                "- `{n}`: one more {} is worth {} pawns (logit coefficient {:.4}).",
+                unit(n),
+                cell(l.values[i]),
+                l.model.weights[i]
+            );
+        }
+    }
+    if let Some(z) = l.names.iter().position(|n| n == "zorkmids") {
+        s.push_str(&zorkmid_rate(l, z));
     }
     let (learned, free, ortho) = l.cv;
     let _ = write!(
@@ -65,6 +129,125 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
         l.model.weights.first().copied().unwrap_or(f64::NAN),
         l.model.intercept
     );
+    s
+}
+
+/// Clairvoyant: Zorkmids per pawn (the pawn's coefficient over the Zorkmid's), with the
+/// bootstrap interval, and each piece's learned value in Zorkmids beside the seed's
+/// price for dropping one (the cost table of the parameters the games used).
+fn zorkmid_rate(l: &Learned, z: usize) -> String {
+    use engine::square::Role;
+    use engine::variants::clairvoyant::ClairvoyantParams;
+    let (v, lo, hi) = l.values[z];
+    let mut s = String::from("\n## Exchange rate: Zorkmids per pawn\n\n");
+    if v.is_nan() || v <= 0.0 {
+        let _ = writeln!(
+            s,
+            "The Zorkmid coefficient is not positive ({:.4} pawns per Zorkmid): Zorkmids did not \
+             predict winning in these games, so there is no exchange rate to state.",
+            v
+        );
+        return s;
+    }
+    let rate = 1.0 / v;
+    let interval = if lo > 0.0 {
+        format!("[{:.1}, {:.1}]", 1.0 / hi, 1.0 / lo)
+    } else {
+        format!(
+            "[{:.1}, unbounded] (the Zorkmid value's interval reaches 0)",
+            1.0 / hi
+        )
+    };
+    let _ = writeln!(
+        s,
+        "**{rate:.1} Zorkmids per pawn**, 95% interval {interval} (pawn coefficient / Zorkmid coefficient).\n"
+    );
+    let params: ClairvoyantParams = l
+        .params
+        .as_deref()
+        .and_then(|t| toml::from_str(t).ok())
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "| piece | learned (pawns) | learned (Zorkmids) | seed's drop cost (Zorkmids) |\n|---|---:|---:|---:|"
+    );
+    let roles = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
+    for (name, role) in PIECES.iter().zip(roles) {
+        if let Some(i) = l.names.iter().position(|n| n == name) {
+            let pv = l.values[i].0;
+            let _ = writeln!(
+                s,
+                "| {name} | {pv:.2} | {:.1} | {} |",
+                pv * rate,
+                params.costs.drop.get(role)
+            );
+        }
+    }
+    s
+}
+
+/// The fits of a strength ladder side by side (weakest rung first), with the change of
+/// each value between the last two rungs measured against its interval there.
+pub fn ladder_markdown(variant: &str, fits: &[(String, Learned)]) -> String {
+    let mut s = format!(
+        "# Piece values over a strength ladder: {variant}\n\nSelf-play at each rung (weakest first); values in pawns with 95% bootstrap intervals.\n\n| feature |"
+    );
+    for (spec, l) in fits {
+        let _ = write!(s, " {spec} ({} games) |", l.games);
+    }
+    s.push_str(" orthodox |\n|---|");
+    for _ in fits {
+        s.push_str("---|");
+    }
+    s.push_str("---:|\n");
+    let names = fits.first().map(|f| f.1.names.clone()).unwrap_or_default();
+    for (i, n) in names.iter().enumerate() {
+        let _ = write!(s, "| {n} |");
+        for (_, l) in fits {
+            let _ = write!(s, " {} |", cell(l.values[i]));
+        }
+        let _ = writeln!(s, " {} |", orthodox(n));
+    }
+    s.push_str("\n| rung | pawn coefficient (logit) | log loss: learned | orthodox | material-free |\n|---|---:|---:|---:|---:|\n");
+    for (spec, l) in fits {
+        let _ = writeln!(
+            s,
+            "| {spec} | {:.4} | {:.4} | {:.4} | {:.4} |",
+            l.model.weights[0], l.cv.0, l.cv.2, l.cv.1
+        );
+    }
+    if let [.., (a, x), (b, y)] = fits {
+        let moved: Vec<&str> = names
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| {
+                let (v, lo, hi) = y.values[i];
+                let u = x.values[i].0;
+                // Outside the stronger rung's interval and that rung's value outside the
+                // weaker one's: the two fits disagree.
+                (u < lo || u > hi) && (v < x.values[i].1 || v > x.values[i].2)
+            })
+            .map(|(_, n)| n.as_str())
+            .collect();
+        let _ = writeln!(
+            s,
+            "\nFrom {a} to {b}: {}.",
+            if moved.is_empty() {
+                "every value of the stronger rung lies within the weaker rung's interval and vice versa: the values have settled as far as these intervals can tell".to_string()
+            } else {
+                format!(
+                    "{} moved beyond both rungs' intervals: the values have not settled",
+                    moved.join(", ")
+                )
+            }
+        );
+    }
     s
 }
 

@@ -3,14 +3,17 @@
 //! Sampling (decisions where the issue leaves room): a position is a candidate when it
 //! is a seat's turn (not chance, not a simultaneous node, not terminal), at least
 //! `min_ply` plies in (past the opening), and *quiet* in the cheap sense that the
-//! features did not change over the last ply (no capture or promotion just happened, so
+//! piece-count features did not change over the last ply (no capture or promotion just happened, so
 //! the position is not in the middle of an exchange). Of the candidates, at most
 //! `per_game` are kept, evenly spaced through the game. The label is seat 0's score
-//! (win 1, draw 0.5, loss 0) read from the row's returns.
+//! (win 1, draw 0.5, loss 0) read from the row's returns. Games replay in parallel
+//! (rayon); the samples come out in game order whatever the threads.
 
 use anyhow::{anyhow, bail, Context, Result};
 use engine::game::{Game, Turn, Utility};
 use engine::registry::{self, VariantVisitor};
+
+use rayon::prelude::*;
 
 use crate::record::Row;
 
@@ -34,6 +37,47 @@ pub struct Samples {
 struct Sampler<'a> {
     rows: &'a [Row],
     sampling: Sampling,
+    /// How many leading features are piece counts (quietness looks at those only).
+    pieces: usize,
+}
+
+impl Sampler<'_> {
+    /// Seat 0's score in `row` and the positions kept from it.
+    fn positions<G: Game>(
+        &self,
+        start: &G,
+        row: &Row,
+        width: usize,
+    ) -> Result<(f64, Vec<Vec<f64>>)> {
+        let y = match row.returns.first() {
+            Some(r) => ((r + 1.0) / 2.0).clamp(0.0, 1.0),
+            None => bail!("game {} has no returns", row.index),
+        };
+        let mut game = start.clone();
+        let mut prev: Option<Vec<f64>> = None;
+        let mut candidates = Vec::new();
+        for (ply, a) in row.actions.split_whitespace().enumerate() {
+            game = engine::game::replay(game, std::slice::from_ref(&a))
+                .with_context(|| format!("replaying game {} at ply {}", row.index, ply + 1))?;
+            let feats: Vec<f64> = game.features().into_iter().map(|(_, v)| v).collect();
+            let pieces = &feats[..self.pieces.min(feats.len())];
+            let quiet = prev.as_deref() == Some(pieces);
+            if ply + 1 >= self.sampling.min_ply
+                && quiet
+                && matches!(game.turn(), Turn::Seat(_))
+                && feats.len() == width
+            {
+                candidates.push(feats.clone());
+            }
+            prev = Some(pieces.to_vec());
+        }
+        let k = self.sampling.per_game.min(candidates.len());
+        // Evenly spaced through the candidates.
+        let kept = (0..k)
+            .map(|i| candidates[i * candidates.len() / k].clone())
+            .collect();
+        Ok((y, kept))
+    }
 }
 
 impl VariantVisitor for Sampler<'_> {
@@ -45,47 +89,51 @@ impl VariantVisitor for Sampler<'_> {
             bail!("{name} is not a two-sided zero-sum game; piece values do not apply to it (issue 24 leaves Cooperative and Golf out)");
         }
         let names: Vec<String> = start.features().into_iter().map(|(n, _)| n).collect();
-        if names.is_empty() {
-            bail!("{name} declares no features (Game::features is empty: no board to count pieces on)");
-        }
+        check_features(name, &names)?;
+        // Quiet means no capture or promotion just happened: the piece counts did not
+        // change. A variant's own features may change with every ply (Half Alice's mirror
+        // side), so they do not count; with no piece counts, all features do.
+        let p = names
+            .iter()
+            .take_while(|n| engine::game::MATERIAL_FEATURES.contains(&n.as_str()))
+            .count();
+        let this = Sampler {
+            pieces: if p == 0 { names.len() } else { p },
+            ..self
+        };
         let mut out = Samples {
             names,
             ..Samples::default()
         };
-        for (gi, row) in self.rows.iter().enumerate() {
-            let y = match row.returns.first() {
-                Some(r) => ((r + 1.0) / 2.0).clamp(0.0, 1.0),
-                None => bail!("game {} has no returns", row.index),
-            };
-            let actions: Vec<&str> = row.actions.split_whitespace().collect();
-            let mut game = start.clone();
-            let mut prev: Option<Vec<f64>> = None;
-            let mut candidates = Vec::new();
-            for (ply, a) in actions.iter().enumerate() {
-                game = engine::game::replay(game, std::slice::from_ref(a))
-                    .with_context(|| format!("replaying game {} at ply {}", row.index, ply + 1))?;
-                let feats: Vec<f64> = game.features().into_iter().map(|(_, v)| v).collect();
-                let quiet = prev.as_ref() == Some(&feats);
-                if ply + 1 >= self.sampling.min_ply
-                    && quiet
-                    && matches!(game.turn(), Turn::Seat(_))
-                    && feats.len() == out.names.len()
-                {
-                    candidates.push(feats.clone());
-                }
-                prev = Some(feats);
-            }
-            let k = self.sampling.per_game.min(candidates.len());
-            for i in 0..k {
-                // Evenly spaced through the candidates.
-                let at = i * candidates.len() / k;
+        // Games replay in parallel; positions are put together in game order, so the
+        // samples do not depend on the threads.
+        let per_game: Vec<Result<(f64, Vec<Vec<f64>>)>> = this
+            .rows
+            .par_iter()
+            .map(|row| this.positions(&start, row, out.names.len()))
+            .collect();
+        for (gi, r) in per_game.into_iter().enumerate() {
+            let (y, xs) = r?;
+            for x in xs {
                 out.game.push(gi);
-                out.xs.push(candidates[at].clone());
+                out.xs.push(x);
                 out.ys.push(y);
             }
         }
         Ok(out)
     }
+}
+
+/// A variant's feature names can be fitted: there are some, and one is the pawn that
+/// values are expressed in.
+pub fn check_features(variant: &str, names: &[String]) -> Result<()> {
+    if names.is_empty() {
+        bail!("{variant} declares no features (Game::features is empty: no board to count pieces on), so it has no piece values to learn");
+    }
+    if !names.iter().any(|n| n == "pawn") {
+        bail!("{variant}'s features have no `pawn` to express values in");
+    }
+    Ok(())
 }
 
 /// Samples positions from `rows`, all of variant `variant` with parameters `params`.
@@ -102,7 +150,15 @@ pub fn sample(
             other.variant
         );
     }
-    registry::visit(variant, params, Sampler { rows, sampling })
-        .map_err(|e| anyhow!(e))
-        .with_context(|| format!("variant {variant}"))?
+    registry::visit(
+        variant,
+        params,
+        Sampler {
+            rows,
+            sampling,
+            pieces: 0,
+        },
+    )
+    .map_err(|e| anyhow!(e))
+    .with_context(|| format!("variant {variant}"))?
 }

@@ -1407,6 +1407,16 @@ impl Game for Clairvoyant {
         Some(&self.board)
     }
 
+    /// The piece differences, then `zorkmids`: White's balance minus Black's (the true
+    /// balances, secret or not: values are learned from whole records), so `chesslab
+    /// values` can state Zorkmids per pawn (`features_add_the_zorkmid_balance`).
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        let zk = self.s.balance[0] as f64 - self.s.balance[1] as f64;
+        f.push(("zorkmids".to_string(), zk));
+        f
+    }
+
     fn action_move(&self, action: ClairAction) -> Option<Move> {
         match action {
             ClairAction::Move(m) | ClairAction::Buy(m) => Some(m),

@@ -715,3 +715,18 @@ fn cached_actions_match_a_fresh_computation_in_random_play() {
     }
     assert!(undos > 50 && states > 800, "{undos} undos, {states} states");
 }
+
+/// `chesslab values` features: the piece differences, then White's Zorkmids minus
+/// Black's.
+#[test]
+fn features_add_the_zorkmid_balance() {
+    let g = game(Some("4k3/pp6/8/8/8/8/P7/R3K3 w - - 0 1"), &params(30, 12));
+    let f = g.features();
+    let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["pawn", "knight", "bishop", "rook", "queen", "zorkmids"]
+    );
+    let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+    assert_eq!(values, [-1.0, 0.0, 0.0, 1.0, 0.0, 18.0]);
+}

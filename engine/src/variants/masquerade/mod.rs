@@ -722,6 +722,30 @@ impl Game for Masquerade {
         Some(&self.board)
     }
 
+    /// The piece differences, then `known_pattern`: White's pieces on the board (king
+    /// included, pawns never masquerade) whose capture pattern White has pinned down
+    /// from its attempts so far, minus Black's, for `chesslab values`
+    /// (`features_count_pieces_whose_pattern_is_known`). "Known" is the owner's
+    /// knowledge: the opponent always knows, having made the assignment.
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        let known = |c: Color| {
+            PIECE_TYPES
+                .iter()
+                .enumerate()
+                .filter(|&(t, _)| {
+                    possible_patterns(self.consistent[c.index()], t).count_ones() == 1
+                })
+                .map(|(_, &r)| self.board.pieces(c, r).count() as f64)
+                .sum::<f64>()
+        };
+        f.push((
+            "known_pattern".to_string(),
+            known(Color::White) - known(Color::Black),
+        ));
+        f
+    }
+
     /// Per game: `white_assigned` / `black_assigned` (index 0..119 of the assignment that
     /// side gave the opponent's pieces, -1 if none; labelled in its text form),
     /// `{side}_gave_king` / `{side}_gave_queen` (the pattern index, K Q R B N = 0..4, that

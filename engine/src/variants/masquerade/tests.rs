@@ -622,3 +622,26 @@ fn knows_at_ply_is_the_first_play_ply_with_one_candidate() {
     let knows = t.iter().find(|(n, _)| n == "white_knows").unwrap().1;
     assert_eq!(knows, 1.0);
 }
+
+/// `chesslab values` features: the piece differences, then pieces whose owner knows
+/// their capture pattern, White minus Black.
+#[test]
+fn features_count_pieces_whose_pattern_is_known() {
+    let mut g = pos("4k3/8/2n5/8/8/8/8/R3K3 w - - 0 1", ORTHO, ORTHO);
+    assert_eq!(
+        g.features().last(),
+        Some(&("known_pattern".to_string(), 0.0))
+    );
+    // White has learned only that its king captures like a king; Black knows everything.
+    g.consistent[0] = assignments_with(0, 1);
+    g.consistent[1] = 1;
+    let f = g.features();
+    let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["pawn", "knight", "bishop", "rook", "queen", "known_pattern"]
+    );
+    let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+    // White: the king (the rook's pattern is unknown); Black: king and knight.
+    assert_eq!(values, [0.0, -1.0, 0.0, 1.0, 0.0, -1.0]);
+}

@@ -1258,6 +1258,19 @@ impl Game for TarPit {
         Some(&self.board)
     }
 
+    /// The piece differences, then White minus Black in `tarred` (own pieces under an
+    /// enemy checker) and `checkers_in_front` (hand size and throwing stock), for
+    /// `chesslab values` (`features_count_tar_and_fronts`).
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        let diff = |x: [f64; 2]| x[0] - x[1];
+        let tarred = Color::BOTH.map(|c| self.tarred(c).count() as f64);
+        let front = Color::BOTH.map(|c| self.front(c) as f64);
+        f.push(("tarred".to_string(), diff(tarred)));
+        f.push(("checkers_in_front".to_string(), diff(front)));
+        f
+    }
+
     fn action_move(&self, action: TarPitAction) -> Option<Move> {
         match action {
             TarPitAction::Move(m) => Some(m),

@@ -804,3 +804,34 @@ fn tallies_count_throws_cards_tar_and_cleansings_and_undo_restores_them() {
         "f5 was tarred at Black's"
     );
 }
+
+/// `chesslab values` features: the piece differences first, then tar and fronts, White
+/// minus Black.
+#[test]
+fn features_count_tar_and_fronts() {
+    // White: knight d4 and pawn e2 both under black checkers; Black: pawn d7 under a
+    // white checker and a rook more.
+    let g = pos(
+        "r3k3/3p4/8/8/3N4/8/4P3/4K3 w - - 0 1",
+        "d7",
+        "d4 e2",
+        [5, 3],
+        ["", ""],
+    );
+    let f = g.features();
+    let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pawn",
+            "knight",
+            "bishop",
+            "rook",
+            "queen",
+            "tarred",
+            "checkers_in_front"
+        ]
+    );
+    let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+    assert_eq!(values, [0.0, 1.0, 0.0, -1.0, 0.0, 1.0, 2.0]);
+}

@@ -856,6 +856,16 @@ impl Game for TwoMove {
         Some(&self.board)
     }
 
+    /// The piece differences, then `face_up`: White's face-up cards (out of the hand
+    /// this turn) minus Black's, for `chesslab values`
+    /// (`features_count_face_up_cards`).
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        let up = |c: Color| self.face_up[c.index()].count_ones() as f64;
+        f.push(("face_up".to_string(), up(Color::White) - up(Color::Black)));
+        f
+    }
+
     /// Per game: `turns`, `cards_eliminated` (two per matched type), `blank_turns` (both
     /// pairs equal), `double_moves` (cards that made two moves), `least_valuable_
     /// substitutions` (moves of a piece not of the card's type), `skipped_cards`,

@@ -538,3 +538,18 @@ fn rule_quiz_white_wins_with_bishop_and_rook_cards_and_a_rook_promotion() {
         );
     }
 }
+
+/// `chesslab values` features: the piece differences, then face-up cards, White minus
+/// Black.
+#[test]
+fn features_count_face_up_cards() {
+    let g = pos("4k3/8/2n5/8/8/8/P7/4K3 w - - 0 1 -/KR");
+    let f = g.features();
+    let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["pawn", "knight", "bishop", "rook", "queen", "face_up"]
+    );
+    let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+    assert_eq!(values, [1.0, -1.0, 0.0, 0.0, 0.0, -2.0]);
+}

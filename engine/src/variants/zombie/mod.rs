@@ -1429,6 +1429,19 @@ impl Game for Zombie {
         Some(&self.board)
     }
 
+    /// The piece differences, then White minus Black in `zombies` (own zombies on the
+    /// board) and `graveyard` (own pieces buried by the opponent, which may rise as own
+    /// zombies), for `chesslab values` (`features_count_zombies_and_graveyard`).
+    fn features(&self) -> Vec<(String, f64)> {
+        let mut f = crate::game::material_features(&self.board);
+        let zombies = Color::BOTH.map(|c| (self.board.by_color(c) & self.s.zombies).count() as f64);
+        // Grid c holds the pieces c buried: the other side's.
+        let buried = Color::BOTH.map(|c| self.s.grids[c.other().index()].len() as f64);
+        f.push(("zombies".to_string(), zombies[0] - zombies[1]));
+        f.push(("graveyard".to_string(), buried[0] - buried[1]));
+        f
+    }
+
     /// Per seat: burials, zombies raised (risen pieces of that seat), zombie moves,
     /// zombie captures, zombies destroyed unmoved, "cannot bury" announcements.
     fn tallies(&self) -> Vec<(String, f64)> {

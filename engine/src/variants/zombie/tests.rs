@@ -759,3 +759,31 @@ fn rule_own_king_safe_after_every_move_of_the_turn() {
     let l = legal(&g);
     assert!(l.contains(&"e2c3".into()), "the pin is gone: {l:?}");
 }
+
+/// `chesslab values` features: the piece differences, then own zombies on the board
+/// and own pieces in the graveyard, White minus Black.
+#[test]
+fn features_count_zombies_and_graveyard() {
+    let mut g = game("4k3/8/2n5/8/8/5N2/8/4K2R w - - 0 1");
+    // White's knight f3 is a zombie; Black buried two white pieces, White one black one.
+    g.set_zombie(sq("f3"), true);
+    g.set_burial(Color::Black, sq("c6"), Some(Role::Queen));
+    g.set_burial(Color::Black, sq("e8"), Some(Role::Pawn));
+    g.set_burial(Color::White, sq("h1"), Some(Role::Rook));
+    let f = g.features();
+    let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pawn",
+            "knight",
+            "bishop",
+            "rook",
+            "queen",
+            "zombies",
+            "graveyard"
+        ]
+    );
+    let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
+    assert_eq!(values, [0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
+}
