@@ -229,6 +229,13 @@ impl<G: Game> Playout<G> {
         eval: &Evaluator,
         rng: &mut Pcg64,
     ) -> Returns {
+        if policy == Rollout::Random {
+            // A game's own lean playout, when it has one, draws exactly as the loop
+            // below (same actions from the same stream), so results do not change.
+            if let Some((r, _)) = game.random_playout(rng, cutoff) {
+                return r;
+            }
+        }
         let mut plies = 0u32;
         let r = loop {
             if cutoff.is_some_and(|c| plies >= c) {
