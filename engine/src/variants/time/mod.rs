@@ -602,7 +602,7 @@ impl TimeChess {
                 Some(m) if blind => self.resolve_blind(m),
                 Some(m) => Some(m),
             };
-            if plies % 64 == 0 {
+            if plies.is_multiple_of(64) {
                 nulls.push(0);
             }
             match played {
