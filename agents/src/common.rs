@@ -229,6 +229,13 @@ impl<G: Game> Playout<G> {
         eval: &Evaluator,
         rng: &mut Pcg64,
     ) -> Returns {
+        if policy == Rollout::Random {
+            // A game's own lean playout, when it has one, draws exactly as the loop
+            // below (same actions from the same stream), so results do not change.
+            if let Some((r, _)) = game.random_playout(rng, cutoff) {
+                return r;
+            }
+        }
         let mut plies = 0u32;
         let r = loop {
             if cutoff.is_some_and(|c| plies >= c) {
@@ -349,6 +356,54 @@ mod tests {
             assert!(!played.is_empty());
             assert_eq!(got, want, "seed {seed}");
             assert_eq!(r1.gen::<u64>(), r2.gen::<u64>(), "seed {seed}: stream");
+        }
+    }
+
+    /// Time Chess plays `Rollout::Random` playouts with its own lean loop
+    /// (`Game::random_playout`): the same returns as the loop of `sample_legal_action`
+    /// and `apply` for the same stream, the same stream left after, and the game as it
+    /// was (state key, history, both seats' observations).
+    #[test]
+    fn lean_time_chess_playout_matches_the_apply_loop_and_leaves_the_game() {
+        use engine::variants::time::{TimeChess, TimeParams};
+        let eval = crate::eval::default_evaluator();
+        let mut p = Playout::<TimeChess>::default();
+        let mut g = TimeChess::new(&TimeParams::default());
+        let mut walk = Pcg64::seed_from_u64(7);
+        let mut scratch = Vec::new();
+        for seed in 0..30 {
+            let before = (
+                g.state_key(),
+                g.history_len(),
+                g.observation(0),
+                g.observation(1),
+            );
+            let (mut r1, mut r2) = (Pcg64::seed_from_u64(seed), Pcg64::seed_from_u64(seed));
+            let got = p.run(&mut g, Rollout::Random, None, eval, &mut r1);
+            let after = (
+                g.state_key(),
+                g.history_len(),
+                g.observation(0),
+                g.observation(1),
+            );
+            assert_eq!(after, before, "seed {seed}: the playout is taken back");
+            let mut reference = g.clone();
+            let mut plies = 0;
+            while let Turn::Seat(s) = reference.turn() {
+                let a = reference
+                    .sample_legal_action(s, &mut r2, &mut scratch)
+                    .unwrap();
+                reference.apply(a);
+                plies += 1;
+            }
+            assert!(plies > 0);
+            assert_eq!(got, reference.returns(), "seed {seed}");
+            assert_eq!(r1.gen::<u64>(), r2.gen::<u64>(), "seed {seed}: stream");
+            // Walk on a ply, so the playouts start from many positions.
+            if let Turn::Seat(s) = g.turn() {
+                let a = g.sample_legal_action(s, &mut walk, &mut scratch).unwrap();
+                g.apply(a);
+            }
         }
     }
 

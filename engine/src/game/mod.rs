@@ -246,6 +246,24 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         Some(scratch[rng.gen_range(0..scratch.len())])
     }
 
+    /// A whole uniform random playout from this state, played in place and taken back:
+    /// `Some((returns at the end, plies played))`, leaving the state as it was (state
+    /// key, history, observations, result), or `None` to let the caller run its own loop
+    /// of [`Game::sample_legal_action`] and [`Game::apply`] (the default, and what an
+    /// override answers when it does not handle a `cutoff`).
+    ///
+    /// An override is only a faster way to play the same game: it must draw exactly as
+    /// that loop draws (same actions from the same random stream, same returns, same
+    /// number of plies, same stream left after), skipping only what a playout never reads
+    /// (observation hashes, records, per-ply undo). Time Chess overrides it.
+    fn random_playout(
+        &mut self,
+        _rng: &mut dyn RngCore,
+        _cutoff: Option<u32>,
+    ) -> Option<(Returns, u32)> {
+        None
+    }
+
     /// Appends (outcome, probability) pairs at a chance node to `out` (cleared first).
     fn chance_outcomes(&self, out: &mut Vec<(Self::Action, f64)>) {
         out.clear();

@@ -83,6 +83,10 @@
 //! `sampled_actions_are_uniform_over_the_listed_set`,
 //! `sighted_sets_match_the_listing_generator` and
 //! `blind_sets_match_the_reference_generator`); `legal_actions` lists on demand.
+//! Playouts go faster still through [`Game::random_playout`]: a lean loop on the same
+//! sets and the same draws that keeps no record and no observation hash and takes the
+//! board back with one pass of unmakes (tested draw for draw against the
+//! `sample_legal_action` and `apply` loop by `lean_playout_plays_the_games_of_the_apply_loop`).
 //! `undo` restores the result the ply recorded
 //! (`judged_results_survive_undo_and_match_a_fresh_judgement`). Repetition keys are the
 //! board's Zobrist key XOR a key per phase, and each ply folds one hash step into each
@@ -102,7 +106,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{
     two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
-    Seat, Turn, VariantParams,
+    Returns, Seat, Turn, VariantParams,
 };
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
@@ -357,7 +361,7 @@ impl TimeChess {
 
     /// The phase of the ply to be played now.
     pub fn phase(&self) -> Phase {
-        Phase::from_index(self.start_phase.index() + self.records.len())
+        self.phase_at(self.records.len())
     }
 
     /// Blind outcomes so far, oldest first, with the mover.
@@ -506,25 +510,40 @@ impl TimeChess {
     /// in place, and kept for `sample_legal_action`; at a sighted turn they also tell
     /// whether any legal move exists.
     fn judge(&mut self) {
-        let phase = self.phase();
+        self.judge_at(self.records.len());
+    }
+
+    /// [`TimeChess::judge`] after `plies` plies from the start (the record's length, or
+    /// more inside [`TimeChess::lean_playout`], which keeps no record).
+    #[inline(always)]
+    fn judge_at(&mut self, plies: usize) {
+        let phase = self.phase_at(plies);
         TimeChess::fill_sets(&self.board, phase, &mut self.sets);
         let no_moves = !phase.is_blind_turn() && !self.sets.any_legal(&self.board);
         self.sets_fresh = true;
-        self.result = self.compute_result(|| no_moves);
+        self.result = self.compute_result(plies, phase, no_moves);
     }
 
-    /// The result; `no_moves` is asked only at a sighted turn.
-    fn compute_result(&self, no_moves: impl FnOnce() -> bool) -> Option<GameResult> {
+    /// The phase after `plies` plies from the start.
+    #[inline(always)]
+    fn phase_at(&self, plies: usize) -> Phase {
+        Phase::from_index(self.start_phase.index() + plies)
+    }
+
+    /// The result after `plies` plies, at `phase`; `no_moves` counts only at a sighted
+    /// turn.
+    #[inline(always)]
+    fn compute_result(&self, plies: usize, phase: Phase, no_moves: bool) -> Option<GameResult> {
         let draw = |reason| {
             Some(GameResult {
                 returns: two_seat_returns(None),
                 reason,
             })
         };
-        if self.records.len() as u64 >= self.ply_cap as u64 {
+        if plies as u64 >= self.ply_cap as u64 {
             return draw("cap");
         }
-        if !self.phase().is_blind_turn() && no_moves() {
+        if !phase.is_blind_turn() && no_moves {
             return Some(crate::variants::no_moves_result(
                 self.board.turn(),
                 self.board.in_check(),
@@ -552,6 +571,65 @@ impl TimeChess {
             back += 6;
         }
         None
+    }
+
+    /// A uniform random playout to the end, played in place and taken back
+    /// ([`Game::random_playout`]): the same draws from the same sets, the same blind
+    /// resolutions, board moves and end judgements as `sample_legal_action` then `apply`
+    /// at every ply, without what only a recorded game reads (records, observation
+    /// hashes, the self-check tally, the belief), and taken back with one pass of board
+    /// unmakes instead of a full `undo` per ply. Tested against that loop, draw for draw,
+    /// by `lean_playout_plays_the_games_of_the_apply_loop`.
+    fn lean_playout(&mut self, rng: &mut dyn RngCore) -> (Returns, u32) {
+        if self.result.is_some() {
+            return (self.returns(), 0);
+        }
+        let base = self.records.len();
+        let result0 = self.result;
+        let keys0 = self.rep_keys.len();
+        if !self.sets_fresh {
+            // As `sample_action` does on stale sets: a refill without the judgement's
+            // exact king filter, so the draw (and its rejections) match.
+            TimeChess::fill_sets(&self.board, self.phase(), &mut self.sets);
+        }
+        // Which plies were null moves (a pass or a forfeited try), to take them back.
+        let mut nulls: Vec<u64> = Vec::with_capacity(4);
+        let mut plies = 0usize;
+        while self.result.is_none() {
+            let blind = self.phase_at(base + plies).is_blind_turn();
+            let played = match self.sets.draw(&self.board, rng) {
+                None => None,
+                Some(m) if blind => self.resolve_blind(m),
+                Some(m) => Some(m),
+            };
+            if plies.is_multiple_of(64) {
+                nulls.push(0);
+            }
+            match played {
+                Some(m) => self.board.make(m),
+                None => {
+                    self.board.make_null();
+                    nulls[plies / 64] |= 1 << (plies % 64);
+                }
+            }
+            plies += 1;
+            let n = base + plies;
+            self.rep_keys
+                .push(self.board.key() ^ PHASE_KEYS[self.phase_at(n).index()]);
+            self.judge_at(n);
+        }
+        let r = self.returns();
+        for i in (0..plies).rev() {
+            if nulls[i / 64] >> (i % 64) & 1 == 1 {
+                self.board.unmake_null();
+            } else {
+                self.board.unmake();
+            }
+        }
+        self.rep_keys.truncate(keys0);
+        self.result = result0;
+        self.sets_fresh = false;
+        (r, plies as u32)
     }
 
     /// The seat's own pieces, role by role (what a blind seat sees of the board).
@@ -713,6 +791,19 @@ impl Game for TimeChess {
                 *h = mix(*h, seen ^ 0xe4d);
             }
         }
+    }
+
+    /// The lean loop of [`TimeChess::lean_playout`]; declines a `cutoff` (the caller's
+    /// loop stops there and scores the position).
+    fn random_playout(
+        &mut self,
+        rng: &mut dyn RngCore,
+        cutoff: Option<u32>,
+    ) -> Option<(Returns, u32)> {
+        if cutoff.is_some() {
+            return None;
+        }
+        Some(self.lean_playout(rng))
     }
 
     fn undo(&mut self) {

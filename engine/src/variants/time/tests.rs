@@ -877,3 +877,113 @@ fn blind_sets_match_the_reference_generator() {
     assert!(positions > 20_000, "{positions} positions");
     assert!(promotions > 1_000, "{promotions} positions with promotions");
 }
+
+/// The playout loop `Game::random_playout` stands in for: `sample_legal_action` then
+/// `apply` to the end, then `undo` of every ply.
+fn apply_loop_playout(g: &mut TimeChess, rng: &mut rand_pcg::Pcg64) -> (Returns, u32) {
+    let mut scratch = Vec::new();
+    let mut plies = 0;
+    while let Turn::Seat(s) = g.turn() {
+        let a = g.sample_legal_action(s, rng, &mut scratch).unwrap();
+        g.apply(a);
+        plies += 1;
+    }
+    let r = g.returns();
+    for _ in 0..plies {
+        g.undo();
+    }
+    (r, plies)
+}
+
+/// What a playout must leave as it found: everything a seat or the search can read.
+fn snapshot(
+    g: &TimeChess,
+) -> (
+    u64,
+    usize,
+    [String; 2],
+    [u64; 2],
+    Option<GameResult>,
+    String,
+) {
+    (
+        g.state_key(),
+        g.history_len(),
+        [g.observation(0), g.observation(1)],
+        [g.information_key(0), g.information_key(1)],
+        g.result(),
+        g.board_ref().fen(),
+    )
+}
+
+#[test]
+fn lean_playout_plays_the_games_of_the_apply_loop() {
+    use rand::SeedableRng;
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(2028);
+    let mut starts = Vec::new();
+    // Random positions of whole games (long cap) and of short-capped ones, some with the
+    // sets fresh from `apply` and some stale after an `undo`; endgames where mates and
+    // stalemates end the playouts.
+    for i in 0..60 {
+        let cap = if i % 3 == 0 { 40 } else { 400 };
+        let mut g = TimeChess::startpos(cap);
+        let depth = rng.gen_range(0..120);
+        let mut scratch = Vec::new();
+        for _ in 0..depth {
+            let Turn::Seat(s) = g.turn() else { break };
+            let a = g.sample_legal_action(s, &mut rng, &mut scratch).unwrap();
+            g.apply(a);
+        }
+        if i % 2 == 1 && g.history_len() > 0 {
+            g.undo();
+        }
+        starts.push(g);
+    }
+    for (fen, phase) in [
+        ("6k1/8/6K1/8/8/8/8/7R w - - 0 1", Phase::Dusk),
+        ("7k/8/8/8/8/8/1Q6/K7 w - - 0 1", Phase::Morning),
+        ("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", Phase::Evening),
+    ] {
+        starts.push(at(fen, phase));
+    }
+    let (mut total, mut decisive) = (0u32, 0);
+    for (i, g) in starts.iter().enumerate() {
+        for seed in 0..4u64 {
+            let seed = seed + 10 * i as u64;
+            let mut reference = g.clone();
+            let mut lean = g.clone();
+            let before = snapshot(&lean);
+            let (mut r1, mut r2) = (
+                rand_pcg::Pcg64::seed_from_u64(seed),
+                rand_pcg::Pcg64::seed_from_u64(seed),
+            );
+            let want = apply_loop_playout(&mut reference, &mut r1);
+            let got = lean
+                .random_playout(&mut r2, None)
+                .expect("Time Chess plays it");
+            assert_eq!(got, want, "start {i}, seed {seed}: returns and plies");
+            assert_eq!(
+                r1.gen::<u64>(),
+                r2.gen::<u64>(),
+                "start {i}, seed {seed}: stream"
+            );
+            assert_eq!(
+                snapshot(&lean),
+                before,
+                "start {i}, seed {seed}: taken back"
+            );
+            // The next playout from the restored state is the apply loop's too.
+            let again = lean.random_playout(&mut r2, None).unwrap();
+            assert_eq!(again, apply_loop_playout(&mut reference, &mut r1));
+            total += got.1;
+            decisive += usize::from(got.0[0] != got.0[1]);
+        }
+    }
+    // The comparison covered long games, decided ones and the declined cutoff.
+    assert!(total > 10_000, "{total} plies");
+    assert!(decisive > 5, "{decisive} decided playouts");
+    assert!(starts[0]
+        .clone()
+        .random_playout(&mut rng, Some(10))
+        .is_none());
+}
