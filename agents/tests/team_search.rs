@@ -90,7 +90,10 @@ fn alphabeta_sees_the_mate_from_the_losing_team() {
 #[test]
 fn alphabeta_plays_a_full_crowded_house_game() {
     let t = Instant::now();
-    let params = CrowdedHouseParams { ply_cap: 200 };
+    let params = CrowdedHouseParams {
+        ply_cap: 200,
+        ..Default::default()
+    };
     let mut agents: Vec<Box<dyn Agent<CrowdedHouse>>> = (0..4)
         .map(|_| build("alphabeta:depth=2,tt_bits=14").unwrap())
         .collect();
@@ -112,7 +115,10 @@ fn alphabeta_plays_a_full_crowded_house_game() {
 fn alphabeta_team_beats_random_team() {
     let t = Instant::now();
     let games = 16;
-    let params = CrowdedHouseParams { ply_cap: 200 };
+    let params = CrowdedHouseParams {
+        ply_cap: 200,
+        ..Default::default()
+    };
     let total: f64 = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..2)
             .map(|th| {

@@ -26,9 +26,14 @@ def fit(rs):
             grad[b] -= (s - p) * k
             hess[a] += p * (1 - p) * k * k
             hess[b] += p * (1 - p) * k * k
+        step = 0.0
         for n in names:
             if n != anchor:
-                rating[n] += min(50, max(-50, grad[n] / hess[n]))
+                d = min(50, max(-50, grad[n] / hess[n]))
+                rating[n] += d
+                step = max(step, abs(d))
+        if step < 1e-4:
+            break
     return {n: rating[n] + 1350 for n in names}
 
 
