@@ -23,7 +23,7 @@
 //! One rule that is not the seed's, off by default: `partner_answers_check = true` lets a
 //! seat whose king is in check answer with any piece of its colour, its partner's half
 //! included (the alternative a designer might try for the checked team; compared with the
-//! seed's rule in `results/crowded-house/compare/`;
+//! seed's rule in `results/crowded-house/partner-compare/`;
 //! `rule_alternative_partner_answers_check`).
 
 use crate::attacks::between;
