@@ -218,3 +218,15 @@ fn rule_values_plays_its_own_games_deterministically() {
         std::fs::read_to_string(b.join("values.csv")).unwrap()
     );
 }
+
+/// Crowded House is two teams of two seats: values are fitted by team (White's pieces
+/// against Black's, the white team's score).
+#[test]
+fn rule_values_fit_crowded_house_by_team() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ch");
+    let from = head(&results("crowded-house/balance/games.csv"), 200, dir.path());
+    values::run(&args("crowded-house", from, &out)).expect("Crowded House fits by team");
+    let csv = std::fs::read_to_string(out.join("values.csv")).unwrap();
+    assert!(csv.contains("queen"), "{csv}");
+}

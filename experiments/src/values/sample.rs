@@ -85,7 +85,17 @@ impl VariantVisitor for Sampler<'_> {
     fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Result<Samples> {
         let start = G::new(&params);
         let facts = start.facts();
-        if facts.utility == Utility::Identical || start.num_seats() != 2 {
+        // Two sides: two seats in a zero-sum game, or two teams (Crowded House: White's
+        // two seats against Black's; seat 0's returns are its team's, and the default
+        // features already count White's pieces against Black's).
+        let teams: std::collections::BTreeSet<usize> =
+            (0..start.num_seats()).map(|s| start.team(s)).collect();
+        let two_sided = match facts.utility {
+            Utility::ZeroSum => start.num_seats() == 2,
+            Utility::Team => teams.len() == 2,
+            Utility::Identical => false,
+        };
+        if !two_sided {
             bail!("{name} is not a two-sided zero-sum game; piece values do not apply to it (issue 24 leaves Cooperative and Golf out)");
         }
         let names: Vec<String> = start.features().into_iter().map(|(n, _)| n).collect();
