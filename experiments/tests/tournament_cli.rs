@@ -510,6 +510,9 @@ fn balance_writes_a_report_from_replayed_games_and_rejects_bad_input() {
     for section in [
         "## First seat (white)",
         "## Agents",
+        // Measured chess strength per agent, "—" for the unmeasured greedy and random.
+        "| strength (Elo, 95%) |",
+        "Stockfish 15.1 `UCI_Elo`",
         "## Game length",
         "## How games end",
         "`made_pawn`",
@@ -517,6 +520,11 @@ fn balance_writes_a_report_from_replayed_games_and_rejects_bad_input() {
     ] {
         assert!(md.contains(section), "missing {section}:\n{md}");
     }
+    let greedy = md
+        .lines()
+        .find(|l| l.starts_with("| `greedy` |"))
+        .expect("greedy's row");
+    assert!(greedy.ends_with("| — |"), "unmeasured: {greedy}");
     let csv = read(&out.join("tallies.csv"));
     assert_eq!(csv.lines().count(), 9, "header + 8 games");
     assert!(csv.lines().next().unwrap().contains("made_pawn"));
