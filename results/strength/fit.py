@@ -4,7 +4,7 @@ Run from this folder: python3 fit.py (standard library only)."""
 import csv, math, random
 
 rows = []
-for r in ["gauntlet-1", "gauntlet-2", "gauntlet-3", "gauntlet-4", "gauntlet-5"]:
+for r in ["gauntlet-1", "gauntlet-2", "gauntlet-3", "gauntlet-4", "gauntlet-5", "gauntlet-6"]:
     for row in csv.DictReader(open(f"{r}/games.csv")):
         ag = row["agents"].split(";")
         ret = [float(x) for x in row["returns"].split()]
