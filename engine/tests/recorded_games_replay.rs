@@ -9,19 +9,8 @@ use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
 use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
 use std::path::{Path, PathBuf};
 
-/// The fields of one CSV line (double quotes around a field that holds commas).
-fn fields(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(String::new()),
-            c => out.last_mut().expect("one field at least").push(c),
-        }
-    }
-    out
-}
+mod common;
+use common::fields;
 
 /// Every `games.csv` under `dir`.
 fn game_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -11,19 +11,8 @@ use engine::variants::time::{TimeChess, TimeParams};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The fields of one CSV line (double quotes around a field that holds commas).
-fn fields(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(String::new()),
-            c => out.last_mut().expect("one field at least").push(c),
-        }
-    }
-    out
-}
+mod common;
+use common::fields;
 
 /// The rows of a CSV file as maps from column name to field.
 fn rows(path: &Path) -> Vec<HashMap<String, String>> {
