@@ -12,6 +12,12 @@
 //! | `pimc` | its own | UCT on one sampled world | – |
 //! | `greedy` | moves judged in one sampled world | uniform random | – |
 //!
+//! The UCT and PIMC fallbacks play random playouts to the end with the default
+//! configuration, so they read no evaluation weights: `eval.*` given to `alphabeta` or
+//! `expectimax` has no effect on the decisions routed here (the values confirmation
+//! matches on hidden-information and simultaneous games therefore play `ismcts` or
+//! `smmcts` with a `cutoff`, where the weights score the cut-off position).
+//!
 //! On perfect information `ismcts` and `pimc` search the one world there is: UCT, by
 //! their own definition rather than by a fallback. `cheat` reads the true state by design.
 //!
@@ -180,6 +186,41 @@ mod tests {
         let ch = probe::<CrowdedHouse>();
         assert!(two_teams(&ch).is_some());
         assert!(supports("alphabeta", &ch).is_ok());
+    }
+
+    /// The PIMC fallback reads no evaluation: wild weights leave `alphabeta`'s decisions
+    /// on a hidden-information game unchanged, while `ismcts` with a cutoff, which scores
+    /// cut-off playouts with them, decides differently at least once.
+    #[test]
+    fn rule_fallback_reads_no_evaluation_weights() {
+        use crate::registry::build;
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64;
+        let wild = "eval.pawn=-50,eval.knight=40,eval.queen=-90";
+        let decisions = |plain: &str| -> (Vec<String>, Vec<String>) {
+            let mut a = build::<Masquerade>(plain).unwrap();
+            let mut b = build::<Masquerade>(&format!("{plain},{wild}")).unwrap();
+            let mut g = probe::<Masquerade>();
+            let mut rng = Pcg64::seed_from_u64(5);
+            let (mut xs, mut ys) = (Vec::new(), Vec::new());
+            for _ in 0..12 {
+                let Turn::Seat(s) = g.turn() else { break };
+                let x = a.act(&g, s, &mut Pcg64::seed_from_u64(9));
+                let y = b.act(&g, s, &mut Pcg64::seed_from_u64(9));
+                xs.push(g.action_notation(x));
+                ys.push(g.action_notation(y));
+                let mut legal = Vec::new();
+                g.legal_actions(s, &mut legal);
+                use rand::Rng;
+                g.apply(legal[rng.gen_range(0..legal.len())]);
+            }
+            (xs, ys)
+        };
+        let (x, y) = decisions("alphabeta:iters=30,worlds=2,seed=3");
+        assert!(x.len() >= 6);
+        assert_eq!(x, y, "alphabeta's fallback must not read the weights");
+        let (x, y) = decisions("ismcts:iters=60,cutoff=2,seed=3");
+        assert_ne!(x, y, "ismcts with a cutoff reads the weights");
     }
 
     #[test]

@@ -230,3 +230,34 @@ fn rule_values_fit_crowded_house_by_team() {
     let csv = std::fs::read_to_string(out.join("values.csv")).unwrap();
     assert!(csv.contains("queen"), "{csv}");
 }
+
+/// Clairvoyant: the report states Zorkmids per pawn and sets each piece's value in
+/// Zorkmids beside the drop cost of the games' own (tuned) table and the seed's.
+#[test]
+fn rule_values_clairvoyant_states_zorkmids_per_pawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cv");
+    let from = head(
+        &results("clairvoyant/tuned/tuned-b0-smart/games.csv"),
+        300,
+        dir.path(),
+    );
+    let a = ValuesArgs {
+        params: Some(results("clairvoyant/tuned/tuned-b0.toml")),
+        ..args("clairvoyant", from, &out)
+    };
+    values::run(&a).expect("Clairvoyant fits with its Zorkmid feature");
+    let csv = std::fs::read_to_string(out.join("values.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("zorkmids,")), "{csv}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("Zorkmids per pawn"), "{report}");
+    // knight: 17 in tuned-b0.toml, 12 in the seed's table
+    let (_, exchange) = report
+        .split_once("## Exchange rate")
+        .unwrap_or_else(|| panic!("no exchange-rate section:\n{report}"));
+    let knight = exchange
+        .lines()
+        .find(|l| l.starts_with("| knight |"))
+        .unwrap_or_else(|| panic!("no knight row in the exchange table:\n{report}"));
+    assert!(knight.ends_with("| 17 | 12 |"), "{knight}");
+}

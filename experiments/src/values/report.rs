@@ -133,8 +133,9 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
 }
 
 /// Clairvoyant: Zorkmids per pawn (the pawn's coefficient over the Zorkmid's), with the
-/// bootstrap interval, and each piece's learned value in Zorkmids beside the seed's
-/// price for dropping one (the cost table of the parameters the games used).
+/// bootstrap interval, and each piece's learned value in Zorkmids beside the price for
+/// dropping one in the games' parameters and in the seed's table (they differ when the
+/// games were played with tuned tables).
 fn zorkmid_rate(l: &Learned, z: usize) -> String {
     use engine::square::Role;
     use engine::variants::clairvoyant::ClairvoyantParams;
@@ -167,9 +168,10 @@ fn zorkmid_rate(l: &Learned, z: usize) -> String {
         .as_deref()
         .and_then(|t| toml::from_str(t).ok())
         .unwrap_or_default();
+    let seed = ClairvoyantParams::default();
     let _ = writeln!(
         s,
-        "| piece | learned (pawns) | learned (Zorkmids) | seed's drop cost (Zorkmids) |\n|---|---:|---:|---:|"
+        "| piece | learned (pawns) | learned (Zorkmids) | drop cost in these games (Zorkmids) | seed's drop cost (Zorkmids) |\n|---|---:|---:|---:|---:|"
     );
     let roles = [
         Role::Pawn,
@@ -183,9 +185,10 @@ fn zorkmid_rate(l: &Learned, z: usize) -> String {
             let pv = l.values[i].0;
             let _ = writeln!(
                 s,
-                "| {name} | {pv:.2} | {:.1} | {} |",
+                "| {name} | {pv:.2} | {:.1} | {} | {} |",
                 pv * rate,
-                params.costs.drop.get(role)
+                params.costs.drop.get(role),
+                seed.costs.drop.get(role)
             );
         }
     }
