@@ -55,6 +55,9 @@ pub(super) struct Batches {
     targets: [Bitboard; MAX_BATCHES],
     /// Moves each batch stands for (targets, times four for promotions).
     sizes: [u8; MAX_BATCHES],
+    /// Moves the batches before each one stand for (the draw finds its batch by
+    /// counting the starts at or below the index, without a branch per batch).
+    starts: [u32; MAX_BATCHES],
     kinds: [u8; MAX_BATCHES],
     /// The origin square (per-piece sets), the pawn delta (set-wise pawns, as `i8`), or
     /// the index into `specials`.
@@ -83,6 +86,7 @@ impl Batches {
         Batches {
             targets: [Bitboard::EMPTY; MAX_BATCHES],
             sizes: [0; MAX_BATCHES],
+            starts: [0; MAX_BATCHES],
             kinds: [0; MAX_BATCHES],
             data: [0; MAX_BATCHES],
             specials: [Move::NULL; 4],
@@ -118,6 +122,7 @@ impl Batches {
         let size = per * targets.count();
         self.targets[self.len] = targets;
         self.sizes[self.len] = size as u8;
+        self.starts[self.len] = self.total;
         self.kinds[self.len] = kind;
         self.data[self.len] = data;
         self.len += 1;
@@ -141,7 +146,11 @@ impl Batches {
                 safe.set(t);
             }
         }
-        self.total -= self.sizes[i] as u32 - safe.count();
+        let dropped = self.sizes[i] as u32 - safe.count();
+        self.total -= dropped;
+        for s in &mut self.starts[i + 1..self.len] {
+            *s -= dropped;
+        }
         self.targets[i] = safe;
         self.sizes[i] = safe.count() as u8;
         self.lazy_king = NO_BATCH;
@@ -151,12 +160,14 @@ impl Batches {
     /// The `k`-th move the batches stand for (`k < total`), with whether it is a king
     /// move still to be tested for safety.
     #[inline]
-    fn decode(&self, mut k: u32) -> (Move, bool) {
-        let mut i = 0;
-        while k >= self.sizes[i] as u32 {
-            k -= self.sizes[i] as u32;
-            i += 1;
-        }
+    fn decode(&self, k: u32) -> (Move, bool) {
+        // Batch `i` holds the index when it is the last one starting at or below it
+        // (empty batches are never pushed, so starts rise strictly).
+        let i = self.starts[1..self.len]
+            .iter()
+            .map(|&s| (s <= k) as usize)
+            .sum::<usize>();
+        let k = k - self.starts[i];
         let kind = self.kinds[i];
         if kind == SPECIAL {
             return (self.specials[self.data[i] as usize], false);
@@ -205,15 +216,46 @@ impl Batches {
     }
 }
 
-/// The `k`-th square of `set` in ascending order (`k < set.count()`).
+/// The `k`-th square of `set` in ascending order (`k < set.count()`), without a branch:
+/// byte-wise popcounts summed into running totals find the byte holding it, and a table
+/// gives the bit within that byte (a loop clearing `k` bits mispredicts its exit).
 #[inline]
 fn nth(set: Bitboard, k: u32) -> Square {
-    let mut bits = set.0;
-    for _ in 0..k {
-        bits &= bits - 1;
-    }
-    Square::new(bits.trailing_zeros() as u8)
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let x = set.0;
+    let mut c = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
+    c = (c + (c >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte b: squares set in bytes 0..=b (at most 64, so no byte overflows).
+    let running = c.wrapping_mul(ONES);
+    // High bit of byte b set where running > k (running and k + 1 are below 128).
+    let above = ((running | HIGH) - (k as u64 + 1) * ONES) & HIGH;
+    let byte = above.trailing_zeros() / 8;
+    let before = ((running << 8) >> (8 * byte)) & 0xff;
+    let within = (x >> (8 * byte)) & 0xff;
+    let bit = SELECT_IN_BYTE[within as usize * 8 + (k as u64 - before) as usize];
+    Square::new((8 * byte) as u8 + bit)
 }
+
+/// `SELECT_IN_BYTE[b * 8 + j]`: the position of the `j`-th set bit of byte `b`.
+static SELECT_IN_BYTE: [u8; 256 * 8] = {
+    let mut t = [0u8; 256 * 8];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b * 8 + j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// Whether the side to move's king may step from `king` to `t` (neither enemy pawns nor
 /// the enemy king attack `t`: the sets leave those squares out): no enemy knight or
@@ -253,6 +295,7 @@ impl MoveSink for Batches {
         self.data[self.len] = self.n_specials as u8;
         self.targets[self.len] = Bitboard::from_square(mv.to());
         self.sizes[self.len] = 1;
+        self.starts[self.len] = self.total;
         self.n_specials += 1;
         self.len += 1;
         self.total += 1;
@@ -512,6 +555,39 @@ pub(super) fn blind_sets<S: MoveSink>(b: &Board, sink: &mut S) {
                 if (castle_path(us, king, rook) & own).is_empty() {
                     sink.special(Move::new(king, rook, MoveKind::Castle));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The branch-free `nth` against clearing `k` low bits, on seeded random sets of
+    /// every density, every index, and the edge sets (one square, all squares).
+    #[test]
+    fn nth_matches_the_bit_clearing_loop() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(13);
+        let mut sets = vec![Bitboard::FULL, Bitboard(1), Bitboard(1 << 63)];
+        for _ in 0..3000 {
+            let mut x = rng.gen::<u64>();
+            for _ in 0..rng.gen_range(0..4) {
+                x &= rng.gen::<u64>();
+            }
+            sets.push(Bitboard(x));
+        }
+        for set in sets {
+            let mut bits = set.0;
+            for k in 0..set.count() {
+                assert_eq!(
+                    nth(set, k),
+                    Square::new(bits.trailing_zeros() as u8),
+                    "set {:#x}, k {k}",
+                    set.0
+                );
+                bits &= bits - 1;
             }
         }
     }
