@@ -84,8 +84,9 @@
 //! `sighted_sets_match_the_listing_generator` and
 //! `blind_sets_match_the_reference_generator`); `legal_actions` lists on demand.
 //! Playouts go faster still through [`Game::random_playout`]: a lean loop on the same
-//! sets and the same draws that keeps no record and no observation hash and takes the
-//! board back with one pass of unmakes (tested draw for draw against the
+//! sets and the same draws that keeps no record and no observation hash, makes board
+//! moves without history entries and takes the board back by restoring one snapshot
+//! (`Board::snapshot`, `Board::restore`; tested draw for draw against the
 //! `sample_legal_action` and `apply` loop by `lean_playout_plays_the_games_of_the_apply_loop`).
 //! `undo` restores the result the ply recorded
 //! (`judged_results_survive_undo_and_match_a_fresh_judgement`). Repetition keys are the
