@@ -84,6 +84,17 @@ struct Undo {
     captured: Option<Piece>,
 }
 
+/// A [`Board`]'s position without its history ([`Board::snapshot`], [`Board::restore`]).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    mailbox: [Option<Piece>; 64],
+    turn: Color,
+    st: Irreversible,
+    history_len: usize,
+}
+
 /// An orthodox (or Chess960) chess position with its move history.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -434,6 +445,54 @@ impl Board {
     /// `make`, forced inline (perft's inner loops).
     #[inline(always)]
     pub(crate) fn make_inline(&mut self, mv: Move) {
+        self.make_impl::<true>(mv)
+    }
+
+    /// Plays a legal move (as [`Board::make`]) without a history entry: it cannot be
+    /// taken back with `unmake`, only by [`Board::restore`] of a [`Snapshot`] taken
+    /// before it. For playouts that play many moves and then return to where they began
+    /// (one copy of the position instead of one history entry and one unmake a move).
+    #[inline(always)]
+    pub fn make_unrecorded(&mut self, mv: Move) {
+        self.make_impl::<false>(mv)
+    }
+
+    /// Passes the turn (as [`Board::make_null`]) without a history entry; taken back
+    /// only by [`Board::restore`].
+    #[inline(always)]
+    pub fn make_null_unrecorded(&mut self) {
+        self.st = self.null_successor();
+        self.turn = self.turn.other();
+    }
+
+    /// The position without its history, for [`Board::restore`].
+    #[inline]
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            by_role: self.by_role,
+            by_color: self.by_color,
+            mailbox: self.mailbox,
+            turn: self.turn,
+            st: self.st,
+            history_len: self.history.len(),
+        }
+    }
+
+    /// Returns to the position of `snapshot`, taken from this board before any number
+    /// of [`Board::make_unrecorded`] and [`Board::make_null_unrecorded`] calls (and
+    /// recorded moves: their history entries are dropped).
+    #[inline]
+    pub fn restore(&mut self, snapshot: &Snapshot) {
+        self.by_role = snapshot.by_role;
+        self.by_color = snapshot.by_color;
+        self.mailbox = snapshot.mailbox;
+        self.turn = snapshot.turn;
+        self.st = snapshot.st;
+        self.history.truncate(snapshot.history_len);
+    }
+
+    #[inline(always)]
+    fn make_impl<const RECORD: bool>(&mut self, mv: Move) {
         let us = self.turn;
         let them = us.other();
         let from = mv.from();
@@ -539,12 +598,14 @@ impl Board {
             }
         }
 
-        self.history.push(Undo {
-            st: prev,
-            mv,
-            moved,
-            captured,
-        });
+        if RECORD {
+            self.history.push(Undo {
+                st: prev,
+                mv,
+                moved,
+                captured,
+            });
+        }
         self.st = Irreversible {
             castling,
             key,
@@ -618,11 +679,19 @@ impl Board {
             moved: Piece::new(self.turn, Role::King),
             captured: None,
         });
+        self.st = self.null_successor();
+        self.turn = self.turn.other();
+    }
+
+    /// The irreversible state after a pass.
+    #[inline(always)]
+    fn null_successor(&self) -> Irreversible {
+        let prev = self.st;
         let mut key = prev.key ^ zobrist::BLACK_TO_MOVE;
         if let Some(ep) = prev.ep() {
             key ^= zobrist::en_passant(ep.file());
         }
-        self.st = Irreversible {
+        Irreversible {
             castling: prev.castling,
             key,
             misc: Irreversible::pack(
@@ -630,8 +699,7 @@ impl Board {
                 prev.halfmoves().saturating_add(1),
                 prev.fullmoves().saturating_add(self.turn as u16),
             ),
-        };
-        self.turn = self.turn.other();
+        }
     }
 
     /// Takes back `make_null`.
@@ -731,4 +799,60 @@ impl Board {
 #[inline(never)]
 fn no_piece(mv: Move) -> ! {
     panic!("make: no piece on the from-square of {mv:?}")
+}
+
+#[cfg(test)]
+mod snapshot_tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Seeded random games (passes mixed in) played with `make_unrecorded` and
+    /// `make_null_unrecorded` from a snapshot: after `restore` the board equals the one
+    /// before (position, key, irreversible state, history length), and at every ply the
+    /// unrecorded board equals a board that made the same moves with `make`/`make_null`.
+    #[test]
+    fn restore_returns_to_the_snapshot_and_unrecorded_moves_match_make() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(77);
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        for fen in fens {
+            for _ in 0..40 {
+                let mut b = Board::from_fen(fen).expect("test FEN");
+                for _ in 0..rng.gen_range(0..20) {
+                    let moves = b.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    b.make(moves[rng.gen_range(0..moves.len())]);
+                }
+                let before = b.clone();
+                let snap = b.snapshot();
+                let mut recorded = b.clone();
+                for _ in 0..rng.gen_range(1..60) {
+                    let moves = b.legal_moves();
+                    if moves.is_empty() || rng.gen_range(0..10) == 0 {
+                        b.make_null_unrecorded();
+                        recorded.make_null();
+                    } else {
+                        let mv = moves[rng.gen_range(0..moves.len())];
+                        b.make_unrecorded(mv);
+                        recorded.make(mv);
+                    }
+                    assert_eq!(b, recorded);
+                    assert_eq!(b.key(), recorded.key());
+                    assert_eq!(b.ply(), before.ply());
+                }
+                b.restore(&snap);
+                assert_eq!(b, before);
+                assert_eq!(b.key(), before.key());
+                assert_eq!(b.st, before.st);
+                assert_eq!(b.mailbox, before.mailbox);
+                assert_eq!(b.ply(), before.ply());
+                assert_eq!(b.last_move(), before.last_move());
+            }
+        }
+    }
 }

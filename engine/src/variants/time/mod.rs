@@ -84,8 +84,9 @@
 //! `sighted_sets_match_the_listing_generator` and
 //! `blind_sets_match_the_reference_generator`); `legal_actions` lists on demand.
 //! Playouts go faster still through [`Game::random_playout`]: a lean loop on the same
-//! sets and the same draws that keeps no record and no observation hash and takes the
-//! board back with one pass of unmakes (tested draw for draw against the
+//! sets and the same draws that keeps no record and no observation hash, makes board
+//! moves without history entries and takes the board back by restoring one snapshot
+//! (`Board::snapshot`, `Board::restore`; tested draw for draw against the
 //! `sample_legal_action` and `apply` loop by `lean_playout_plays_the_games_of_the_apply_loop`).
 //! `undo` restores the result the ply recorded
 //! (`judged_results_survive_undo_and_match_a_fresh_judgement`). Repetition keys are the
@@ -577,8 +578,8 @@ impl TimeChess {
     /// ([`Game::random_playout`]): the same draws from the same sets, the same blind
     /// resolutions, board moves and end judgements as `sample_legal_action` then `apply`
     /// at every ply, without what only a recorded game reads (records, observation
-    /// hashes, the self-check tally, the belief), and taken back with one pass of board
-    /// unmakes instead of a full `undo` per ply. Tested against that loop, draw for draw,
+    /// hashes, the self-check tally, the belief, the board's history), and taken back by
+    /// restoring one copy of the board instead of a full `undo` per ply. Tested against that loop, draw for draw,
     /// by `lean_playout_plays_the_games_of_the_apply_loop`.
     fn lean_playout(&mut self, rng: &mut dyn RngCore) -> (Returns, u32) {
         if self.result.is_some() {
@@ -592,8 +593,8 @@ impl TimeChess {
             // exact king filter, so the draw (and its rejections) match.
             TimeChess::fill_sets(&self.board, self.phase(), &mut self.sets);
         }
-        // Which plies were null moves (a pass or a forfeited try), to take them back.
-        let mut nulls: Vec<u64> = Vec::with_capacity(4);
+        // Moves leave no history entry; one copy of the position takes them all back.
+        let start = self.board.snapshot();
         let mut plies = 0usize;
         while self.result.is_none() {
             let blind = self.phase_at(base + plies).is_blind_turn();
@@ -602,15 +603,9 @@ impl TimeChess {
                 Some(m) if blind => self.resolve_blind(m),
                 Some(m) => Some(m),
             };
-            if plies.is_multiple_of(64) {
-                nulls.push(0);
-            }
             match played {
-                Some(m) => self.board.make(m),
-                None => {
-                    self.board.make_null();
-                    nulls[plies / 64] |= 1 << (plies % 64);
-                }
+                Some(m) => self.board.make_unrecorded(m),
+                None => self.board.make_null_unrecorded(),
             }
             plies += 1;
             let n = base + plies;
@@ -619,13 +614,7 @@ impl TimeChess {
             self.judge_at(n);
         }
         let r = self.returns();
-        for i in (0..plies).rev() {
-            if nulls[i / 64] >> (i % 64) & 1 == 1 {
-                self.board.unmake_null();
-            } else {
-                self.board.unmake();
-            }
-        }
+        self.board.restore(&start);
         self.rep_keys.truncate(keys0);
         self.result = result0;
         self.sets_fresh = false;
