@@ -202,6 +202,24 @@ fn king_spread(b: Bitboard) -> Bitboard {
     Bitboard(side | (row << 8) | (row >> 8))
 }
 
+/// Every square within `d` king steps of `sq` (Chebyshev distance at most `d`).
+fn within(sq: Square, d: u32) -> Bitboard {
+    let d = d.min(7) as u8;
+    let (f, r) = (sq.file(), sq.rank());
+    let (flo, fhi) = (f.saturating_sub(d) as u32, (f + d).min(7) as u32);
+    let (rlo, rhi) = (r.saturating_sub(d) as u32, (r + d).min(7) as u32);
+    let files = (((2u64 << fhi) - (1u64 << flo)) & 0xFF) * Bitboard::FILE_A.0;
+    let below = |rank: u32| {
+        if rank >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * rank)) - 1
+        }
+    };
+    let rows = below(rhi + 1) & !below(rlo);
+    Bitboard(files & rows)
+}
+
 /// The pieces and checkers of a position, cheap to copy: a candidate move, step or
 /// placement is judged on a copy changed by hand, so asking whether a king would be
 /// attacked never clones or replays the game.
@@ -346,14 +364,8 @@ impl Pos {
         // a carrier it takes, at most every carrier's checkers in all, so carriers
         // farther from the target than that add no candidate.
         let budget: u32 = prizes.map(|c| self.stacks[c.index()] as u32).sum();
-        for p in prizes {
-            let d = p
-                .file()
-                .abs_diff(target.file())
-                .max(p.rank().abs_diff(target.rank()));
-            if (d as u32) <= budget {
-                candidates |= self.orthodox_attackers(p, by, occ);
-            }
+        for p in prizes & within(target, budget) {
+            candidates |= self.orthodox_attackers(p, by, occ);
         }
         if let Some((e, side)) = self.ep {
             let beside = Square::from_coords(e.file(), if by == Color::White { 4 } else { 3 });
@@ -410,6 +422,13 @@ impl Pos {
         }
         let prizes = self.stacked & enemy;
         let k = self.stacks[sq.index()];
+        // Even with every enemy checker the piece can take no more steps than this, one
+        // king step each from a landing: a target farther from every landing is out of
+        // reach.
+        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+        if (landings & within(target, most)).is_empty() {
+            return false;
+        }
         let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
         if !ep_prize && (landings & prizes).is_empty() {
             // No carrier on the way yet: spread by king steps, layer by layer.
@@ -434,20 +453,9 @@ impl Pos {
                 return false;
             }
         }
-        // A carrier is within reach. Even with every enemy checker the piece can take no
-        // more steps than this: a target farther from every landing is out of reach.
-        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
-        let mut zone = Bitboard::from_square(target);
-        for _ in 0..most {
-            if (zone & landings).any() {
-                break;
-            }
-            zone |= king_spread(zone);
-        }
-        (zone & landings).any()
-            && self
-                .reach_through_prizes(sq, k, most, reached, landings, own, ep, Some(target))
-                .contains(target)
+        // A carrier is within reach.
+        self.reach_through_prizes(sq, k, most, reached, landings, own, ep, Some(target))
+            .contains(target)
     }
 
     /// Every square the piece of `color` on `sq` attacks (the squares `reaches` answers
@@ -564,24 +572,26 @@ impl Pos {
         // The pawn taken en passant first: it stands beside the landing, maybe outside
         // the region.
         let ep_carrier = ep.map(|(_, cap)| cap).filter(|&cap| carriers.contains(cap));
-        let mut prizes = [None; MAX_PRIZES];
-        for (slot, p) in prizes.iter_mut().zip(
-            ep_carrier
-                .into_iter()
-                .chain((carriers & region).filter(|&p| Some(p) != ep_carrier)),
-        ) {
-            *slot = Some(p);
+        let mut prizes = [Square::new(0); MAX_PRIZES];
+        let mut value = [0i16; MAX_PRIZES];
+        let mut n = 0;
+        let mut prize_squares = Bitboard::EMPTY;
+        for p in ep_carrier
+            .into_iter()
+            .chain((carriers & region).filter(|&p| Some(p) != ep_carrier))
+            .take(MAX_PRIZES)
+        {
+            prizes[n] = p;
+            value[n] = self.stacks[p.index()] as i16;
+            prize_squares.set(p);
+            n += 1;
         }
-        let n = prizes.iter().flatten().count();
-        let bit = |t: Square| {
-            prizes
-                .iter()
-                .position(|&p| p == Some(t))
-                .map(|i| 1usize << i)
-        };
         let gain = |t: Square, mask: usize, left: i16| -> (usize, i16) {
-            match bit(t) {
-                Some(b) if mask & b == 0 => (mask | b, left + self.stacks[t.index()] as i16),
+            if !prize_squares.contains(t) {
+                return (mask, left);
+            }
+            match prizes[..n].iter().position(|&p| p == t) {
+                Some(i) if mask & (1 << i) == 0 => (mask | (1 << i), left + value[i]),
                 _ => (mask, left),
             }
         };
@@ -596,20 +606,14 @@ impl Pos {
             &mut large
         };
         // The checkers still to be won with `mask` taken, for the distance bound.
-        let total: i16 = prizes
-            .iter()
-            .flatten()
-            .map(|p| self.stacks[p.index()] as i16)
-            .sum();
-        let rest = |mask: usize| -> i16 {
-            total
-                - prizes
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, _)| mask & (1 << i) != 0)
-                    .filter_map(|(_, p)| *p)
-                    .map(|p| self.stacks[p.index()] as i16)
-                    .sum::<i16>()
+        let total: i16 = value[..n].iter().sum();
+        let rest = |mut mask: usize| -> i16 {
+            let mut r = total;
+            while mask != 0 {
+                r -= value[mask.trailing_zeros() as usize];
+                mask &= mask - 1;
+            }
+            r
         };
         let near = |t: Square, mask: usize, left: i16| {
             target.is_none_or(|x| {
@@ -617,20 +621,18 @@ impl Pos {
                 d as i16 <= left + rest(mask)
             })
         };
-        let mut queue: Vec<(Square, usize)> = Vec::new();
-        let relax = |t: Square,
-                     mask: usize,
-                     left: i16,
-                     best: &mut [i16],
-                     queue: &mut Vec<(Square, usize)>| {
-            let slot = (mask << 6) | t.index();
-            if left > best[slot] {
-                best[slot] = left;
-                if left > 0 && near(t, mask, left) {
-                    queue.push((t, mask));
+        // The states to expand: on the stack unless the search grows unusually wide.
+        let mut queue = StateStack::default();
+        let relax =
+            |t: Square, mask: usize, left: i16, best: &mut [i16], queue: &mut StateStack| {
+                let slot = (mask << 6) | t.index();
+                if left > best[slot] {
+                    best[slot] = left;
+                    if left > 0 && near(t, mask, left) {
+                        queue.push(slot as u16);
+                    }
                 }
-            }
-        };
+            };
         for d in landings {
             let (mask, left) = match ep {
                 // Taking en passant wins the checkers of the pawn beside the landing.
@@ -639,8 +641,10 @@ impl Pos {
             };
             relax(d, mask, left, best, &mut queue);
         }
-        while let Some((at, mask)) = queue.pop() {
-            let left = best[(mask << 6) | at.index()];
+        while let Some(slot) = queue.pop() {
+            let slot = slot as usize;
+            let (at, mask) = (Square::new((slot & 63) as u8), slot >> 6);
+            let left = best[slot];
             let steps = attacks::king_attacks(at);
             reached |= steps;
             if target.is_some_and(|x| steps.contains(x)) {
@@ -652,6 +656,44 @@ impl Pos {
             }
         }
         reached
+    }
+}
+
+/// A stack of search states (`(carriers taken << 6) | square`) kept on the stack frame
+/// for the usual few hundred, spilling onto the heap only beyond that: the reach search
+/// runs for most judged candidates and a heap queue per call showed in profiles.
+struct StateStack {
+    inline: [u16; 256],
+    len: usize,
+    spill: Vec<u16>,
+}
+
+impl Default for StateStack {
+    fn default() -> Self {
+        StateStack {
+            inline: [0; 256],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+}
+
+impl StateStack {
+    fn push(&mut self, slot: u16) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = slot;
+            self.len += 1;
+        } else {
+            self.spill.push(slot);
+        }
+    }
+
+    fn pop(&mut self) -> Option<u16> {
+        if let Some(s) = self.spill.pop() {
+            return Some(s);
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
     }
 }
 
@@ -808,6 +850,10 @@ struct Status {
     fresh: bool,
     /// Whether the deciding seat has a legal action (false under a draw).
     any: OnceLock<bool>,
+    /// The first legal candidate (by index into `candidates`) when `has_actions` found
+    /// it by judging them in order: the candidates before it are illegal, so a draw
+    /// skips them and takes this one without judging it again.
+    first_legal: OnceLock<Option<usize>>,
     /// The legal actions (empty under a draw).
     actions: OnceLock<Vec<AdrenalineAction>>,
     /// The candidate actions and the per-candidate test (no shared reaches), made once
@@ -830,6 +876,7 @@ impl Adrenaline {
                 draw: None,
                 fresh: false,
                 any: OnceLock::new(),
+                first_legal: OnceLock::new(),
                 actions: OnceLock::new(),
                 candidates: OnceLock::new(),
             },
@@ -848,6 +895,7 @@ impl Adrenaline {
             draw,
             fresh: true,
             any: OnceLock::new(),
+            first_legal: OnceLock::new(),
             actions: OnceLock::new(),
             candidates: OnceLock::new(),
         };
@@ -889,7 +937,13 @@ impl Adrenaline {
             if self.draw_now().is_some() {
                 return false;
             }
-            self.with_candidates(|candidates, judge| candidates.iter().any(|&a| judge.is_legal(a)))
+            let first = self.with_candidates(|candidates, judge| {
+                candidates.iter().position(|&a| judge.is_legal(a))
+            });
+            if self.status.fresh {
+                let _ = self.status.first_legal.set(first);
+            }
+            first.is_some()
         };
         if self.status.fresh {
             *self.status.any.get_or_init(find)
@@ -1224,11 +1278,30 @@ impl Game for Adrenaline {
         if self.draw_now().is_some() {
             return None;
         }
+        // What `has_actions` learnt judging the candidates in order: those before the
+        // first legal one are illegal (dropping them keeps the draw uniform over the
+        // legal actions) and that one needs no second test.
+        let first = self
+            .status
+            .first_legal
+            .get()
+            .filter(|_| self.status.fresh)
+            .copied();
         self.with_candidates(|candidates, judge| {
-            scratch.extend_from_slice(candidates);
+            let known = match first {
+                Some(None) => return None,
+                Some(Some(i)) => {
+                    scratch.extend_from_slice(&candidates[i..]);
+                    Some(candidates[i])
+                }
+                None => {
+                    scratch.extend_from_slice(candidates);
+                    None
+                }
+            };
             while !scratch.is_empty() {
                 let i = rng.gen_range(0..scratch.len());
-                if judge.is_legal(scratch[i]) {
+                if Some(scratch[i]) == known || judge.is_legal(scratch[i]) {
                     return Some(scratch[i]);
                 }
                 scratch.swap_remove(i);
