@@ -361,11 +361,15 @@ impl Pos {
         let prizes = self.stacked & self.by_color[by.other().index()];
         let mut candidates = self.stacked & self.by_color[by.index()];
         // A piece without checkers steps only on what it wins by its regular move: from
-        // a carrier it takes, at most every carrier's checkers in all, so carriers
-        // farther from the target than that add no candidate.
+        // a carrier it takes, at most the checkers it can gather from there
+        // ([`Pos::step_bound`]), so carriers farther from the target than that add no
+        // candidate.
         let budget: u32 = prizes.map(|c| self.stacks[c.index()] as u32).sum();
         for p in prizes & within(target, budget) {
-            candidates |= self.orthodox_attackers(p, by, occ);
+            let bound = self.step_bound(Bitboard::from_square(p), 0, prizes, None);
+            if within(target, bound).contains(p) {
+                candidates |= self.orthodox_attackers(p, by, occ);
+            }
         }
         if let Some((e, side)) = self.ep {
             let beside = Square::from_coords(e.file(), if by == Color::White { 4 } else { 3 });
@@ -376,6 +380,43 @@ impl Pos {
             }
         }
         candidates.any_square(|sq| self.reaches(sq, by, target))
+    }
+
+    /// At most how many king steps a piece holding `k` checkers, standing after its
+    /// regular move on one of `landings` (having taken the en passant carrier
+    /// `ep_taken`, if any), can ever take by capturing carriers among `prizes`: a carrier
+    /// counts only once it lies within the steps of what the piece could hold by then
+    /// (each carrier is reached by steps paid for by the checkers held before it), grown
+    /// until no further carrier comes within reach. An upper bound (own pieces in the
+    /// way are ignored), so a target farther from every landing is out of reach; it is
+    /// far tighter than `k` plus every carrier's checkers when carriers stand apart.
+    fn step_bound(
+        &self,
+        landings: Bitboard,
+        k: u8,
+        prizes: Bitboard,
+        ep_taken: Option<Square>,
+    ) -> u32 {
+        let mut held = k as u32;
+        let mut taken = Bitboard::EMPTY;
+        if let Some(cap) = ep_taken {
+            held += self.stacks[cap.index()] as u32;
+            taken.set(cap);
+        }
+        let mut zone = landings;
+        let mut radius = 0;
+        loop {
+            while radius < held.min(8) {
+                zone |= king_spread(zone);
+                radius += 1;
+            }
+            let new = (prizes & zone) - taken;
+            if new.is_empty() {
+                return held;
+            }
+            held += new.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+            taken |= new;
+        }
     }
 
     /// The en passant capture open to a pawn of `color` on `sq`: (landing, captured).
@@ -422,14 +463,14 @@ impl Pos {
         }
         let prizes = self.stacked & enemy;
         let k = self.stacks[sq.index()];
-        // Even with every enemy checker the piece can take no more steps than this, one
-        // king step each from a landing: a target farther from every landing is out of
-        // reach.
-        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+        // The piece can take no more steps than this, one king step each from a
+        // landing: a target farther from every landing is out of reach.
+        let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
+        let ep_cap = ep.map(|(_, cap)| cap).filter(|_| ep_prize);
+        let most = self.step_bound(landings, k, prizes, ep_cap);
         if (landings & within(target, most)).is_empty() {
             return false;
         }
-        let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
         if !ep_prize && (landings & prizes).is_empty() {
             // No carrier on the way yet: spread by king steps, layer by layer.
             let mut at = landings;
@@ -801,6 +842,15 @@ impl Judge {
     fn is_legal(&self, action: AdrenalineAction) -> bool {
         let us = self.us;
         match (self.phase, action) {
+            // The king may not start, cross or land on an attacked square: judged here
+            // rather than when the candidates are made, so a draw that does not pick the
+            // castling pays nothing for it.
+            (Phase::Regular, AdrenalineAction::Move(mv)) if mv.is_castle() => {
+                let (kd, _) = Board::castle_targets(us, mv.from(), mv.to());
+                let path = between(mv.from(), kd).with(kd).with(mv.from());
+                !path.any_square(|s| self.attacked_now(s))
+                    && self.king_safe_after(&self.pos.after_move(mv, us))
+            }
             (Phase::Regular, AdrenalineAction::Move(mv)) => {
                 self.king_safe_after(&self.pos.after_move(mv, us))
             }
@@ -993,7 +1043,8 @@ impl Adrenaline {
         match self.phase {
             Phase::Regular => {
                 let mut pseudo = MoveList::new();
-                self.pseudo_regular(|s| judge.attacked_now(s), &mut pseudo);
+                // Castlings through attacked squares are refused by the judge.
+                self.pseudo_regular(&mut pseudo);
                 out.extend(pseudo.iter().copied().map(AdrenalineAction::Move));
             }
             Phase::Steps(from) => {
@@ -1079,9 +1130,9 @@ impl Adrenaline {
         self.king_attacked(self.actor())
     }
 
-    /// The pseudo-legal regular moves; castling is kept only when no square the king
-    /// starts on, crosses or lands on is attacked (`attacked` answers that).
-    fn pseudo_regular(&self, attacked: impl Fn(Square) -> bool, out: &mut MoveList) {
+    /// The pseudo-legal regular moves, castlings with checkers or through occupied
+    /// squares left out (whether the king's path is attacked is left to [`Judge`]).
+    fn pseudo_regular(&self, out: &mut MoveList) {
         let occ = self.board.occupied();
         pseudo_moves(&self.board, out, Bitboard::FULL, |_| occ, |_, _| true);
         let b = &self.board;
@@ -1099,10 +1150,6 @@ impl Adrenaline {
                 .without(king)
                 .without(rook);
             if (must_be_empty & occ).any() {
-                continue;
-            }
-            let path = between(king, kd).with(kd).with(king);
-            if path.any_square(&attacked) {
                 continue;
             }
             out.push(Move::new(king, rook, MoveKind::Castle));
@@ -2281,6 +2328,108 @@ mod tests {
         assert!(regular > 10_000, "{regular} regular positions");
         assert!(stepping > 1_000, "{stepping} step positions");
         assert!(shared > 5_000, "{shared} positions with shared reaches");
+    }
+
+    /// `Pos::attacked` prunes which pieces it asks (`step_bound` on the carriers a plain
+    /// piece could take, the distance prune in `reaches`); asking every piece's full
+    /// reach ([`Pos::reach_set`], no target, no pruning) must give the same answer on
+    /// every square of thousands of random-play positions.
+    #[test]
+    fn pruned_attack_test_matches_every_full_reach_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(4242);
+        let mut acts = Vec::new();
+        let (mut positions, mut attacked_by_steps) = (0, 0);
+        for _ in 0..40 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                let pos = g.pos();
+                // Past `MAX_PRIZES` carriers the full reach tracks a different set.
+                let most = (0..2)
+                    .map(|c| (pos.stacked & pos.by_color[c]).count() as usize)
+                    .max()
+                    .unwrap_or(0);
+                if most < MAX_PRIZES {
+                    positions += 1;
+                    for c in [Color::White, Color::Black] {
+                        let mut full = Bitboard::EMPTY;
+                        for sq in pos.by_color[c.index()] {
+                            full |= pos.reach_set(sq, c).0;
+                        }
+                        let occ = pos.occupied();
+                        for t in Bitboard::FULL {
+                            let got = pos.attacked(t, c);
+                            assert_eq!(got, full.contains(t), "{t} by {c:?}: {}", g.observation(0));
+                            attacked_by_steps +=
+                                (got && pos.orthodox_attackers(t, c, occ).is_empty()) as usize;
+                        }
+                    }
+                }
+                g.legal_actions(seat, &mut acts);
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+            }
+        }
+        assert!(positions > 5_000, "{positions} positions");
+        assert!(
+            attacked_by_steps > 10_000,
+            "{attacked_by_steps} squares reached by steps only"
+        );
+    }
+
+    /// After `turn` has judged the candidates in order up to the first legal one, a draw
+    /// skips the illegal ones before it and takes that one without judging it again:
+    /// still only legal actions, each as often as the others.
+    #[test]
+    fn draws_after_turn_skip_the_judged_prefix_and_stay_uniform() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(77);
+        let (mut list, mut scratch) = (Vec::new(), Vec::new());
+        let (mut skipping, mut tallied) = (0, 0);
+        for _ in 0..60 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                g.legal_actions(seat, &mut list);
+                let mut fresh = g.clone();
+                fresh.refresh();
+                assert_eq!(fresh.turn(), Turn::Seat(seat));
+                if let Some(&first) = fresh.status.first_legal.get() {
+                    let mut candidates = Vec::new();
+                    fresh.candidates_into(&mut candidates, false);
+                    let i = first.expect("a seat to act has a legal action");
+                    assert!(candidates[..i].iter().all(|a| !list.contains(a)));
+                    assert!(list.contains(&candidates[i]));
+                    if i > 0 {
+                        skipping += 1;
+                        if skipping % 10 == 1 && list.len() > 1 {
+                            tallied += 1;
+                            let per = 300;
+                            let mut hits = vec![0u32; list.len()];
+                            for _ in 0..per * list.len() {
+                                let a = fresh
+                                    .sample_legal_action(seat, &mut rng, &mut scratch)
+                                    .unwrap();
+                                hits[list.iter().position(|&b| b == a).unwrap()] += 1;
+                            }
+                            assert!(fresh.status.actions.get().is_none());
+                            for (a, &n) in list.iter().zip(&hits) {
+                                assert!(
+                                    (200..=400).contains(&n),
+                                    "{a:?} drawn {n} times in {per} x {}: {}",
+                                    list.len(),
+                                    g.observation(0)
+                                );
+                            }
+                        } else {
+                            let a = fresh.sample_legal_action(seat, &mut rng, &mut scratch);
+                            assert!(list.contains(&a.unwrap()));
+                        }
+                    }
+                }
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(skipping > 200, "{skipping} positions with a skipped prefix");
+        assert!(tallied >= 10, "{tallied} positions tallied");
     }
 
     #[test]
