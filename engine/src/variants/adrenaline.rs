@@ -57,10 +57,17 @@
 //! which looks past the read squares, so such positions judge every candidate afresh
 //! (`shared_reaches_match_judging_each_candidate_afresh` checks both against each other).
 //! Every candidate (regular move, step, placement) is judged by one test (`Judge`), with
-//! or without the shared reaches, so listing and drawing cannot disagree. A reach asked
-//! about one target (the king) drops search states farther from it than the checkers
-//! held and still to be won could carry the piece, and `Pos::attacked` skips carriers
-//! too far from the target for a piece without checkers to profit from taking them.
+//! or without the shared reaches, so listing and drawing cannot disagree; a castling's
+//! path (no attacked square) is judged there too, not when the candidates are made. A
+//! reach asked about one target (the king) first bounds the steps the piece could ever
+//! take (`Pos::step_bound`: its checkers plus those of the carriers within reach of
+//! what it could hold by then, grown to a fixpoint) and answers no at once when the
+//! target is farther than that from every landing; the search over carriers taken drops
+//! states farther from the target than the checkers held and still to be won could
+//! carry the piece, and keeps its states on the stack. `Pos::attacked` asks a piece
+//! without checkers only when it can take a carrier from which the bound reaches the
+//! target (`pruned_attack_test_matches_every_full_reach_in_random_play` holds the
+//! pruned test against every piece's full reach).
 //!
 //! `apply` works out only the state key and any draw; whether the deciding seat has an
 //! action (`turn`, `result`: the first legal candidate settles it) and the full list
@@ -68,7 +75,11 @@
 //! (`cached_status_matches_a_fresh_computation_in_random_play`), so a search leaf never
 //! lists. `sample_legal_action` draws candidates uniformly without replacement and
 //! keeps the first legal one, uniform over the legal actions without listing them
-//! (`sampled_actions_are_listed_ones_drawn_uniformly`).
+//! (`sampled_actions_are_listed_ones_drawn_uniformly`). When `turn` has already judged
+//! the candidates in order up to the first legal one, the draw leaves out the illegal
+//! ones before it and takes that one without judging it again (removing illegal
+//! candidates keeps the draw uniform;
+//! `draws_after_turn_skip_the_judged_prefix_and_stay_uniform`).
 //!
 //! `features` appends `checkers` and `carriers` (White's less Black's) to the material
 //! differences: a checker counts for the owner of the piece it stands under, whose extra
