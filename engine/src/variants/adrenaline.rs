@@ -57,10 +57,17 @@
 //! which looks past the read squares, so such positions judge every candidate afresh
 //! (`shared_reaches_match_judging_each_candidate_afresh` checks both against each other).
 //! Every candidate (regular move, step, placement) is judged by one test (`Judge`), with
-//! or without the shared reaches, so listing and drawing cannot disagree. A reach asked
-//! about one target (the king) drops search states farther from it than the checkers
-//! held and still to be won could carry the piece, and `Pos::attacked` skips carriers
-//! too far from the target for a piece without checkers to profit from taking them.
+//! or without the shared reaches, so listing and drawing cannot disagree; a castling's
+//! path (no attacked square) is judged there too, not when the candidates are made. A
+//! reach asked about one target (the king) first bounds the steps the piece could ever
+//! take (`Pos::step_bound`: its checkers plus those of the carriers within reach of
+//! what it could hold by then, grown to a fixpoint) and answers no at once when the
+//! target is farther than that from every landing; the search over carriers taken drops
+//! states farther from the target than the checkers held and still to be won could
+//! carry the piece, and keeps its states on the stack. `Pos::attacked` asks a piece
+//! without checkers only when it can take a carrier from which the bound reaches the
+//! target (`pruned_attack_test_matches_every_full_reach_in_random_play` holds the
+//! pruned test against every piece's full reach).
 //!
 //! `apply` works out only the state key and any draw; whether the deciding seat has an
 //! action (`turn`, `result`: the first legal candidate settles it) and the full list
@@ -68,7 +75,11 @@
 //! (`cached_status_matches_a_fresh_computation_in_random_play`), so a search leaf never
 //! lists. `sample_legal_action` draws candidates uniformly without replacement and
 //! keeps the first legal one, uniform over the legal actions without listing them
-//! (`sampled_actions_are_listed_ones_drawn_uniformly`).
+//! (`sampled_actions_are_listed_ones_drawn_uniformly`). When `turn` has already judged
+//! the candidates in order up to the first legal one, the draw leaves out the illegal
+//! ones before it and takes that one without judging it again (removing illegal
+//! candidates keeps the draw uniform;
+//! `draws_after_turn_skip_the_judged_prefix_and_stay_uniform`).
 //!
 //! `features` appends `checkers` and `carriers` (White's less Black's) to the material
 //! differences: a checker counts for the owner of the piece it stands under, whose extra
@@ -200,6 +211,24 @@ fn king_spread(b: Bitboard) -> Bitboard {
     let side = ((x << 1) & !Bitboard::FILE_A.0) | ((x >> 1) & !Bitboard::FILE_H.0);
     let row = x | side;
     Bitboard(side | (row << 8) | (row >> 8))
+}
+
+/// Every square within `d` king steps of `sq` (Chebyshev distance at most `d`).
+fn within(sq: Square, d: u32) -> Bitboard {
+    let d = d.min(7) as u8;
+    let (f, r) = (sq.file(), sq.rank());
+    let (flo, fhi) = (f.saturating_sub(d) as u32, (f + d).min(7) as u32);
+    let (rlo, rhi) = (r.saturating_sub(d) as u32, (r + d).min(7) as u32);
+    let files = (((2u64 << fhi) - (1u64 << flo)) & 0xFF) * Bitboard::FILE_A.0;
+    let below = |rank: u32| {
+        if rank >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * rank)) - 1
+        }
+    };
+    let rows = below(rhi + 1) & !below(rlo);
+    Bitboard(files & rows)
 }
 
 /// The pieces and checkers of a position, cheap to copy: a candidate move, step or
@@ -343,15 +372,13 @@ impl Pos {
         let prizes = self.stacked & self.by_color[by.other().index()];
         let mut candidates = self.stacked & self.by_color[by.index()];
         // A piece without checkers steps only on what it wins by its regular move: from
-        // a carrier it takes, at most every carrier's checkers in all, so carriers
-        // farther from the target than that add no candidate.
+        // a carrier it takes, at most the checkers it can gather from there
+        // ([`Pos::step_bound`]), so carriers farther from the target than that add no
+        // candidate.
         let budget: u32 = prizes.map(|c| self.stacks[c.index()] as u32).sum();
-        for p in prizes {
-            let d = p
-                .file()
-                .abs_diff(target.file())
-                .max(p.rank().abs_diff(target.rank()));
-            if (d as u32) <= budget {
+        for p in prizes & within(target, budget) {
+            let bound = self.step_bound(Bitboard::from_square(p), 0, prizes, None);
+            if within(target, bound).contains(p) {
                 candidates |= self.orthodox_attackers(p, by, occ);
             }
         }
@@ -364,6 +391,43 @@ impl Pos {
             }
         }
         candidates.any_square(|sq| self.reaches(sq, by, target))
+    }
+
+    /// At most how many king steps a piece holding `k` checkers, standing after its
+    /// regular move on one of `landings` (having taken the en passant carrier
+    /// `ep_taken`, if any), can ever take by capturing carriers among `prizes`: a carrier
+    /// counts only once it lies within the steps of what the piece could hold by then
+    /// (each carrier is reached by steps paid for by the checkers held before it), grown
+    /// until no further carrier comes within reach. An upper bound (own pieces in the
+    /// way are ignored), so a target farther from every landing is out of reach; it is
+    /// far tighter than `k` plus every carrier's checkers when carriers stand apart.
+    fn step_bound(
+        &self,
+        landings: Bitboard,
+        k: u8,
+        prizes: Bitboard,
+        ep_taken: Option<Square>,
+    ) -> u32 {
+        let mut held = k as u32;
+        let mut taken = Bitboard::EMPTY;
+        if let Some(cap) = ep_taken {
+            held += self.stacks[cap.index()] as u32;
+            taken.set(cap);
+        }
+        let mut zone = landings;
+        let mut radius = 0;
+        loop {
+            while radius < held.min(8) {
+                zone |= king_spread(zone);
+                radius += 1;
+            }
+            let new = (prizes & zone) - taken;
+            if new.is_empty() {
+                return held;
+            }
+            held += new.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
+            taken |= new;
+        }
     }
 
     /// The en passant capture open to a pawn of `color` on `sq`: (landing, captured).
@@ -410,7 +474,14 @@ impl Pos {
         }
         let prizes = self.stacked & enemy;
         let k = self.stacks[sq.index()];
+        // The piece can take no more steps than this, one king step each from a
+        // landing: a target farther from every landing is out of reach.
         let ep_prize = ep.is_some_and(|(_, cap)| prizes.contains(cap));
+        let ep_cap = ep.map(|(_, cap)| cap).filter(|_| ep_prize);
+        let most = self.step_bound(landings, k, prizes, ep_cap);
+        if (landings & within(target, most)).is_empty() {
+            return false;
+        }
         if !ep_prize && (landings & prizes).is_empty() {
             // No carrier on the way yet: spread by king steps, layer by layer.
             let mut at = landings;
@@ -434,20 +505,9 @@ impl Pos {
                 return false;
             }
         }
-        // A carrier is within reach. Even with every enemy checker the piece can take no
-        // more steps than this: a target farther from every landing is out of reach.
-        let most = k as u32 + prizes.map(|c| self.stacks[c.index()] as u32).sum::<u32>();
-        let mut zone = Bitboard::from_square(target);
-        for _ in 0..most {
-            if (zone & landings).any() {
-                break;
-            }
-            zone |= king_spread(zone);
-        }
-        (zone & landings).any()
-            && self
-                .reach_through_prizes(sq, k, most, reached, landings, own, ep, Some(target))
-                .contains(target)
+        // A carrier is within reach.
+        self.reach_through_prizes(sq, k, most, reached, landings, own, ep, Some(target))
+            .contains(target)
     }
 
     /// Every square the piece of `color` on `sq` attacks (the squares `reaches` answers
@@ -564,24 +624,26 @@ impl Pos {
         // The pawn taken en passant first: it stands beside the landing, maybe outside
         // the region.
         let ep_carrier = ep.map(|(_, cap)| cap).filter(|&cap| carriers.contains(cap));
-        let mut prizes = [None; MAX_PRIZES];
-        for (slot, p) in prizes.iter_mut().zip(
-            ep_carrier
-                .into_iter()
-                .chain((carriers & region).filter(|&p| Some(p) != ep_carrier)),
-        ) {
-            *slot = Some(p);
+        let mut prizes = [Square::new(0); MAX_PRIZES];
+        let mut value = [0i16; MAX_PRIZES];
+        let mut n = 0;
+        let mut prize_squares = Bitboard::EMPTY;
+        for p in ep_carrier
+            .into_iter()
+            .chain((carriers & region).filter(|&p| Some(p) != ep_carrier))
+            .take(MAX_PRIZES)
+        {
+            prizes[n] = p;
+            value[n] = self.stacks[p.index()] as i16;
+            prize_squares.set(p);
+            n += 1;
         }
-        let n = prizes.iter().flatten().count();
-        let bit = |t: Square| {
-            prizes
-                .iter()
-                .position(|&p| p == Some(t))
-                .map(|i| 1usize << i)
-        };
         let gain = |t: Square, mask: usize, left: i16| -> (usize, i16) {
-            match bit(t) {
-                Some(b) if mask & b == 0 => (mask | b, left + self.stacks[t.index()] as i16),
+            if !prize_squares.contains(t) {
+                return (mask, left);
+            }
+            match prizes[..n].iter().position(|&p| p == t) {
+                Some(i) if mask & (1 << i) == 0 => (mask | (1 << i), left + value[i]),
                 _ => (mask, left),
             }
         };
@@ -596,20 +658,14 @@ impl Pos {
             &mut large
         };
         // The checkers still to be won with `mask` taken, for the distance bound.
-        let total: i16 = prizes
-            .iter()
-            .flatten()
-            .map(|p| self.stacks[p.index()] as i16)
-            .sum();
-        let rest = |mask: usize| -> i16 {
-            total
-                - prizes
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, _)| mask & (1 << i) != 0)
-                    .filter_map(|(_, p)| *p)
-                    .map(|p| self.stacks[p.index()] as i16)
-                    .sum::<i16>()
+        let total: i16 = value[..n].iter().sum();
+        let rest = |mut mask: usize| -> i16 {
+            let mut r = total;
+            while mask != 0 {
+                r -= value[mask.trailing_zeros() as usize];
+                mask &= mask - 1;
+            }
+            r
         };
         let near = |t: Square, mask: usize, left: i16| {
             target.is_none_or(|x| {
@@ -617,20 +673,18 @@ impl Pos {
                 d as i16 <= left + rest(mask)
             })
         };
-        let mut queue: Vec<(Square, usize)> = Vec::new();
-        let relax = |t: Square,
-                     mask: usize,
-                     left: i16,
-                     best: &mut [i16],
-                     queue: &mut Vec<(Square, usize)>| {
-            let slot = (mask << 6) | t.index();
-            if left > best[slot] {
-                best[slot] = left;
-                if left > 0 && near(t, mask, left) {
-                    queue.push((t, mask));
+        // The states to expand: on the stack unless the search grows unusually wide.
+        let mut queue = StateStack::default();
+        let relax =
+            |t: Square, mask: usize, left: i16, best: &mut [i16], queue: &mut StateStack| {
+                let slot = (mask << 6) | t.index();
+                if left > best[slot] {
+                    best[slot] = left;
+                    if left > 0 && near(t, mask, left) {
+                        queue.push(slot as u16);
+                    }
                 }
-            }
-        };
+            };
         for d in landings {
             let (mask, left) = match ep {
                 // Taking en passant wins the checkers of the pawn beside the landing.
@@ -639,8 +693,10 @@ impl Pos {
             };
             relax(d, mask, left, best, &mut queue);
         }
-        while let Some((at, mask)) = queue.pop() {
-            let left = best[(mask << 6) | at.index()];
+        while let Some(slot) = queue.pop() {
+            let slot = slot as usize;
+            let (at, mask) = (Square::new((slot & 63) as u8), slot >> 6);
+            let left = best[slot];
             let steps = attacks::king_attacks(at);
             reached |= steps;
             if target.is_some_and(|x| steps.contains(x)) {
@@ -652,6 +708,44 @@ impl Pos {
             }
         }
         reached
+    }
+}
+
+/// A stack of search states (`(carriers taken << 6) | square`) kept on the stack frame
+/// for the usual few hundred, spilling onto the heap only beyond that: the reach search
+/// runs for most judged candidates and a heap queue per call showed in profiles.
+struct StateStack {
+    inline: [u16; 256],
+    len: usize,
+    spill: Vec<u16>,
+}
+
+impl Default for StateStack {
+    fn default() -> Self {
+        StateStack {
+            inline: [0; 256],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+}
+
+impl StateStack {
+    fn push(&mut self, slot: u16) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = slot;
+            self.len += 1;
+        } else {
+            self.spill.push(slot);
+        }
+    }
+
+    fn pop(&mut self) -> Option<u16> {
+        if let Some(s) = self.spill.pop() {
+            return Some(s);
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
     }
 }
 
@@ -759,6 +853,15 @@ impl Judge {
     fn is_legal(&self, action: AdrenalineAction) -> bool {
         let us = self.us;
         match (self.phase, action) {
+            // The king may not start, cross or land on an attacked square: judged here
+            // rather than when the candidates are made, so a draw that does not pick the
+            // castling pays nothing for it.
+            (Phase::Regular, AdrenalineAction::Move(mv)) if mv.is_castle() => {
+                let (kd, _) = Board::castle_targets(us, mv.from(), mv.to());
+                let path = between(mv.from(), kd).with(kd).with(mv.from());
+                !path.any_square(|s| self.attacked_now(s))
+                    && self.king_safe_after(&self.pos.after_move(mv, us))
+            }
             (Phase::Regular, AdrenalineAction::Move(mv)) => {
                 self.king_safe_after(&self.pos.after_move(mv, us))
             }
@@ -808,6 +911,10 @@ struct Status {
     fresh: bool,
     /// Whether the deciding seat has a legal action (false under a draw).
     any: OnceLock<bool>,
+    /// The first legal candidate (by index into `candidates`) when `has_actions` found
+    /// it by judging them in order: the candidates before it are illegal, so a draw
+    /// skips them and takes this one without judging it again.
+    first_legal: OnceLock<Option<usize>>,
     /// The legal actions (empty under a draw).
     actions: OnceLock<Vec<AdrenalineAction>>,
     /// The candidate actions and the per-candidate test (no shared reaches), made once
@@ -830,6 +937,7 @@ impl Adrenaline {
                 draw: None,
                 fresh: false,
                 any: OnceLock::new(),
+                first_legal: OnceLock::new(),
                 actions: OnceLock::new(),
                 candidates: OnceLock::new(),
             },
@@ -848,6 +956,7 @@ impl Adrenaline {
             draw,
             fresh: true,
             any: OnceLock::new(),
+            first_legal: OnceLock::new(),
             actions: OnceLock::new(),
             candidates: OnceLock::new(),
         };
@@ -889,7 +998,13 @@ impl Adrenaline {
             if self.draw_now().is_some() {
                 return false;
             }
-            self.with_candidates(|candidates, judge| candidates.iter().any(|&a| judge.is_legal(a)))
+            let first = self.with_candidates(|candidates, judge| {
+                candidates.iter().position(|&a| judge.is_legal(a))
+            });
+            if self.status.fresh {
+                let _ = self.status.first_legal.set(first);
+            }
+            first.is_some()
         };
         if self.status.fresh {
             *self.status.any.get_or_init(find)
@@ -939,7 +1054,8 @@ impl Adrenaline {
         match self.phase {
             Phase::Regular => {
                 let mut pseudo = MoveList::new();
-                self.pseudo_regular(|s| judge.attacked_now(s), &mut pseudo);
+                // Castlings through attacked squares are refused by the judge.
+                self.pseudo_regular(&mut pseudo);
                 out.extend(pseudo.iter().copied().map(AdrenalineAction::Move));
             }
             Phase::Steps(from) => {
@@ -1025,9 +1141,9 @@ impl Adrenaline {
         self.king_attacked(self.actor())
     }
 
-    /// The pseudo-legal regular moves; castling is kept only when no square the king
-    /// starts on, crosses or lands on is attacked (`attacked` answers that).
-    fn pseudo_regular(&self, attacked: impl Fn(Square) -> bool, out: &mut MoveList) {
+    /// The pseudo-legal regular moves, castlings with checkers or through occupied
+    /// squares left out (whether the king's path is attacked is left to [`Judge`]).
+    fn pseudo_regular(&self, out: &mut MoveList) {
         let occ = self.board.occupied();
         pseudo_moves(&self.board, out, Bitboard::FULL, |_| occ, |_, _| true);
         let b = &self.board;
@@ -1045,10 +1161,6 @@ impl Adrenaline {
                 .without(king)
                 .without(rook);
             if (must_be_empty & occ).any() {
-                continue;
-            }
-            let path = between(king, kd).with(kd).with(king);
-            if path.any_square(&attacked) {
                 continue;
             }
             out.push(Move::new(king, rook, MoveKind::Castle));
@@ -1224,11 +1336,30 @@ impl Game for Adrenaline {
         if self.draw_now().is_some() {
             return None;
         }
+        // What `has_actions` learnt judging the candidates in order: those before the
+        // first legal one are illegal (dropping them keeps the draw uniform over the
+        // legal actions) and that one needs no second test.
+        let first = self
+            .status
+            .first_legal
+            .get()
+            .filter(|_| self.status.fresh)
+            .copied();
         self.with_candidates(|candidates, judge| {
-            scratch.extend_from_slice(candidates);
+            let known = match first {
+                Some(None) => return None,
+                Some(Some(i)) => {
+                    scratch.extend_from_slice(&candidates[i..]);
+                    Some(candidates[i])
+                }
+                None => {
+                    scratch.extend_from_slice(candidates);
+                    None
+                }
+            };
             while !scratch.is_empty() {
                 let i = rng.gen_range(0..scratch.len());
-                if judge.is_legal(scratch[i]) {
+                if Some(scratch[i]) == known || judge.is_legal(scratch[i]) {
                     return Some(scratch[i]);
                 }
                 scratch.swap_remove(i);
@@ -2208,6 +2339,108 @@ mod tests {
         assert!(regular > 10_000, "{regular} regular positions");
         assert!(stepping > 1_000, "{stepping} step positions");
         assert!(shared > 5_000, "{shared} positions with shared reaches");
+    }
+
+    /// `Pos::attacked` prunes which pieces it asks (`step_bound` on the carriers a plain
+    /// piece could take, the distance prune in `reaches`); asking every piece's full
+    /// reach ([`Pos::reach_set`], no target, no pruning) must give the same answer on
+    /// every square of thousands of random-play positions.
+    #[test]
+    fn pruned_attack_test_matches_every_full_reach_in_random_play() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(4242);
+        let mut acts = Vec::new();
+        let (mut positions, mut attacked_by_steps) = (0, 0);
+        for _ in 0..40 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                let pos = g.pos();
+                // Past `MAX_PRIZES` carriers the full reach tracks a different set.
+                let most = (0..2)
+                    .map(|c| (pos.stacked & pos.by_color[c]).count() as usize)
+                    .max()
+                    .unwrap_or(0);
+                if most < MAX_PRIZES {
+                    positions += 1;
+                    for c in [Color::White, Color::Black] {
+                        let mut full = Bitboard::EMPTY;
+                        for sq in pos.by_color[c.index()] {
+                            full |= pos.reach_set(sq, c).0;
+                        }
+                        let occ = pos.occupied();
+                        for t in Bitboard::FULL {
+                            let got = pos.attacked(t, c);
+                            assert_eq!(got, full.contains(t), "{t} by {c:?}: {}", g.observation(0));
+                            attacked_by_steps +=
+                                (got && pos.orthodox_attackers(t, c, occ).is_empty()) as usize;
+                        }
+                    }
+                }
+                g.legal_actions(seat, &mut acts);
+                g.apply(acts[rng.gen_range(0..acts.len())]);
+            }
+        }
+        assert!(positions > 5_000, "{positions} positions");
+        assert!(
+            attacked_by_steps > 10_000,
+            "{attacked_by_steps} squares reached by steps only"
+        );
+    }
+
+    /// After `turn` has judged the candidates in order up to the first legal one, a draw
+    /// skips the illegal ones before it and takes that one without judging it again:
+    /// still only legal actions, each as often as the others.
+    #[test]
+    fn draws_after_turn_skip_the_judged_prefix_and_stay_uniform() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(77);
+        let (mut list, mut scratch) = (Vec::new(), Vec::new());
+        let (mut skipping, mut tallied) = (0, 0);
+        for _ in 0..60 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                g.legal_actions(seat, &mut list);
+                let mut fresh = g.clone();
+                fresh.refresh();
+                assert_eq!(fresh.turn(), Turn::Seat(seat));
+                if let Some(&first) = fresh.status.first_legal.get() {
+                    let mut candidates = Vec::new();
+                    fresh.candidates_into(&mut candidates, false);
+                    let i = first.expect("a seat to act has a legal action");
+                    assert!(candidates[..i].iter().all(|a| !list.contains(a)));
+                    assert!(list.contains(&candidates[i]));
+                    if i > 0 {
+                        skipping += 1;
+                        if skipping % 10 == 1 && list.len() > 1 {
+                            tallied += 1;
+                            let per = 300;
+                            let mut hits = vec![0u32; list.len()];
+                            for _ in 0..per * list.len() {
+                                let a = fresh
+                                    .sample_legal_action(seat, &mut rng, &mut scratch)
+                                    .unwrap();
+                                hits[list.iter().position(|&b| b == a).unwrap()] += 1;
+                            }
+                            assert!(fresh.status.actions.get().is_none());
+                            for (a, &n) in list.iter().zip(&hits) {
+                                assert!(
+                                    (200..=400).contains(&n),
+                                    "{a:?} drawn {n} times in {per} x {}: {}",
+                                    list.len(),
+                                    g.observation(0)
+                                );
+                            }
+                        } else {
+                            let a = fresh.sample_legal_action(seat, &mut rng, &mut scratch);
+                            assert!(list.contains(&a.unwrap()));
+                        }
+                    }
+                }
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(skipping > 200, "{skipping} positions with a skipped prefix");
+        assert!(tallied >= 10, "{tallied} positions tallied");
     }
 
     #[test]
