@@ -26,6 +26,7 @@ use engine::game::{Game, Returns, Seat, Turn};
 use rand::Rng;
 use rand_pcg::Pcg64;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 /// Single- or multiple-observer ISMCTS.
@@ -70,9 +71,123 @@ pub struct IsMcts<G: Game> {
     /// is legal in the world.
     has_edge: Vec<bool>,
     edge_legal: Vec<bool>,
+    /// Scratch for `choose`: the legal actions by hash.
+    index: ActionIndex,
     observer: Seat,
     /// Iterations run by the last search.
     pub iterations: u64,
+}
+
+/// No slot / no further equal action.
+const NONE: u32 = u32::MAX;
+
+/// The multiply-rotate hash of rustc's `FxHasher` (a few cycles for an action's few
+/// words; std's SipHash would cost more than the scan it replaces on small lists).
+#[derive(Default)]
+struct FxHasher(u64);
+
+const FX_K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(FX_K);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, x: u8) {
+        self.add(x as u64);
+    }
+    #[inline]
+    fn write_u16(&mut self, x: u16) {
+        self.add(x as u64);
+    }
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.add(x as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.add(x as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Positions of a list of actions by hash: open addressing with linear probing over
+/// at least twice as many slots as actions; equal actions after the first are chained
+/// through `next_equal` from the first.
+#[derive(Default)]
+struct ActionIndex {
+    slots: Vec<u32>,
+    next_equal: Vec<u32>,
+    shift: u32,
+}
+
+impl ActionIndex {
+    #[inline]
+    fn slot<A: Hash>(&self, a: &A) -> usize {
+        let mut h = FxHasher::default();
+        a.hash(&mut h);
+        // The multiply leaves the mixed bits at the top.
+        (h.finish() >> self.shift) as usize
+    }
+
+    fn build<A: Hash + Eq>(&mut self, list: &[A]) {
+        let bits = (2 * list.len()).max(8).next_power_of_two().trailing_zeros();
+        self.shift = 64 - bits;
+        self.slots.clear();
+        self.slots.resize(1 << bits, NONE);
+        self.next_equal.clear();
+        self.next_equal.resize(list.len(), NONE);
+        let mask = (1usize << bits) - 1;
+        for (i, a) in list.iter().enumerate() {
+            let mut s = self.slot(a);
+            loop {
+                let v = self.slots[s];
+                if v == NONE {
+                    self.slots[s] = i as u32;
+                    break;
+                }
+                if list[v as usize] == *a {
+                    self.next_equal[i] = self.next_equal[v as usize];
+                    self.next_equal[v as usize] = i as u32;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+        }
+    }
+
+    /// The first position of `a` in the list the index was built from, or `NONE`.
+    #[inline]
+    fn find<A: Hash + Eq>(&self, list: &[A], a: &A) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut s = self.slot(a);
+        loop {
+            let v = self.slots[s];
+            if v == NONE || list[v as usize] == *a {
+                return v;
+            }
+            s = (s + 1) & mask;
+        }
+    }
 }
 
 /// One step on the path: (tree, node, edge, seat whose return the edge scores).
@@ -89,6 +204,7 @@ impl<G: Game> IsMcts<G> {
             chance: Vec::new(),
             has_edge: Vec::new(),
             edge_legal: Vec::new(),
+            index: ActionIndex::default(),
             observer: 0,
             iterations: 0,
         }
@@ -154,9 +270,11 @@ impl<G: Game> IsMcts<G> {
     /// marks availability, expands an untried action if any (returns true), else
     /// selects by UCB with availability counts. Returns (edge index, expanded).
     ///
-    /// One pass over (edge, legal action) pairs finds which edges are available and
-    /// which actions are untried; the choices (and the random draws) are the same as
-    /// testing membership separately for each of the four uses.
+    /// The legal actions go into a small open-addressing table (`ActionIndex`), and each
+    /// edge is looked up once: linear in edges plus actions instead of their product.
+    /// The flags are the same as a scan of every (edge, action) pair would set (equal
+    /// legal actions, should a game list one twice, are chained and all marked), so the
+    /// order of the children and the random draws are unchanged.
     fn choose(&mut self, t: usize, node: u32, rng: &mut Pcg64) -> (usize, bool) {
         let c = self.config.c;
         let nd = &mut self.trees[t][node as usize];
@@ -167,15 +285,18 @@ impl<G: Game> IsMcts<G> {
         has_edge.resize(legal.len(), false);
         edge_legal.clear();
         edge_legal.resize(nd.edges.len(), false);
-        for (j, e) in nd.edges.iter_mut().enumerate() {
-            for (i, a) in legal.iter().enumerate() {
-                if e.action == *a {
-                    has_edge[i] = true;
+        if !nd.edges.is_empty() {
+            self.index.build(legal);
+            for (j, e) in nd.edges.iter_mut().enumerate() {
+                let mut i = self.index.find(legal, &e.action);
+                if i != NONE {
                     edge_legal[j] = true;
+                    e.avail += 1.0;
+                    while i != NONE {
+                        has_edge[i as usize] = true;
+                        i = self.index.next_equal[i as usize];
+                    }
                 }
-            }
-            if edge_legal[j] {
-                e.avail += 1.0;
             }
         }
         let untried = has_edge.iter().filter(|&&h| !h).count();
@@ -552,6 +673,34 @@ mod tests {
     use crate::common::Budget;
     use engine::variants::masquerade::{Masquerade, MasqueradeParams};
     use rand::SeedableRng;
+
+    #[test]
+    fn action_index_finds_what_a_scan_finds() {
+        // Small value ranges force repeated actions and probe collisions; every query
+        // must find the first equal position, and the chain must hold exactly the
+        // positions a scan finds.
+        let mut rng = Pcg64::seed_from_u64(7);
+        let mut index = ActionIndex::default();
+        for len in [0usize, 1, 2, 5, 17, 40, 200] {
+            for range in [3u16, 50, 4000] {
+                let list: Vec<u16> = (0..len).map(|_| rng.gen_range(0..range)).collect();
+                index.build(&list);
+                for q in 0..range.min(100) {
+                    let scan: Vec<u32> =
+                        (0..len as u32).filter(|&i| list[i as usize] == q).collect();
+                    let mut chain = Vec::new();
+                    let mut i = index.find(&list, &q);
+                    while i != NONE {
+                        chain.push(i);
+                        i = index.next_equal[i as usize];
+                    }
+                    assert_eq!(scan.first(), chain.first(), "len {len} range {range} q {q}");
+                    chain.sort_unstable();
+                    assert_eq!(scan, chain, "len {len} range {range} q {q}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn rule_pimc_is_deterministic_for_a_seed() {
