@@ -1362,17 +1362,25 @@ impl Game for Adrenaline {
             .filter(|_| self.status.fresh)
             .copied();
         self.with_candidates(|candidates, judge| {
-            let known = match first {
+            let (rest, known) = match first {
                 Some(None) => return None,
-                Some(Some(i)) => {
-                    scratch.extend_from_slice(&candidates[i..]);
-                    Some(candidates[i])
-                }
-                None => {
-                    scratch.extend_from_slice(candidates);
-                    None
-                }
+                Some(Some(i)) => (&candidates[i..], Some(candidates[i])),
+                None => (candidates, None),
             };
+            // The first draw reads the candidates in place: it is usually legal, and
+            // copying them all for the draws without replacement showed in profiles.
+            // Past it, the same draws go on over a copy without the drawn one, so the
+            // actions drawn and the rng consumed are those of drawing from the copy
+            // from the start.
+            if rest.is_empty() {
+                return None;
+            }
+            let i = rng.gen_range(0..rest.len());
+            if Some(rest[i]) == known || judge.is_legal(rest[i]) {
+                return Some(rest[i]);
+            }
+            scratch.extend_from_slice(rest);
+            scratch.swap_remove(i);
             while !scratch.is_empty() {
                 let i = rng.gen_range(0..scratch.len());
                 if Some(scratch[i]) == known || judge.is_legal(scratch[i]) {
@@ -2479,6 +2487,48 @@ mod tests {
         }
         assert!(skipping > 200, "{skipping} positions with a skipped prefix");
         assert!(tallied >= 10, "{tallied} positions tallied");
+    }
+
+    #[test]
+    fn first_draw_in_place_matches_drawing_from_a_copy() {
+        use rand::{Rng, RngCore, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5150);
+        let (mut list, mut scratch) = (Vec::new(), Vec::new());
+        let (mut judged, mut redrawn) = (0, 0);
+        for _ in 0..40 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                // The plain draw: every candidate after the judged prefix copied, then
+                // drawn without replacement until a legal one comes up.
+                let mut plain_rng = rng.clone();
+                let mut candidates = Vec::new();
+                let judge = g.candidates_into(&mut candidates, false);
+                let start = g.status.first_legal.get().copied().flatten().unwrap_or(0);
+                let mut copy = candidates[start..].to_vec();
+                let mut plain = None;
+                let mut draws = 0;
+                while !copy.is_empty() {
+                    let i = plain_rng.gen_range(0..copy.len());
+                    draws += 1;
+                    if judge.is_legal(copy[i]) {
+                        plain = Some(copy[i]);
+                        break;
+                    }
+                    copy.swap_remove(i);
+                }
+                judged += 1;
+                if draws > 1 {
+                    redrawn += 1;
+                }
+                let drawn = g.sample_legal_action(seat, &mut rng, &mut scratch);
+                assert_eq!(drawn, plain, "{}", g.observation(0));
+                assert_eq!(rng.next_u64(), plain_rng.next_u64());
+                g.legal_actions(seat, &mut list);
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(judged > 2000, "{judged} draws");
+        assert!(redrawn > 50, "{redrawn} draws past an illegal first one");
     }
 
     #[test]
