@@ -213,6 +213,24 @@ fn king_spread(b: Bitboard) -> Bitboard {
     Bitboard(side | (row << 8) | (row >> 8))
 }
 
+/// The squares whose count in `stacks` is not zero. Branch-free: which pieces carry
+/// checkers is unpredictable, and a branch per occupied square showed in profiles (this
+/// runs for every position a playout visits).
+fn nonzero_squares(stacks: &[u8; 64]) -> Bitboard {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut bits = 0u64;
+    for (rank, row) in stacks.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(row.try_into().expect("a rank is eight squares"));
+        // The top bit of each byte: set when the byte is not zero (no carry crosses
+        // bytes as the top bits are masked off before adding).
+        let top = (((x & LOW7) + LOW7) | x) & !LOW7;
+        // Gathers the eight top bits, file a lowest, into the top byte.
+        let files = (top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= files << (8 * rank);
+    }
+    Bitboard(bits)
+}
+
 /// Every square within `d` king steps of `sq` (Chebyshev distance at most `d`).
 fn within(sq: Square, d: u32) -> Bitboard {
     let d = d.min(7) as u8;
@@ -247,7 +265,7 @@ struct Pos {
 
 impl Pos {
     fn new(board: &Board, stacks: &[u8; 64]) -> Pos {
-        let stacked = board.occupied().filter(|s| stacks[s.index()] > 0).collect();
+        let stacked = nonzero_squares(stacks) & board.occupied();
         Pos {
             by_color: [board.by_color(Color::White), board.by_color(Color::Black)],
             by_role: Role::ALL.map(|r| board.by_role(r)),
@@ -1224,11 +1242,9 @@ impl Adrenaline {
 
     fn key_of(&self) -> u64 {
         let mut k = self.board.key();
-        for sq in self.board.occupied() {
+        for sq in nonzero_squares(&self.stacks) & self.board.occupied() {
             let n = self.stacks[sq.index()];
-            if n > 0 {
-                k ^= zobrist::extra(20_000 + sq.index() as u64 * 64 + n as u64);
-            }
+            k ^= zobrist::extra(20_000 + sq.index() as u64 * 64 + n as u64);
         }
         k ^ match self.phase {
             Phase::Regular => 0,
@@ -1346,17 +1362,25 @@ impl Game for Adrenaline {
             .filter(|_| self.status.fresh)
             .copied();
         self.with_candidates(|candidates, judge| {
-            let known = match first {
+            let (rest, known) = match first {
                 Some(None) => return None,
-                Some(Some(i)) => {
-                    scratch.extend_from_slice(&candidates[i..]);
-                    Some(candidates[i])
-                }
-                None => {
-                    scratch.extend_from_slice(candidates);
-                    None
-                }
+                Some(Some(i)) => (&candidates[i..], Some(candidates[i])),
+                None => (candidates, None),
             };
+            // The first draw reads the candidates in place: it is usually legal, and
+            // copying them all for the draws without replacement showed in profiles.
+            // Past it, the same draws go on over a copy without the drawn one, so the
+            // actions drawn and the rng consumed are those of drawing from the copy
+            // from the start.
+            if rest.is_empty() {
+                return None;
+            }
+            let i = rng.gen_range(0..rest.len());
+            if Some(rest[i]) == known || judge.is_legal(rest[i]) {
+                return Some(rest[i]);
+            }
+            scratch.extend_from_slice(rest);
+            scratch.swap_remove(i);
             while !scratch.is_empty() {
                 let i = rng.gen_range(0..scratch.len());
                 if Some(scratch[i]) == known || judge.is_legal(scratch[i]) {
@@ -1697,6 +1721,28 @@ mod tests {
         let mut v: Vec<String> = v.into_iter().map(|a| g.action_notation(a)).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn nonzero_squares_matches_a_plain_scan() {
+        let mut state = 19u64;
+        for _ in 0..2000 {
+            let mut stacks = [0u8; 64];
+            for n in stacks.iter_mut() {
+                let (next, r) = crate::random::splitmix64_next(state);
+                state = next;
+                *n = match r % 4 {
+                    0 => (r >> 8) as u8,
+                    1 => 1,
+                    _ => 0,
+                };
+            }
+            let plain: Bitboard = (0..64)
+                .filter(|&i| stacks[i] != 0)
+                .map(|i| Bitboard(1u64 << i))
+                .fold(Bitboard::EMPTY, |a, b| a | b);
+            assert_eq!(nonzero_squares(&stacks), plain);
+        }
     }
 
     #[test]
@@ -2441,6 +2487,48 @@ mod tests {
         }
         assert!(skipping > 200, "{skipping} positions with a skipped prefix");
         assert!(tallied >= 10, "{tallied} positions tallied");
+    }
+
+    #[test]
+    fn first_draw_in_place_matches_drawing_from_a_copy() {
+        use rand::{Rng, RngCore, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5150);
+        let (mut list, mut scratch) = (Vec::new(), Vec::new());
+        let (mut judged, mut redrawn) = (0, 0);
+        for _ in 0..40 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                // The plain draw: every candidate after the judged prefix copied, then
+                // drawn without replacement until a legal one comes up.
+                let mut plain_rng = rng.clone();
+                let mut candidates = Vec::new();
+                let judge = g.candidates_into(&mut candidates, false);
+                let start = g.status.first_legal.get().copied().flatten().unwrap_or(0);
+                let mut copy = candidates[start..].to_vec();
+                let mut plain = None;
+                let mut draws = 0;
+                while !copy.is_empty() {
+                    let i = plain_rng.gen_range(0..copy.len());
+                    draws += 1;
+                    if judge.is_legal(copy[i]) {
+                        plain = Some(copy[i]);
+                        break;
+                    }
+                    copy.swap_remove(i);
+                }
+                judged += 1;
+                if draws > 1 {
+                    redrawn += 1;
+                }
+                let drawn = g.sample_legal_action(seat, &mut rng, &mut scratch);
+                assert_eq!(drawn, plain, "{}", g.observation(0));
+                assert_eq!(rng.next_u64(), plain_rng.next_u64());
+                g.legal_actions(seat, &mut list);
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(judged > 2000, "{judged} draws");
+        assert!(redrawn > 50, "{redrawn} draws past an illegal first one");
     }
 
     #[test]
