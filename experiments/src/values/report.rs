@@ -3,8 +3,8 @@
 //! `report.md` and `values.svg` (learned values with their 95% intervals beside the
 //! orthodox ones). Features beyond the five pieces print as pawns per unit of the feature
 //! (per tarred piece, per Zorkmid, ...); Clairvoyant's report adds the exchange rate,
-//! Zorkmids per pawn, beside the seed's drop costs. [`ladder_markdown`] sets the fits of
-//! a strength ladder side by side.
+//! Zorkmids per pawn, beside the drop costs of the games' table and the seed's.
+//! [`ladder_markdown`] sets the fits of a strength ladder side by side.
 
 use std::fmt::Write as _;
 use std::path::Path;
