@@ -1,6 +1,7 @@
 //! The Adrenaline and Half Alice games recorded in `results/` replay under today's move
 //! generators to the same end: every action is legal when it is played, the game ends
-//! after the recorded number of plies, and with the recorded result and reason. Any
+//! after the recorded number of plies, and with the recorded result and reason (games
+//! from an action-list opening book replay its actions first). Any
 //! change to legality (the shared-reach and king-shield shortcuts of the generators,
 //! for one) that the recorded games touch would break a replay.
 
@@ -51,7 +52,16 @@ fn replay_all<G: Game>(variant: &str, start: impl Fn(&str) -> G) -> usize {
             let f = fields(line);
             let acts: Vec<&str> = f[actions].split_whitespace().collect();
             let where_ = format!("{} game {}", file.display(), f[0]);
-            let g = replay(start(&f[opening]), &acts).unwrap_or_else(|e| panic!("{where_}: {e}"));
+            // An opening from a book of action lists (`actions: ...`, as `chesslab
+            // openings` writes them) is played from the start; any other is a position.
+            let first = match f[opening].trim().strip_prefix("actions:") {
+                Some(list) => {
+                    let moves: Vec<&str> = list.split_whitespace().collect();
+                    replay(start(""), &moves).unwrap_or_else(|e| panic!("{where_}: opening: {e}"))
+                }
+                None => start(&f[opening]),
+            };
+            let g = replay(first, &acts).unwrap_or_else(|e| panic!("{where_}: {e}"));
             assert_eq!(acts.len().to_string(), f[plies], "{where_}");
             assert_eq!(g.turn(), Turn::Terminal, "{where_}: not over");
             let r = g.result().expect("a result at the end");
