@@ -109,6 +109,28 @@ impl Bitboard {
     }
 
     /// Every square shifted one rank towards the opponent of `color`.
+    /// The `k`-th square of the set in ascending order (`k < set.count()`), without a branch:
+    /// byte-wise popcounts summed into running totals find the byte holding it, and a table
+    /// gives the bit within that byte (a loop clearing `k` bits mispredicts its exit).
+    #[inline]
+    pub fn nth(self, k: u32) -> Square {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let x = self.0;
+        let mut c = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
+        c = (c + (c >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        // Byte b: squares set in bytes 0..=b (at most 64, so no byte overflows).
+        let running = c.wrapping_mul(ONES);
+        // High bit of byte b set where running > k (running and k + 1 are below 128).
+        let above = ((running | HIGH) - (k as u64 + 1) * ONES) & HIGH;
+        let byte = above.trailing_zeros() / 8;
+        let before = ((running << 8) >> (8 * byte)) & 0xff;
+        let within = (x >> (8 * byte)) & 0xff;
+        let bit = SELECT_IN_BYTE[within as usize * 8 + (k as u64 - before) as usize];
+        Square::new((8 * byte) as u8 + bit)
+    }
+
     #[inline(always)]
     pub const fn forward(self, color: Color) -> Bitboard {
         match color {
@@ -117,6 +139,25 @@ impl Bitboard {
         }
     }
 }
+
+/// `SELECT_IN_BYTE[b * 8 + j]`: the position of the `j`-th set bit of byte `b`.
+static SELECT_IN_BYTE: [u8; 256 * 8] = {
+    let mut t = [0u8; 256 * 8];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b * 8 + j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 impl Iterator for Bitboard {
     type Item = Square;
@@ -213,6 +254,7 @@ impl fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn iteration_yields_squares_in_order() {
@@ -232,5 +274,32 @@ mod tests {
             e2.forward(Color::Black),
             Bitboard::from_square(Square::parse("e1").unwrap())
         );
+    }
+
+    /// The branch-free `nth` against clearing `k` low bits, on seeded random sets of
+    /// every density, every index, and the edge sets (one square, all squares).
+    #[test]
+    fn nth_matches_the_bit_clearing_loop() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(13);
+        let mut sets = vec![Bitboard::FULL, Bitboard(1), Bitboard(1 << 63)];
+        for _ in 0..3000 {
+            let mut x = rng.gen::<u64>();
+            for _ in 0..rng.gen_range(0..4) {
+                x &= rng.gen::<u64>();
+            }
+            sets.push(Bitboard(x));
+        }
+        for set in sets {
+            let mut bits = set.0;
+            for k in 0..set.count() {
+                assert_eq!(
+                    set.nth(k),
+                    Square::new(bits.trailing_zeros() as u8),
+                    "set {:#x}, k {k}",
+                    set.0
+                );
+                bits &= bits - 1;
+            }
+        }
     }
 }

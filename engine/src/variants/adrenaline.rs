@@ -108,14 +108,17 @@ use crate::game::{
     material_features, two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult,
     InvalidParams, Seat, Turn, VariantParams,
 };
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
-use crate::variants::{common_draw, no_moves_result, pseudo_moves};
+use crate::variants::{common_draw, no_moves_result};
 use crate::zobrist;
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
+
+mod candidates;
+use candidates::{Candidates, Kind};
 
 /// Tunable numbers of Adrenaline Chess.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -937,7 +940,7 @@ struct Status {
     actions: OnceLock<Vec<AdrenalineAction>>,
     /// The candidate actions and the per-candidate test (no shared reaches), made once
     /// for `turn` and the draw of one action.
-    candidates: OnceLock<(Vec<AdrenalineAction>, Judge)>,
+    candidates: OnceLock<(Candidates, Judge)>,
 }
 
 impl Adrenaline {
@@ -1017,7 +1020,7 @@ impl Adrenaline {
                 return false;
             }
             let first = self.with_candidates(|candidates, judge| {
-                candidates.iter().position(|&a| judge.is_legal(a))
+                candidates.iter().position(|a| judge.is_legal(a))
             });
             if self.status.fresh {
                 let _ = self.status.first_legal.set(first);
@@ -1033,12 +1036,8 @@ impl Adrenaline {
 
     /// Calls `f` with the candidate actions and their per-candidate test, from the status
     /// when it is fresh (made there on first demand).
-    fn with_candidates<R>(&self, f: impl FnOnce(&[AdrenalineAction], &Judge) -> R) -> R {
-        let make = || {
-            let mut candidates = Vec::new();
-            let judge = self.candidates_into(&mut candidates, false);
-            (candidates, judge)
-        };
+    fn with_candidates<R>(&self, f: impl FnOnce(&Candidates, &Judge) -> R) -> R {
+        let make = || self.candidates(false);
         if self.status.fresh {
             let (candidates, judge) = self.status.candidates.get_or_init(make);
             f(candidates, judge)
@@ -1048,12 +1047,12 @@ impl Adrenaline {
         }
     }
 
-    /// Appends the candidate actions of the deciding seat in this phase (a superset of
-    /// the legal ones, in the order `legal_actions` lists them) and returns the test that
-    /// tells the legal ones. `shared`: work out the enemy reaches once for all candidates
-    /// ([`Reaches`], when there are carriers and the cap allows), for listing them all;
-    /// otherwise each candidate is judged afresh, for judging only a few.
-    fn candidates_into(&self, out: &mut Vec<AdrenalineAction>, shared: bool) -> Judge {
+    /// The candidate actions of the deciding seat in this phase (a superset of the legal
+    /// ones, in the order `legal_actions` lists them) and the test that tells the legal
+    /// ones. `shared`: work out the enemy reaches once for all candidates ([`Reaches`],
+    /// when there are carriers and the cap allows), for listing them all; otherwise each
+    /// candidate is judged afresh, for judging only a few.
+    fn candidates(&self, shared: bool) -> (Candidates, Judge) {
         let pos = self.pos();
         let us = self.actor();
         let reaches = match self.phase {
@@ -1062,6 +1061,35 @@ impl Adrenaline {
             }
             _ => None,
         };
+        let mut out = Candidates::default();
+        match self.phase {
+            // Castlings through attacked squares are refused by the judge.
+            Phase::Regular => self.regular_candidates(&mut out),
+            Phase::Steps(from) => {
+                out.push(Kind::Stop, from, Bitboard::from_square(from));
+                let targets = attacks::king_attacks(from) - self.board.by_color(us);
+                let (promoting, plain) = if pos.role_at(from) == Some(Role::Pawn) {
+                    let last = Bitboard::relative_rank(us, 7);
+                    (targets & last, targets - last)
+                } else {
+                    (Bitboard::EMPTY, targets)
+                };
+                // By square: White's last rank comes after the other targets, Black's
+                // before.
+                if us == Color::White {
+                    out.push(Kind::Step, from, plain);
+                    out.push(Kind::StepPromotion, from, promoting);
+                } else {
+                    out.push(Kind::StepPromotion, from, promoting);
+                    out.push(Kind::Step, from, plain);
+                }
+            }
+            Phase::Place => out.push(
+                Kind::Place,
+                Square::new(0),
+                Self::placement_candidates(&pos, us),
+            ),
+        }
         let judge = Judge {
             pos,
             us,
@@ -1069,33 +1097,14 @@ impl Adrenaline {
             checkers: self.params.checkers_per_capture,
             reaches,
         };
-        match self.phase {
-            Phase::Regular => {
-                let mut pseudo = MoveList::new();
-                // Castlings through attacked squares are refused by the judge.
-                self.pseudo_regular(&mut pseudo);
-                out.extend(pseudo.iter().copied().map(AdrenalineAction::Move));
-            }
-            Phase::Steps(from) => {
-                out.push(AdrenalineAction::Stop);
-                let pawn = pos.role_at(from) == Some(Role::Pawn);
-                let last = Bitboard::relative_rank(us, 7);
-                for to in attacks::king_attacks(from) - self.board.by_color(us) {
-                    if pawn && last.contains(to) {
-                        out.extend(
-                            Role::PROMOTIONS
-                                .into_iter()
-                                .map(|r| AdrenalineAction::Step(to, Some(r))),
-                        );
-                    } else {
-                        out.push(AdrenalineAction::Step(to, None));
-                    }
-                }
-            }
-            Phase::Place => {
-                out.extend(Self::placement_candidates(&pos, us).map(AdrenalineAction::Place))
-            }
-        }
+        (out, judge)
+    }
+
+    /// The candidates written out (for the tests that hold them against a reference).
+    #[cfg(test)]
+    fn candidates_into(&self, out: &mut Vec<AdrenalineAction>, shared: bool) -> Judge {
+        let (candidates, judge) = self.candidates(shared);
+        out.extend(candidates.iter());
         judge
     }
 
@@ -1104,9 +1113,8 @@ impl Adrenaline {
     /// the candidates (without, every reach is an orthodox attack, which the plain test
     /// answers at once).
     fn actions_into(&self, out: &mut Vec<AdrenalineAction>) {
-        let mut candidates = Vec::new();
-        let judge = self.candidates_into(&mut candidates, true);
-        out.extend(candidates.into_iter().filter(|&a| judge.is_legal(a)));
+        let (candidates, judge) = self.candidates(true);
+        out.extend(candidates.iter().filter(|&a| judge.is_legal(a)));
     }
 
     pub fn board_ref(&self) -> &Board {
@@ -1159,17 +1167,41 @@ impl Adrenaline {
         self.king_attacked(self.actor())
     }
 
-    /// The pseudo-legal regular moves, castlings with checkers or through occupied
-    /// squares left out (whether the king's path is attacked is left to [`Judge`]).
-    fn pseudo_regular(&self, out: &mut MoveList) {
-        let occ = self.board.occupied();
-        pseudo_moves(&self.board, out, Bitboard::FULL, |_| occ, |_, _| true);
+    /// The regular moves' candidates: the pseudo-legal moves, castlings with checkers or
+    /// through occupied squares left out (whether the king's path is attacked is left
+    /// to [`Judge`]).
+    fn regular_candidates(&self, out: &mut Candidates) {
         let b = &self.board;
         let us = b.turn();
+        let occ = b.occupied();
+        let own = b.by_color(us);
+        let theirs = b.by_color(us.other());
+        let ep = b.ep_square().filter(|&e| !occ.contains(e));
+        for sq in own {
+            let role = b.piece_at(sq).expect("own piece").role;
+            if role != Role::Pawn {
+                out.push(Kind::Normal, sq, attacks::attacks(role, us, sq, occ) - own);
+                continue;
+            }
+            let step = Bitboard::from_square(sq).forward(us);
+            let one = step - occ;
+            let two = one.forward(us) & Bitboard::relative_rank(us, 3) & !occ;
+            let caps = attacks::pawn_attacks(us, sq) & theirs;
+            let kind = if Bitboard::relative_rank(us, 6).contains(sq) {
+                Kind::Promotion
+            } else {
+                Kind::Normal
+            };
+            out.push(kind, sq, one | two | caps);
+            if let Some(e) = ep.filter(|&e| attacks::pawn_attacks(us, sq).contains(e)) {
+                out.push(Kind::EnPassant, sq, Bitboard::from_square(e));
+            }
+        }
         let Some(king) = b.king(us) else { return };
         if self.stacks[king.index()] > 0 || !Bitboard::relative_rank(us, 0).contains(king) {
             return;
         }
+        let mut rooks = Bitboard::EMPTY;
         for rook in b.castling_rights() & b.pieces(us, Role::Rook) {
             if self.stacks[rook.index()] > 0 {
                 continue;
@@ -1178,11 +1210,11 @@ impl Adrenaline {
             let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
                 .without(king)
                 .without(rook);
-            if (must_be_empty & occ).any() {
-                continue;
+            if (must_be_empty & occ).is_empty() {
+                rooks.set(rook);
             }
-            out.push(Move::new(king, rook, MoveKind::Castle));
         }
+        out.push(Kind::Castle, king, rooks);
     }
 
     fn can_place(&self) -> bool {
@@ -1362,24 +1394,26 @@ impl Game for Adrenaline {
             .filter(|_| self.status.fresh)
             .copied();
         self.with_candidates(|candidates, judge| {
-            let (rest, known) = match first {
+            let (start, known) = match first {
                 Some(None) => return None,
-                Some(Some(i)) => (&candidates[i..], Some(candidates[i])),
-                None => (candidates, None),
+                Some(Some(i)) => (i, Some(candidates.get(i))),
+                None => (0, None),
             };
-            // The first draw reads the candidates in place: it is usually legal, and
-            // copying them all for the draws without replacement showed in profiles.
-            // Past it, the same draws go on over a copy without the drawn one, so the
-            // actions drawn and the rng consumed are those of drawing from the copy
-            // from the start.
-            if rest.is_empty() {
+            // The first draw reads one candidate from the groups: it is usually legal,
+            // and writing them all out for the draws without replacement showed in
+            // profiles. Past it, the same draws go on over the candidates written out
+            // without the drawn one, so the actions drawn and the rng consumed are those
+            // of drawing from the list from the start.
+            let n = candidates.len() - start;
+            if n == 0 {
                 return None;
             }
-            let i = rng.gen_range(0..rest.len());
-            if Some(rest[i]) == known || judge.is_legal(rest[i]) {
-                return Some(rest[i]);
+            let i = rng.gen_range(0..n);
+            let drawn = candidates.get(start + i);
+            if Some(drawn) == known || judge.is_legal(drawn) {
+                return Some(drawn);
             }
-            scratch.extend_from_slice(rest);
+            scratch.extend(candidates.iter().skip(start));
             scratch.swap_remove(i);
             while !scratch.is_empty() {
                 let i = rng.gen_range(0..scratch.len());
@@ -2487,6 +2521,98 @@ mod tests {
         }
         assert!(skipping > 200, "{skipping} positions with a skipped prefix");
         assert!(tallied >= 10, "{tallied} positions tallied");
+    }
+
+    /// The candidates written out plainly from the rules: the pseudo-legal moves as the
+    /// shared generator makes them, then the castlings; `stop` then the steps by square;
+    /// every enemy piece for a placement unless the placer's king is attacked.
+    fn reference_candidates(g: &Adrenaline) -> Vec<AdrenalineAction> {
+        let b = &g.board;
+        let us = g.actor();
+        let mut out = Vec::new();
+        match g.phase {
+            Phase::Regular => {
+                let mut moves = crate::moves::MoveList::new();
+                let occ = b.occupied();
+                crate::variants::pseudo_moves(b, &mut moves, Bitboard::FULL, |_| occ, |_, _| true);
+                out.extend(moves.iter().map(|&m| AdrenalineAction::Move(m)));
+                let king = b.king(us).unwrap();
+                for rook in b.castling_rights() & b.pieces(us, Role::Rook) {
+                    let (kd, rd) = Board::castle_targets(us, king, rook);
+                    let path = (between(king, kd).with(kd) | between(rook, rd).with(rd))
+                        .without(king)
+                        .without(rook);
+                    if g.stack(king) == 0
+                        && g.stack(rook) == 0
+                        && Bitboard::relative_rank(us, 0).contains(king)
+                        && (path & occ).is_empty()
+                    {
+                        out.push(AdrenalineAction::Move(Move::new(king, rook, MoveKind::Castle)));
+                    }
+                }
+            }
+            Phase::Steps(from) => {
+                out.push(AdrenalineAction::Stop);
+                let pawn = b.piece_at(from).unwrap().role == Role::Pawn;
+                for to in attacks::king_attacks(from) - b.by_color(us) {
+                    if pawn && Bitboard::relative_rank(us, 7).contains(to) {
+                        for r in Role::PROMOTIONS {
+                            out.push(AdrenalineAction::Step(to, Some(r)));
+                        }
+                    } else {
+                        out.push(AdrenalineAction::Step(to, None));
+                    }
+                }
+            }
+            Phase::Place => {
+                if !g.king_attacked(us) {
+                    out.extend(b.by_color(us.other()).map(AdrenalineAction::Place));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn candidates_list_the_actions_in_the_order_the_game_lists_them() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(808);
+        let openings = [
+            None,
+            Some("4k3/8/P7/8/8/8/8/4K3 w - - 0 1 | a6=1"),
+            Some("4k3/8/8/8/8/8/p7/4K3 b - - 0 1 | a2=1"),
+            Some("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"),
+            Some("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1 | d7=1"),
+        ];
+        let mut seen = std::collections::HashMap::new();
+        let mut list = Vec::new();
+        for game in 0..120 {
+            let mut g = match openings[game % openings.len()] {
+                None => Adrenaline::new(&AdrenalineParams::default()),
+                Some(o) => pos(o),
+            };
+            while let Turn::Seat(seat) = g.turn() {
+                let (candidates, _) = g.candidates(false);
+                let reference = reference_candidates(&g);
+                let written: Vec<_> = candidates.iter().collect();
+                assert_eq!(written, reference, "{}", g.observation(0));
+                assert_eq!(candidates.len(), reference.len());
+                for (k, &a) in reference.iter().enumerate() {
+                    assert_eq!(candidates.get(k), a, "candidate {k} of {}", g.observation(0));
+                    let kind = match a {
+                        AdrenalineAction::Move(m) => format!("{:?}", m.kind()),
+                        AdrenalineAction::Step(_, r) => format!("step {}", r.is_some()),
+                        other => format!("{other:?}").chars().take(4).collect(),
+                    };
+                    *seen.entry(kind).or_insert(0) += 1;
+                }
+                g.legal_actions(seat, &mut list);
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        for kind in ["Castle", "EnPassant", "Promotion(Queen)", "step true", "Stop", "Plac"] {
+            assert!(seen.get(kind).is_some_and(|&n| n > 5), "{kind}: {seen:?}");
+        }
     }
 
     #[test]

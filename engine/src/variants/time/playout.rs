@@ -27,7 +27,7 @@
 //!
 //! Rook and queen attacks here come from [`rook_attacks`], which needs no 800 KB magic
 //! table (its lookups missed the cache at every ply); the draw finds its batch and the
-//! n-th square without a branch per step ([`nth`]). Both are checked against the
+//! n-th square without a branch per step ([`Bitboard::nth`]). Both are checked against the
 //! straightforward versions (`lean_rook_attacks_match_the_magic_table`,
 //! `nth_matches_the_bit_clearing_loop`).
 
@@ -184,7 +184,7 @@ impl Batches {
         } else {
             (k, None)
         };
-        let to = nth(self.targets[i], t);
+        let to = self.targets[i].nth(t);
         let from = match kind {
             NORMAL | PROMOTIONS => Square::new(self.data[i]),
             _ => Square::new((to.index() as i8 - self.data[i] as i8) as u8),
@@ -287,46 +287,7 @@ static RANK_ATTACKS: [u8; 8 * 64] = {
     t
 };
 
-/// The `k`-th square of `set` in ascending order (`k < set.count()`), without a branch:
-/// byte-wise popcounts summed into running totals find the byte holding it, and a table
-/// gives the bit within that byte (a loop clearing `k` bits mispredicts its exit).
-#[inline]
-fn nth(set: Bitboard, k: u32) -> Square {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let x = set.0;
-    let mut c = x - ((x >> 1) & 0x5555_5555_5555_5555);
-    c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
-    c = (c + (c >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    // Byte b: squares set in bytes 0..=b (at most 64, so no byte overflows).
-    let running = c.wrapping_mul(ONES);
-    // High bit of byte b set where running > k (running and k + 1 are below 128).
-    let above = ((running | HIGH) - (k as u64 + 1) * ONES) & HIGH;
-    let byte = above.trailing_zeros() / 8;
-    let before = ((running << 8) >> (8 * byte)) & 0xff;
-    let within = (x >> (8 * byte)) & 0xff;
-    let bit = SELECT_IN_BYTE[within as usize * 8 + (k as u64 - before) as usize];
-    Square::new((8 * byte) as u8 + bit)
-}
 
-/// `SELECT_IN_BYTE[b * 8 + j]`: the position of the `j`-th set bit of byte `b`.
-static SELECT_IN_BYTE: [u8; 256 * 8] = {
-    let mut t = [0u8; 256 * 8];
-    let mut b = 0;
-    while b < 256 {
-        let mut j = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if b >> bit & 1 == 1 {
-                t[b * 8 + j] = bit as u8;
-                j += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    t
-};
 
 /// Whether the side to move's king may step from `king` to `t` (neither enemy pawns nor
 /// the enemy king attack `t`: the sets leave those squares out): no enemy knight or
@@ -633,8 +594,6 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    /// The branch-free `nth` against clearing `k` low bits, on seeded random sets of
-    /// every density, every index, and the edge sets (one square, all squares).
     /// The table-free rook attacks against the magic table: every square, seeded random
     /// occupancies of every density (with and without the rook's own square), the empty
     /// and the full board.
@@ -661,31 +620,6 @@ mod tests {
                     );
                     assert_eq!(queen_attacks(sq, occ), attacks::queen_attacks(sq, occ));
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn nth_matches_the_bit_clearing_loop() {
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(13);
-        let mut sets = vec![Bitboard::FULL, Bitboard(1), Bitboard(1 << 63)];
-        for _ in 0..3000 {
-            let mut x = rng.gen::<u64>();
-            for _ in 0..rng.gen_range(0..4) {
-                x &= rng.gen::<u64>();
-            }
-            sets.push(Bitboard(x));
-        }
-        for set in sets {
-            let mut bits = set.0;
-            for k in 0..set.count() {
-                assert_eq!(
-                    nth(set, k),
-                    Square::new(bits.trailing_zeros() as u8),
-                    "set {:#x}, k {k}",
-                    set.0
-                );
-                bits &= bits - 1;
             }
         }
     }
