@@ -3,7 +3,9 @@
 
 use crate::square::{Color, Square};
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+use std::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
+};
 
 /// A set of squares; bit `i` is square `i` (a1 = 0).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -222,6 +224,14 @@ impl Sub for Bitboard {
     #[inline(always)]
     fn sub(self, rhs: Bitboard) -> Bitboard {
         Bitboard(self.0 & !rhs.0)
+    }
+}
+
+impl SubAssign for Bitboard {
+    /// Removes the squares of `rhs`.
+    #[inline(always)]
+    fn sub_assign(&mut self, rhs: Bitboard) {
+        self.0 &= !rhs.0;
     }
 }
 

@@ -335,19 +335,36 @@ impl Pos {
                 p.put(rd, us, Role::Rook, 0);
             }
             kind => {
+                // Only the squares the move changes are touched (judging a candidate
+                // starts with this copy; clearing every board on each square showed in
+                // profiles).
+                let moving = self.role_at(from).unwrap_or(Role::Pawn);
                 let role = match kind {
                     MoveKind::Promotion(r) => r,
-                    _ => self.role_at(from).unwrap_or(Role::Pawn),
+                    _ => moving,
                 };
-                let won = if kind == MoveKind::EnPassant {
-                    let cap = Square::from_coords(to.file(), from.rank());
-                    p.clear(cap);
-                    self.stacks[cap.index()]
+                let cap = if kind == MoveKind::EnPassant {
+                    Square::from_coords(to.file(), from.rank())
                 } else {
-                    self.stacks[to.index()]
+                    to
                 };
-                p.clear(from);
-                p.put(to, us, role, self.stacks[from.index()].saturating_add(won));
+                let stack = self.stacks[from.index()].saturating_add(self.stacks[cap.index()]);
+                let (left, taken) = (Bitboard::from_square(from), Bitboard::from_square(cap));
+                p.by_color[us.index()] -= left;
+                p.by_role[moving.index()] -= left;
+                p.by_color[us.other().index()] -= taken;
+                for b in p.by_role.iter_mut() {
+                    *b -= taken;
+                }
+                p.stacks[from.index()] = 0;
+                p.stacks[cap.index()] = 0;
+                p.stacked -= left | taken;
+                p.by_color[us.index()].set(to);
+                p.by_role[role.index()].set(to);
+                p.stacks[to.index()] = stack;
+                if stack > 0 {
+                    p.stacked.set(to);
+                }
                 if role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2 {
                     let passed = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
                     p.ep = Some((passed, us.other()));
@@ -381,12 +398,18 @@ impl Pos {
 
     /// Whether `by` attacks `target`, adrenaline reach included.
     fn attacked(&self, target: Square, by: Color) -> bool {
+        self.attacker(target, by).is_some()
+    }
+
+    /// A piece of `by` attacking `target`, adrenaline reach included: an orthodox
+    /// attacker when there is one.
+    fn attacker(&self, target: Square, by: Color) -> Option<Square> {
         let occ = self.occupied();
-        if self.orthodox_attackers(target, by, occ).any() {
-            return true;
+        if let Some(a) = self.orthodox_attackers(target, by, occ).first() {
+            return Some(a);
         }
         if self.stacked.is_empty() {
-            return false;
+            return None;
         }
         // Only a piece with checkers, or one whose regular move captures a carrier,
         // reaches further than its orthodox attacks.
@@ -411,7 +434,7 @@ impl Pos {
                     & self.by_role[Role::Pawn.index()];
             }
         }
-        candidates.any_square(|sq| self.reaches(sq, by, target))
+        candidates.find(|&sq| self.reaches(sq, by, target))
     }
 
     /// At most how many king steps a piece holding `k` checkers, standing after its
@@ -670,9 +693,13 @@ impl Pos {
         };
         // The most checkers held in each (square, carriers taken) state; on the stack for
         // the usual one to three carriers.
-        let mut small = [-1i16; 64 << 3];
+        let mut one = [-1i16; 64 << 1];
+        let mut small;
         let mut large = Vec::new();
-        let best: &mut [i16] = if n <= 3 {
+        let best: &mut [i16] = if n <= 1 {
+            &mut one[..64 << n]
+        } else if n <= 3 {
+            small = [-1i16; 64 << 3];
             &mut small[..64 << n]
         } else {
             large.resize(64 << n, -1i16);
@@ -851,9 +878,76 @@ struct Judge {
     checkers: u8,
     /// Boxed: the judge is moved around and kept in the status.
     reaches: Option<Box<Reaches>>,
+    /// For regular moves, once a candidate has been found illegal: the mover's king and
+    /// the squares a move other than the king's must change to end a check on it, when
+    /// it is in check ([`Judge::check_answers`]).
+    check: OnceLock<Option<(Square, Bitboard)>>,
 }
 
 impl Judge {
+    fn new(
+        pos: Pos,
+        us: Color,
+        phase: Phase,
+        checkers: u8,
+        reaches: Option<Box<Reaches>>,
+    ) -> Judge {
+        Judge {
+            pos,
+            us,
+            phase,
+            checkers,
+            reaches,
+            check: OnceLock::new(),
+        }
+    }
+
+    /// When the mover's king is in check: its square and squares of which a regular
+    /// move of another piece must change one, or the check stands and the move is
+    /// illegal. One checking piece is enough: if it is an orthodox attacker, a move
+    /// answers it only by taking it or landing between it and the king (no move opens
+    /// a line that was open already, and every reach includes the orthodox attacks);
+    /// otherwise its reach stays as it was unless the move changes a square the reach
+    /// was read from ([`Pos::reach_set`]; en passant can only be gained by the checker's
+    /// side, which adds to a reach). Past the `MAX_PRIZES` cap the read squares are not
+    /// the whole story ([`Reaches::new`]), so no squares are given there.
+    fn check_answers(&self) -> Option<(Square, Bitboard)> {
+        let pos = &self.pos;
+        let (us, them) = (self.us, self.us.other());
+        let king = pos.king(us)?;
+        let checker = pos.attacker(king, them)?;
+        if pos
+            .orthodox_attackers(king, them, pos.occupied())
+            .contains(checker)
+        {
+            return Some((king, between(checker, king).with(checker)));
+        }
+        let carriers = (pos.stacked & pos.by_color[us.index()]).count() as usize;
+        if carriers + 1 > MAX_PRIZES {
+            return None;
+        }
+        Some((king, pos.reach_set(checker, them).1))
+    }
+
+    /// Whether the regular move `mv` leaves a known check standing (see
+    /// [`Judge::check_answers`]): then it is illegal without working out any reach.
+    /// Most candidates of a side in check are refused here.
+    fn leaves_the_check(&self, mv: Move) -> bool {
+        let Some(Some((king, answers))) = self.check.get() else {
+            return false;
+        };
+        if mv.from() == *king {
+            return false;
+        }
+        let taken = if mv.kind() == MoveKind::EnPassant {
+            Square::from_coords(mv.to().file(), mv.from().rank())
+        } else {
+            mv.to()
+        };
+        let changed = Bitboard::from_square(mv.from()).with(mv.to()).with(taken);
+        (changed & *answers).is_empty()
+    }
+
     /// Whether the opponent attacks `sq` now (for castling).
     fn attacked_now(&self, sq: Square) -> bool {
         match &self.reaches {
@@ -884,7 +978,15 @@ impl Judge {
                     && self.king_safe_after(&self.pos.after_move(mv, us))
             }
             (Phase::Regular, AdrenalineAction::Move(mv)) => {
-                self.king_safe_after(&self.pos.after_move(mv, us))
+                if self.leaves_the_check(mv) {
+                    return false;
+                }
+                let legal = self.king_safe_after(&self.pos.after_move(mv, us));
+                // An illegal move hints at a check: look for one, once.
+                if !legal && self.check.get().is_none() {
+                    let _ = self.check.set(self.check_answers());
+                }
+                legal
             }
             (Phase::Steps(_), AdrenalineAction::Stop) => true,
             // The promoted piece only blocks and can be taken: its role does not change
@@ -1090,13 +1192,13 @@ impl Adrenaline {
                 Self::placement_candidates(&pos, us),
             ),
         }
-        let judge = Judge {
+        let judge = Judge::new(
             pos,
             us,
-            phase: self.phase,
-            checkers: self.params.checkers_per_capture,
+            self.phase,
+            self.params.checkers_per_capture,
             reaches,
-        };
+        );
         (out, judge)
     }
 
@@ -1250,13 +1352,13 @@ impl Adrenaline {
     fn safe_placements(&self, placer: Color) -> impl Iterator<Item = Square> {
         let pos = self.pos();
         let candidates = Self::placement_candidates(&pos, placer);
-        let judge = Judge {
+        let judge = Judge::new(
             pos,
-            us: placer,
-            phase: Phase::Place,
-            checkers: self.params.checkers_per_capture,
-            reaches: None,
-        };
+            placer,
+            Phase::Place,
+            self.params.checkers_per_capture,
+            None,
+        );
         candidates.filter(move |&sq| judge.is_legal(AdrenalineAction::Place(sq)))
     }
 
@@ -1396,8 +1498,8 @@ impl Game for Adrenaline {
         self.with_candidates(|candidates, judge| {
             let (start, known) = match first {
                 Some(None) => return None,
-                Some(Some(i)) => (i, Some(candidates.get(i))),
-                None => (0, None),
+                Some(Some(i)) => (i, true),
+                None => (0, false),
             };
             // The first draw reads one candidate from the groups: it is usually legal,
             // and writing them all out for the draws without replacement showed in
@@ -1410,9 +1512,11 @@ impl Game for Adrenaline {
             }
             let i = rng.gen_range(0..n);
             let drawn = candidates.get(start + i);
-            if Some(drawn) == known || judge.is_legal(drawn) {
+            // The judged first legal candidate is the first one after `start`.
+            if (known && i == 0) || judge.is_legal(drawn) {
                 return Some(drawn);
             }
+            let known = known.then(|| candidates.get(start));
             scratch.extend(candidates.iter().skip(start));
             scratch.swap_remove(i);
             while !scratch.is_empty() {
@@ -2547,7 +2651,11 @@ mod tests {
                         && Bitboard::relative_rank(us, 0).contains(king)
                         && (path & occ).is_empty()
                     {
-                        out.push(AdrenalineAction::Move(Move::new(king, rook, MoveKind::Castle)));
+                        out.push(AdrenalineAction::Move(Move::new(
+                            king,
+                            rook,
+                            MoveKind::Castle,
+                        )));
                     }
                 }
             }
@@ -2598,7 +2706,12 @@ mod tests {
                 assert_eq!(written, reference, "{}", g.observation(0));
                 assert_eq!(candidates.len(), reference.len());
                 for (k, &a) in reference.iter().enumerate() {
-                    assert_eq!(candidates.get(k), a, "candidate {k} of {}", g.observation(0));
+                    assert_eq!(
+                        candidates.get(k),
+                        a,
+                        "candidate {k} of {}",
+                        g.observation(0)
+                    );
                     let kind = match a {
                         AdrenalineAction::Move(m) => format!("{:?}", m.kind()),
                         AdrenalineAction::Step(_, r) => format!("step {}", r.is_some()),
@@ -2610,9 +2723,83 @@ mod tests {
                 g.apply(list[rng.gen_range(0..list.len())]);
             }
         }
-        for kind in ["Castle", "EnPassant", "Promotion(Queen)", "step true", "Stop", "Plac"] {
+        for kind in [
+            "Castle",
+            "EnPassant",
+            "Promotion(Queen)",
+            "step true",
+            "Stop",
+            "Plac",
+        ] {
             assert!(seen.get(kind).is_some_and(|&n| n > 5), "{kind}: {seen:?}");
         }
+    }
+
+    #[test]
+    fn check_answers_refuse_only_moves_that_leave_the_king_attacked() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(4242);
+        let mut list = Vec::new();
+        let (mut orthodox, mut by_reach, mut refused) = (0, 0, 0);
+        for _ in 0..150 {
+            let mut g = Adrenaline::new(&AdrenalineParams::default());
+            while let Turn::Seat(seat) = g.turn() {
+                if g.phase == Phase::Regular {
+                    let (candidates, judge) = g.candidates(false);
+                    if let Some((king, answers)) = judge.check_answers() {
+                        let them = g.actor().other();
+                        assert!(judge.pos.attacked(king, them));
+                        if judge
+                            .pos
+                            .orthodox_attackers(king, them, judge.pos.occupied())
+                            .any()
+                        {
+                            orthodox += 1;
+                        } else {
+                            by_reach += 1;
+                            assert_eq!(
+                                answers,
+                                judge
+                                    .pos
+                                    .reach_set(judge.pos.attacker(king, them).unwrap(), them)
+                                    .1
+                            );
+                        }
+                        let _ = judge.check.set(Some((king, answers)));
+                        for a in candidates.iter() {
+                            let AdrenalineAction::Move(mv) = a else {
+                                continue;
+                            };
+                            if judge.leaves_the_check(mv) {
+                                refused += 1;
+                                let after = judge.pos.after_move(mv, g.actor());
+                                assert!(
+                                    after.attacked(king, them),
+                                    "{} refused in {}",
+                                    g.action_notation(a),
+                                    g.observation(0)
+                                );
+                            }
+                        }
+                    } else {
+                        // No check, or too many carriers to name the read squares.
+                        let us = g.actor();
+                        let carriers = (judge.pos.stacked & judge.pos.by_color[us.index()]).count();
+                        let king = g.board.king(us).unwrap();
+                        assert!(
+                            carriers as usize + 1 > MAX_PRIZES
+                                || !judge.pos.attacked(king, us.other())
+                        );
+                    }
+                }
+                g.legal_actions(seat, &mut list);
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(
+            orthodox > 100 && by_reach > 100 && refused > 2000,
+            "{orthodox} {by_reach} {refused}"
+        );
     }
 
     #[test]

@@ -287,8 +287,6 @@ static RANK_ATTACKS: [u8; 8 * 64] = {
     t
 };
 
-
-
 /// Whether the side to move's king may step from `king` to `t` (neither enemy pawns nor
 /// the enemy king attack `t`: the sets leave those squares out): no enemy knight or
 /// slider attacks `t` once the king has left `king`.
