@@ -92,8 +92,11 @@ impl Candidates {
     pub(super) fn get(&self, k: usize) -> AdrenalineAction {
         let k = k as u32;
         // The last group starting at or below `k` (groups are never empty, so starts
-        // rise strictly).
-        let i = self.groups.partition_point(|g| g.start <= k) - 1;
+        // rise strictly), counted without a branch per group.
+        let i = self.groups[1..]
+            .iter()
+            .map(|g| (g.start <= k) as usize)
+            .sum::<usize>();
         let g = &self.groups[i];
         let within = k - g.start;
         let per = g.kind.per_target();
