@@ -403,7 +403,7 @@ impl Pos {
             | (attacks::knight_attacks(target) & r(Role::Knight))
             | (attacks::king_attacks(target) & r(Role::King))
             | (attacks::bishop_attacks(target, occ) & (r(Role::Bishop) | r(Role::Queen)))
-            | (attacks::rook_attacks(target, occ) & (r(Role::Rook) | r(Role::Queen)));
+            | (attacks::lean_rook_attacks(target, occ) & (r(Role::Rook) | r(Role::Queen)));
         hits & self.by_color[by.index()]
     }
 
@@ -521,7 +521,7 @@ impl Pos {
             // A push cannot take a piece: the pushed-to square is no attack by itself.
             (diagonals, landings)
         } else {
-            let a = attacks::attacks(role, color, sq, occ);
+            let a = attacks::lean_attacks(role, color, sq, occ);
             (a, a - own)
         };
         if reached.contains(target) {
@@ -597,7 +597,7 @@ impl Pos {
             }
             (diagonals, landings)
         } else {
-            let a = attacks::attacks(role, color, sq, occ);
+            let a = attacks::lean_attacks(role, color, sq, occ);
             (a, a - own)
         };
         let prizes = self.stacked & enemy;
@@ -1293,7 +1293,7 @@ impl Adrenaline {
         for sq in own {
             let role = b.piece_at(sq).expect("own piece").role;
             if role != Role::Pawn {
-                out.push(Kind::Normal, sq, attacks::attacks(role, us, sq, occ) - own);
+                out.push(Kind::Normal, sq, attacks::lean_attacks(role, us, sq, occ) - own);
                 continue;
             }
             let step = Bitboard::from_square(sq).forward(us);

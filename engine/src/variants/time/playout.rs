@@ -25,7 +25,7 @@
 //! `sampled_actions_are_uniform_over_the_listed_set` (chi-square, on sighted, blind,
 //! promotion, castling, en passant, check and king-capture positions).
 //!
-//! Rook and queen attacks here come from [`rook_attacks`], which needs no 800 KB magic
+//! Rook and queen attacks here come from [`attacks::lean_rook_attacks`], which needs no 800 KB magic
 //! table (its lookups missed the cache at every ply); the draw finds its batch and the
 //! n-th square without a branch per step ([`Bitboard::nth`]). Both are checked against the
 //! straightforward versions (`lean_rook_attacks_match_the_magic_table`,
@@ -222,70 +222,6 @@ impl Batches {
     }
 }
 
-/// Rook attacks from `sq` given the occupied squares (first blockers included), as
-/// [`attacks::rook_attacks`] gives them but without its 800 KB table: a playout ply looks
-/// up a few rooks and queens at squares that change every ply, and those lookups missed
-/// the cache often enough to cost about a tenth of a playout (`perf annotate` of
-/// `sighted_sets`). The file comes from the subtraction trick (o - 2r, and the same on
-/// the byte-swapped board for the other direction), the rank from a 512-byte table.
-/// Checked against the table by `lean_rook_attacks_match_the_magic_table`.
-#[inline(always)]
-fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let s = sq.index() as u32;
-    let bit = 1u64 << s;
-    let file_mask = (0x0101_0101_0101_0101u64 << (s & 7)) ^ bit;
-    let o = occ.0 & file_mask;
-    let up = o.wrapping_sub(bit.wrapping_mul(2));
-    let down = o
-        .swap_bytes()
-        .wrapping_sub(bit.swap_bytes().wrapping_mul(2))
-        .swap_bytes();
-    let file = (up ^ down) & file_mask;
-    let rank_shift = s & !7;
-    let inner = ((occ.0 >> (rank_shift + 1)) & 63) as usize;
-    let rank = (RANK_ATTACKS[(s & 7) as usize * 64 + inner] as u64) << rank_shift;
-    Bitboard(file | rank)
-}
-
-/// Queen attacks with the rook part from [`rook_attacks`].
-#[inline(always)]
-fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    rook_attacks(sq, occ) | attacks::bishop_attacks(sq, occ)
-}
-
-/// `RANK_ATTACKS[file * 64 + inner]`: the squares a rook on `file` of the first rank
-/// attacks along it when `inner` holds the occupancy of files b to g (bit 0 = b).
-static RANK_ATTACKS: [u8; 8 * 64] = {
-    let mut t = [0u8; 8 * 64];
-    let mut file = 0;
-    while file < 8 {
-        let mut inner = 0;
-        while inner < 64 {
-            let occ = (inner << 1) as u32;
-            let mut att = 0u32;
-            let mut f = file as i32 + 1;
-            while f < 8 {
-                att |= 1 << f;
-                if occ >> f & 1 == 1 {
-                    break;
-                }
-                f += 1;
-            }
-            let mut f = file as i32 - 1;
-            while f >= 0 {
-                att |= 1 << f;
-                if occ >> f & 1 == 1 {
-                    break;
-                }
-                f -= 1;
-            }
-            t[file * 64 + inner] = att as u8;
-            inner += 1;
-        }
-        file += 1;
-    }
-    t
-};
 
 /// Whether the side to move's king may step from `king` to `t` (neither enemy pawns nor
 /// the enemy king attack `t`: the sets leave those squares out): no enemy knight or
@@ -297,7 +233,7 @@ fn king_target_safe(b: &Board, king: Square, t: Square) -> bool {
     let queens = b.by_role(Role::Queen);
     let occ = b.occupied().without(king);
     (attacks::knight_attacks(t) & theirs & b.by_role(Role::Knight)).is_empty()
-        && (rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens)).is_empty()
+        && (attacks::lean_rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens)).is_empty()
         && (attacks::bishop_attacks(t, occ) & theirs & (b.by_role(Role::Bishop) | queens))
             .is_empty()
 }
@@ -376,7 +312,7 @@ pub(super) fn sighted_sets(b: &Board, sets: &mut Batches) {
     let queens = b.by_role(Role::Queen);
     let rq = theirs & (b.by_role(Role::Rook) | queens);
     let bq = theirs & (b.by_role(Role::Bishop) | queens);
-    let snipers = (rook_attacks(king, Bitboard::EMPTY) & rq)
+    let snipers = (attacks::lean_rook_attacks(king, Bitboard::EMPTY) & rq)
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & bq);
     let leaper_checkers = theirs
         & ((attacks::knight_attacks(king) & b.by_role(Role::Knight))
@@ -429,7 +365,7 @@ pub(super) fn sighted_sets(b: &Board, sets: &mut Batches) {
         );
     }
     for sq in b.pieces(us, Role::Rook) | own_queens {
-        sets.normal(sq, rook_attacks(sq, occ) & target_mask & pin_line(sq));
+        sets.normal(sq, attacks::lean_rook_attacks(sq, occ) & target_mask & pin_line(sq));
     }
 
     let last_rank = Bitboard::relative_rank(us, 7);
@@ -518,7 +454,7 @@ fn castles(b: &Board, sets: &mut Batches, us: Color, king: Square, leaper_danger
         let bq = b.pieces(them, Role::Bishop) | queens;
         if king_path.any_square(|s| {
             (attacks::knight_attacks(s) & knights).any()
-                || (rook_attacks(s, occ2) & rq).any()
+                || (attacks::lean_rook_attacks(s, occ2) & rq).any()
                 || (attacks::bishop_attacks(s, occ2) & bq).any()
         }) {
             continue;
@@ -544,10 +480,10 @@ pub(super) fn blind_sets<S: MoveSink>(b: &Board, sink: &mut S) {
         sink.normal(sq, attacks::bishop_attacks(sq, own) & free);
     }
     for sq in b.pieces(us, Role::Rook) {
-        sink.normal(sq, rook_attacks(sq, own) & free);
+        sink.normal(sq, attacks::lean_rook_attacks(sq, own) & free);
     }
     for sq in b.pieces(us, Role::Queen) {
-        sink.normal(sq, queen_attacks(sq, own) & free);
+        sink.normal(sq, attacks::lean_queen_attacks(sq, own) & free);
     }
     let king = b.king(us);
     for sq in b.pieces(us, Role::King) {
@@ -581,42 +517,6 @@ pub(super) fn blind_sets<S: MoveSink>(b: &Board, sink: &mut S) {
             for rook in b.castling_rights() & back & b.pieces(us, Role::Rook) {
                 if (castle_path(us, king, rook) & own).is_empty() {
                     sink.special(Move::new(king, rook, MoveKind::Castle));
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::SeedableRng;
-
-    /// The table-free rook attacks against the magic table: every square, seeded random
-    /// occupancies of every density (with and without the rook's own square), the empty
-    /// and the full board.
-    #[test]
-    fn lean_rook_attacks_match_the_magic_table() {
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(31);
-        for i in 0..64u8 {
-            let sq = Square::new(i);
-            let mut occs = vec![Bitboard::EMPTY, Bitboard::FULL];
-            for _ in 0..400 {
-                let mut x = rng.gen::<u64>();
-                for _ in 0..rng.gen_range(0..4) {
-                    x &= rng.gen::<u64>();
-                }
-                occs.push(Bitboard(x));
-            }
-            for occ in occs {
-                for occ in [occ.with(sq), occ.without(sq)] {
-                    assert_eq!(
-                        rook_attacks(sq, occ),
-                        attacks::rook_attacks(sq, occ),
-                        "square {i}, occupancy {:#x}",
-                        occ.0
-                    );
-                    assert_eq!(queen_attacks(sq, occ), attacks::queen_attacks(sq, occ));
                 }
             }
         }
