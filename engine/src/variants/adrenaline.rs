@@ -333,56 +333,71 @@ impl Pos {
     /// The position after `us` plays the regular move `mv` (the stack travels, a capture
     /// hands over the captured stack, a double push opens en passant to the opponent).
     fn after_move(&self, mv: Move, us: Color) -> Pos {
-        let mut p = *self;
-        p.ep = None;
         let (from, to) = (mv.from(), mv.to());
-        match mv.kind() {
-            MoveKind::Castle => {
-                // Castling is refused to a king or rook with checkers.
-                let (kd, rd) = Board::castle_targets(us, from, to);
-                p.clear(from);
-                p.clear(to);
-                p.put(kd, us, Role::King, 0);
-                p.put(rd, us, Role::Rook, 0);
-            }
-            kind => {
-                // Only the squares the move changes are touched (judging a candidate
-                // starts with this copy; clearing every board on each square showed in
-                // profiles).
-                let moving = self.role_at(from).unwrap_or(Role::Pawn);
-                let role = match kind {
-                    MoveKind::Promotion(r) => r,
-                    _ => moving,
-                };
-                let cap = if kind == MoveKind::EnPassant {
-                    Square::from_coords(to.file(), from.rank())
-                } else {
-                    to
-                };
-                let stack = self.stacks[from.index()].saturating_add(self.stacks[cap.index()]);
-                let (left, taken) = (Bitboard::from_square(from), Bitboard::from_square(cap));
-                p.by_color[us.index()] -= left;
-                p.by_role[moving.index()] -= left;
-                p.by_color[us.other().index()] -= taken;
-                for b in p.by_role.iter_mut() {
-                    *b -= taken;
-                }
-                p.stacks[from.index()] = 0;
-                p.stacks[cap.index()] = 0;
-                p.stacked -= left | taken;
-                p.by_color[us.index()].set(to);
-                p.by_role[role.index()].set(to);
-                p.stacks[to.index()] = stack;
-                if stack > 0 {
-                    p.stacked.set(to);
-                }
-                if role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2 {
-                    let passed = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
-                    p.ep = Some((passed, us.other()));
-                }
-            }
+        let kind = mv.kind();
+        if kind == MoveKind::Castle {
+            // Castling is refused to a king or rook with checkers.
+            let mut p = *self;
+            p.ep = None;
+            let (kd, rd) = Board::castle_targets(us, from, to);
+            p.clear(from);
+            p.clear(to);
+            p.put(kd, us, Role::King, 0);
+            p.put(rd, us, Role::Rook, 0);
+            return p;
         }
-        p
+        // Built field by field from `self`: judging a candidate starts here, and copying
+        // the whole position then changing it read back what the copy had just written
+        // (stalls that showed in profiles).
+        let moving = self.role_at(from).unwrap_or(Role::Pawn);
+        let role = match kind {
+            MoveKind::Promotion(r) => r,
+            _ => moving,
+        };
+        let cap = if kind == MoveKind::EnPassant {
+            Square::from_coords(to.file(), from.rank())
+        } else {
+            to
+        };
+        let stack = self.stacks[from.index()].saturating_add(self.stacks[cap.index()]);
+        let (left, taken, arrived) = (
+            Bitboard::from_square(from),
+            Bitboard::from_square(cap),
+            Bitboard::from_square(to),
+        );
+        let mut by_color = self.by_color;
+        by_color[us.index()] = (by_color[us.index()] - left) | arrived;
+        by_color[us.other().index()] -= taken;
+        let mut by_role = [Bitboard::EMPTY; 6];
+        for (i, b) in by_role.iter_mut().enumerate() {
+            let mut x = self.by_role[i] - taken;
+            if i == moving.index() {
+                x -= left;
+            }
+            if i == role.index() {
+                x |= arrived;
+            }
+            *b = x;
+        }
+        let mut stacks = self.stacks;
+        stacks[from.index()] = 0;
+        stacks[cap.index()] = 0;
+        stacks[to.index()] = stack;
+        let mut stacked = self.stacked - (left | taken);
+        if stack > 0 {
+            stacked |= arrived;
+        }
+        let ep = (role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2).then(|| {
+            let passed = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
+            (passed, us.other())
+        });
+        Pos {
+            by_color,
+            by_role,
+            stacks,
+            stacked,
+            ep,
+        }
     }
 
     /// The position after `us` steps the piece on `from` to `to`, spending a checker.
@@ -1293,7 +1308,11 @@ impl Adrenaline {
         for sq in own {
             let role = b.piece_at(sq).expect("own piece").role;
             if role != Role::Pawn {
-                out.push(Kind::Normal, sq, attacks::lean_attacks(role, us, sq, occ) - own);
+                out.push(
+                    Kind::Normal,
+                    sq,
+                    attacks::lean_attacks(role, us, sq, occ) - own,
+                );
                 continue;
             }
             let step = Bitboard::from_square(sq).forward(us);

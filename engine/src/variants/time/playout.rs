@@ -222,7 +222,6 @@ impl Batches {
     }
 }
 
-
 /// Whether the side to move's king may step from `king` to `t` (neither enemy pawns nor
 /// the enemy king attack `t`: the sets leave those squares out): no enemy knight or
 /// slider attacks `t` once the king has left `king`.
@@ -233,7 +232,8 @@ fn king_target_safe(b: &Board, king: Square, t: Square) -> bool {
     let queens = b.by_role(Role::Queen);
     let occ = b.occupied().without(king);
     (attacks::knight_attacks(t) & theirs & b.by_role(Role::Knight)).is_empty()
-        && (attacks::lean_rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens)).is_empty()
+        && (attacks::lean_rook_attacks(t, occ) & theirs & (b.by_role(Role::Rook) | queens))
+            .is_empty()
         && (attacks::bishop_attacks(t, occ) & theirs & (b.by_role(Role::Bishop) | queens))
             .is_empty()
 }
@@ -365,7 +365,10 @@ pub(super) fn sighted_sets(b: &Board, sets: &mut Batches) {
         );
     }
     for sq in b.pieces(us, Role::Rook) | own_queens {
-        sets.normal(sq, attacks::lean_rook_attacks(sq, occ) & target_mask & pin_line(sq));
+        sets.normal(
+            sq,
+            attacks::lean_rook_attacks(sq, occ) & target_mask & pin_line(sq),
+        );
     }
 
     let last_rank = Bitboard::relative_rank(us, 7);
