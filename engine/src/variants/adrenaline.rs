@@ -1159,7 +1159,7 @@ impl Adrenaline {
         if self.draw_now().is_some() {
             return None;
         }
-        self.with_candidates(|candidates, judge| candidates.iter().position(|a| judge.is_legal(a)))
+        self.with_candidates(|candidates, judge| candidates.position(|a| judge.is_legal(a)))
     }
 
     /// Calls `f` with the candidate actions and their per-candidate test, from the status

@@ -103,6 +103,25 @@ impl Candidates {
         action(g, g.targets.nth(within / per), (within % per) as usize)
     }
 
+    /// The index of the first candidate, in order, for which `f` holds (a plain loop: the
+    /// nested iterators of [`Candidates::iter`] cost more than the test of a legal first
+    /// candidate).
+    pub(super) fn position(&self, mut f: impl FnMut(AdrenalineAction) -> bool) -> Option<usize> {
+        let mut k = 0;
+        for g in &self.groups {
+            let per = g.kind.per_target() as usize;
+            for to in g.targets {
+                for role in 0..per {
+                    if f(action(g, to, role)) {
+                        return Some(k);
+                    }
+                    k += 1;
+                }
+            }
+        }
+        None
+    }
+
     /// The candidates in order.
     pub(super) fn iter(&self) -> impl Iterator<Item = AdrenalineAction> + '_ {
         self.groups.iter().flat_map(|g| {
