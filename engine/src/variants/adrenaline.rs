@@ -346,9 +346,6 @@ impl Pos {
             p.put(rd, us, Role::Rook, 0);
             return p;
         }
-        // Built field by field from `self`: judging a candidate starts here, and copying
-        // the whole position then changing it read back what the copy had just written
-        // (stalls that showed in profiles).
         let moving = self.role_at(from).unwrap_or(Role::Pawn);
         let role = match kind {
             MoveKind::Promotion(r) => r,
@@ -360,6 +357,27 @@ impl Pos {
             to
         };
         let stack = self.stacks[from.index()].saturating_add(self.stacks[cap.index()]);
+        let ep = (role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2).then(|| {
+            let passed = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
+            (passed, us.other())
+        });
+        self.moved(us, (from, moving), (to, role), cap, stack, ep)
+    }
+
+    /// The position after the piece of `us` on `from` (a `moving`) goes to `to` as a
+    /// `role`, taking whatever stands on `cap`, with `stack` checkers under it and `ep`
+    /// as the en passant square. Built field by field from `self`: judging a candidate
+    /// starts here, and copying the whole position then changing it read back what the
+    /// copy had just written (stalls that showed in profiles).
+    fn moved(
+        &self,
+        us: Color,
+        (from, moving): (Square, Role),
+        (to, role): (Square, Role),
+        cap: Square,
+        stack: u8,
+        ep: Option<(Square, Color)>,
+    ) -> Pos {
         let (left, taken, arrived) = (
             Bitboard::from_square(from),
             Bitboard::from_square(cap),
@@ -387,10 +405,6 @@ impl Pos {
         if stack > 0 {
             stacked |= arrived;
         }
-        let ep = (role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2).then(|| {
-            let passed = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
-            (passed, us.other())
-        });
         Pos {
             by_color,
             by_role,
@@ -402,13 +416,11 @@ impl Pos {
 
     /// The position after `us` steps the piece on `from` to `to`, spending a checker.
     fn after_step(&self, from: Square, to: Square, us: Color, promotion: Option<Role>) -> Pos {
-        let mut p = *self;
-        p.ep = None;
-        let role = promotion.or(self.role_at(from)).unwrap_or(Role::Pawn);
+        let moving = self.role_at(from).unwrap_or(Role::Pawn);
         let left = self.stacks[from.index()].saturating_sub(1);
-        p.clear(from);
-        p.put(to, us, role, left.saturating_add(self.stacks[to.index()]));
-        p
+        let stack = left.saturating_add(self.stacks[to.index()]);
+        let role = promotion.unwrap_or(moving);
+        self.moved(us, (from, moving), (to, role), to, stack, None)
     }
 
     /// The pieces of `by` attacking `target` the orthodox way.
@@ -986,6 +998,34 @@ impl Judge {
     }
 
     /// Whether the mover's king is safe in `after`, a position one move or step away.
+    /// Whether the mover's king is safe after the regular move `mv` (not a castling) in
+    /// a position without a checker anywhere: then every reach is an orthodox attack and
+    /// none can appear (only a capturing turn places checkers), so the attacks on the
+    /// king are looked up on the board the move leaves, without making the position.
+    fn king_safe_after_plain_move(&self, mv: Move) -> bool {
+        let p = &self.pos;
+        let (us, them) = (self.us, self.us.other());
+        let Some(king) = p.king(us) else {
+            return true;
+        };
+        let (from, to) = (mv.from(), mv.to());
+        let cap = if mv.kind() == MoveKind::EnPassant {
+            Square::from_coords(to.file(), from.rank())
+        } else {
+            to
+        };
+        let king = if from == king { to } else { king };
+        let occ = (p.occupied().without(from).without(cap)).with(to);
+        let theirs = p.by_color[them.index()].without(cap);
+        let r = |role: Role| p.by_role[role.index()] & theirs;
+        let hits = (attacks::pawn_attacks(us, king) & r(Role::Pawn))
+            | (attacks::knight_attacks(king) & r(Role::Knight))
+            | (attacks::king_attacks(king) & r(Role::King))
+            | (attacks::bishop_attacks(king, occ) & (r(Role::Bishop) | r(Role::Queen)))
+            | (attacks::lean_rook_attacks(king, occ) & (r(Role::Rook) | r(Role::Queen)));
+        hits.is_empty()
+    }
+
     fn king_safe_after(&self, after: &Pos) -> bool {
         let them = self.us.other();
         !after.king(self.us).is_some_and(|k| match &self.reaches {
@@ -1010,7 +1050,11 @@ impl Judge {
                 if self.leaves_the_check(mv) {
                     return false;
                 }
-                let legal = self.king_safe_after(&self.pos.after_move(mv, us));
+                let legal = if self.pos.stacked.is_empty() {
+                    self.king_safe_after_plain_move(mv)
+                } else {
+                    self.king_safe_after(&self.pos.after_move(mv, us))
+                };
                 // An illegal move hints at a check: look for one, once.
                 if !legal && self.check.get().is_none() {
                     let _ = self.check.set(self.check_answers());
@@ -2834,6 +2878,50 @@ mod tests {
         assert!(
             orthodox > 100 && by_reach > 100 && refused > 2000,
             "{orthodox} {by_reach} {refused}"
+        );
+    }
+
+    #[test]
+    fn moves_without_checkers_judged_on_the_board_match_the_made_position() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(77);
+        let mut list = Vec::new();
+        let (mut judged, mut illegal) = (0, 0);
+        for game in 0..300 {
+            let mut g = if game % 3 == 0 {
+                // Checks and pins come sooner on an open board.
+                pos("r3k2r/p1p2p1p/8/3q4/3Q4/8/P1P2P1P/R3K2R w KQkq - 0 1")
+            } else {
+                Adrenaline::new(&AdrenalineParams::default())
+            };
+            while let Turn::Seat(seat) = g.turn() {
+                if g.phase == Phase::Regular && g.pos().stacked.is_empty() {
+                    let (candidates, judge) = g.candidates(false);
+                    for a in candidates.iter() {
+                        let AdrenalineAction::Move(mv) = a else {
+                            continue;
+                        };
+                        if mv.is_castle() {
+                            continue;
+                        }
+                        let made = judge.king_safe_after(&judge.pos.after_move(mv, g.actor()));
+                        assert_eq!(
+                            judge.king_safe_after_plain_move(mv),
+                            made,
+                            "{}",
+                            g.observation(0)
+                        );
+                        judged += 1;
+                        illegal += !made as usize;
+                    }
+                }
+                g.legal_actions(seat, &mut list);
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert!(
+            judged > 20_000 && illegal > 1000,
+            "{judged} judged, {illegal} illegal"
         );
     }
 
