@@ -1607,7 +1607,7 @@ impl Game for Adrenaline {
                 return Some(drawn);
             }
             let known = known.then(|| candidates.get(start));
-            scratch.extend(candidates.iter().skip(start));
+            candidates.write_from(start, scratch);
             scratch.swap_remove(i);
             while !scratch.is_empty() {
                 let i = rng.gen_range(0..scratch.len());
@@ -2813,6 +2813,11 @@ mod tests {
                         other => format!("{other:?}").chars().take(4).collect(),
                     };
                     *seen.entry(kind).or_insert(0) += 1;
+                }
+                for skip in [0, 1, reference.len() / 2, reference.len()] {
+                    let mut written = Vec::new();
+                    candidates.write_from(skip, &mut written);
+                    assert_eq!(written, reference[skip.min(reference.len())..]);
                 }
                 g.legal_actions(seat, &mut list);
                 g.apply(list[rng.gen_range(0..list.len())]);

@@ -122,6 +122,29 @@ impl Candidates {
         None
     }
 
+    /// Appends the candidates from the `skip`-th on to `out`, in order (plain loops, as
+    /// for [`Candidates::position`]).
+    pub(super) fn write_from(&self, skip: usize, out: &mut Vec<AdrenalineAction>) {
+        out.reserve(self.len().saturating_sub(skip));
+        let mut k = 0;
+        for g in &self.groups {
+            let per = g.kind.per_target() as usize;
+            let size = per * g.targets.count() as usize;
+            if k + size <= skip {
+                k += size;
+                continue;
+            }
+            for to in g.targets {
+                for role in 0..per {
+                    if k >= skip {
+                        out.push(action(g, to, role));
+                    }
+                    k += 1;
+                }
+            }
+        }
+    }
+
     /// The candidates in order.
     pub(super) fn iter(&self) -> impl Iterator<Item = AdrenalineAction> + '_ {
         self.groups.iter().flat_map(|g| {
