@@ -69,6 +69,19 @@
 //! target (`pruned_attack_test_matches_every_full_reach_in_random_play` holds the
 //! pruned test against every piece's full reach).
 //!
+//! The candidates are kept as groups of targets (`candidates.rs`: a piece and the squares
+//! it may go to), not as a list: the `k`-th is read straight from the groups, in the
+//! order `legal_actions` lists them
+//! (`candidates_list_the_actions_in_the_order_the_game_lists_them`). A judged position is
+//! built field by field, touching only the squares a move changes. In a position without
+//! a checker anywhere a regular move is judged on the board it leaves, without making the
+//! position (`moves_without_checkers_judged_on_the_board_match_the_made_position`). Once a
+//! candidate has been found illegal, the judge looks for a check on the mover's king and
+//! keeps the squares a move must change to answer it (between an orthodox checker and
+//! the king, or the squares the checking reach was read from); a regular move that
+//! changes none of them is refused without working out any reach
+//! (`check_answers_refuse_only_moves_that_leave_the_king_attacked`).
+//!
 //! `apply` works out only the state key and any draw; whether the deciding seat has an
 //! action (`turn`, `result`: the first legal candidate settles it) and the full list
 //! (`legal_actions`) are worked out on first demand and kept until the next `apply`
