@@ -594,7 +594,7 @@ impl Board {
                 for sq in lost {
                     key ^= zobrist::castling(sq);
                 }
-                castling = castling - lost;
+                castling -= lost;
             }
         }
 

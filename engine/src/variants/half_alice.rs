@@ -292,7 +292,7 @@ impl HalfAlice {
             }
             _ => Bitboard::from_square(mv.to()),
         };
-        m = m - moved;
+        m -= moved;
         let (before, after) = if side { (m | moved, m) } else { (m, m | moved) };
         (after, before)
     }

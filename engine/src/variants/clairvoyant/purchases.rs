@@ -325,7 +325,7 @@ pub fn drop_squares(b: &Board, role: Role) -> Bitboard {
             Role::Pawn => attacks::pawn_attacks(us.other(), k),
             r => attacks::attacks(r, us, k, occ),
         };
-        squares = squares - checking;
+        squares -= checking;
     }
     squares
 }

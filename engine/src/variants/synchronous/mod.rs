@@ -424,7 +424,7 @@ impl Synchronous {
         }
         for c in Color::BOTH {
             if king_moved[c.index()] {
-                castling = castling - Bitboard::relative_rank(c, 0);
+                castling -= Bitboard::relative_rank(c, 0);
             }
         }
         self.set_castling(castling);

@@ -925,7 +925,7 @@ impl Zombie {
         if piece.role == Role::King {
             lost |= self.s.castling & Bitboard::relative_rank(us, 0);
         }
-        self.s.castling = self.s.castling - lost;
+        self.s.castling -= lost;
         // An en passant chance that no pawn can take any more (its taker moved, or took
         // it) is dropped now, as `Board::set_state` would drop it on `undo`.
         let b = &self.board;
