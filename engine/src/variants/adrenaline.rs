@@ -2705,23 +2705,7 @@ mod tests {
                         skipping += 1;
                         if skipping % 10 == 1 && list.len() > 1 {
                             tallied += 1;
-                            let per = 300;
-                            let mut hits = vec![0u32; list.len()];
-                            for _ in 0..per * list.len() {
-                                let a = fresh
-                                    .sample_legal_action(seat, &mut rng, &mut scratch)
-                                    .unwrap();
-                                hits[list.iter().position(|&b| b == a).unwrap()] += 1;
-                            }
-                            assert!(fresh.status.actions.get().is_none());
-                            for (a, &n) in list.iter().zip(&hits) {
-                                assert!(
-                                    (200..=400).contains(&n),
-                                    "{a:?} drawn {n} times in {per} x {}: {}",
-                                    list.len(),
-                                    g.observation(0)
-                                );
-                            }
+                            assert_draws_uniform(&fresh, seat, &list, &mut rng, &g);
                         } else {
                             let a = fresh.sample_legal_action(seat, &mut rng, &mut scratch);
                             assert!(list.contains(&a.unwrap()));
@@ -3020,6 +3004,33 @@ mod tests {
         assert_eq!(&names[names.len() - 2..], ["checkers", "carriers"]);
     }
 
+    /// 300 draws per legal action from `fresh` (whose status never lists them) hit each
+    /// legal action 200 to 400 times (`g` names the position in the message).
+    fn assert_draws_uniform(
+        fresh: &Adrenaline,
+        seat: Seat,
+        list: &[AdrenalineAction],
+        rng: &mut rand_pcg::Pcg64,
+        g: &Adrenaline,
+    ) {
+        let per = 300;
+        let mut scratch = Vec::new();
+        let mut hits = vec![0u32; list.len()];
+        for _ in 0..per * list.len() {
+            let a = fresh.sample_legal_action(seat, rng, &mut scratch).unwrap();
+            hits[list.iter().position(|&b| b == a).unwrap()] += 1;
+        }
+        assert!(fresh.status.actions.get().is_none());
+        for (a, &n) in list.iter().zip(&hits) {
+            assert!(
+                (200..=400).contains(&n),
+                "{a:?} drawn {n} times in {per} x {}: {}",
+                list.len(),
+                g.observation(0)
+            );
+        }
+    }
+
     /// `sample_legal_action` draws without listing: over seeded random games it returns
     /// an action `legal_actions` lists (and `None` exactly where the list is empty), for
     /// a fresh status, a listed one and a stale one; in positions where candidates get
@@ -3059,23 +3070,7 @@ mod tests {
                     if rejecting % 25 == 1 {
                         // Draws from a fresh status each time: the list is never made.
                         tallied += 1;
-                        let per = 300;
-                        let mut hits = vec![0u32; list.len()];
-                        for _ in 0..per * list.len() {
-                            let a = fresh
-                                .sample_legal_action(seat, &mut rng, &mut scratch)
-                                .unwrap();
-                            hits[list.iter().position(|&b| b == a).unwrap()] += 1;
-                        }
-                        assert!(fresh.status.actions.get().is_none());
-                        for (a, &n) in list.iter().zip(&hits) {
-                            assert!(
-                                (200..=400).contains(&n),
-                                "{a:?} drawn {n} times in {per} x {}: {}",
-                                list.len(),
-                                g.observation(0)
-                            );
-                        }
+                        assert_draws_uniform(&fresh, seat, &list, &mut rng, &g);
                     }
                 }
                 if g.turn() == Turn::Terminal {
