@@ -1029,14 +1029,10 @@ impl Judge {
         };
         let king = if from == king { to } else { king };
         let occ = (p.occupied().without(from).without(cap)).with(to);
-        let theirs = p.by_color[them.index()].without(cap);
-        let r = |role: Role| p.by_role[role.index()] & theirs;
-        let hits = (attacks::pawn_attacks(us, king) & r(Role::Pawn))
-            | (attacks::knight_attacks(king) & r(Role::Knight))
-            | (attacks::king_attacks(king) & r(Role::King))
-            | (attacks::bishop_attacks(king, occ) & (r(Role::Bishop) | r(Role::Queen)))
-            | (attacks::lean_rook_attacks(king, occ) & (r(Role::Rook) | r(Role::Queen)));
-        hits.is_empty()
+        // The piece taken attacks nothing any more.
+        p.orthodox_attackers(king, them, occ)
+            .without(cap)
+            .is_empty()
     }
 
     fn king_safe_after(&self, after: &Pos) -> bool {
@@ -2773,10 +2769,29 @@ mod tests {
         out
     }
 
+    /// Plays `games` seeded random games (game `i` from `start(i)`), showing `visit`
+    /// every position where a seat is to act.
+    fn random_play(
+        seed: u64,
+        games: usize,
+        start: impl Fn(usize) -> Adrenaline,
+        mut visit: impl FnMut(&Adrenaline),
+    ) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        let mut list = Vec::new();
+        for game in 0..games {
+            let mut g = start(game);
+            while let Turn::Seat(seat) = g.turn() {
+                visit(&g);
+                g.legal_actions(seat, &mut list);
+                g.apply(list[rng.gen_range(0..list.len())]);
+            }
+        }
+    }
+
     #[test]
     fn candidates_list_the_actions_in_the_order_the_game_lists_them() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(808);
         let openings = [
             None,
             Some("4k3/8/P7/8/8/8/8/4K3 w - - 0 1 | a6=1"),
@@ -2785,41 +2800,36 @@ mod tests {
             Some("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1 | d7=1"),
         ];
         let mut seen = std::collections::HashMap::new();
-        let mut list = Vec::new();
-        for game in 0..120 {
-            let mut g = match openings[game % openings.len()] {
-                None => Adrenaline::new(&AdrenalineParams::default()),
-                Some(o) => pos(o),
-            };
-            while let Turn::Seat(seat) = g.turn() {
-                let (candidates, _) = g.candidates(false);
-                let reference = reference_candidates(&g);
-                let written: Vec<_> = candidates.iter().collect();
-                assert_eq!(written, reference, "{}", g.observation(0));
-                assert_eq!(candidates.len(), reference.len());
-                for (k, &a) in reference.iter().enumerate() {
-                    assert_eq!(
-                        candidates.get(k),
-                        a,
-                        "candidate {k} of {}",
-                        g.observation(0)
-                    );
-                    let kind = match a {
-                        AdrenalineAction::Move(m) => format!("{:?}", m.kind()),
-                        AdrenalineAction::Step(_, r) => format!("step {}", r.is_some()),
-                        other => format!("{other:?}").chars().take(4).collect(),
-                    };
-                    *seen.entry(kind).or_insert(0) += 1;
-                }
-                for skip in [0, 1, reference.len() / 2, reference.len()] {
-                    let mut written = Vec::new();
-                    candidates.write_from(skip, &mut written);
-                    assert_eq!(written, reference[skip.min(reference.len())..]);
-                }
-                g.legal_actions(seat, &mut list);
-                g.apply(list[rng.gen_range(0..list.len())]);
+        let start = |game: usize| match openings[game % openings.len()] {
+            None => Adrenaline::new(&AdrenalineParams::default()),
+            Some(o) => pos(o),
+        };
+        random_play(808, 120, start, |g| {
+            let (candidates, _) = g.candidates(false);
+            let reference = reference_candidates(g);
+            let written: Vec<_> = candidates.iter().collect();
+            assert_eq!(written, reference, "{}", g.observation(0));
+            assert_eq!(candidates.len(), reference.len());
+            for (k, &a) in reference.iter().enumerate() {
+                assert_eq!(
+                    candidates.get(k),
+                    a,
+                    "candidate {k} of {}",
+                    g.observation(0)
+                );
+                let kind = match a {
+                    AdrenalineAction::Move(m) => format!("{:?}", m.kind()),
+                    AdrenalineAction::Step(_, r) => format!("step {}", r.is_some()),
+                    other => format!("{other:?}").chars().take(4).collect(),
+                };
+                *seen.entry(kind).or_insert(0) += 1;
             }
-        }
+            for skip in [0, 1, reference.len() / 2, reference.len()] {
+                let mut written = Vec::new();
+                candidates.write_from(skip, &mut written);
+                assert_eq!(written, reference[skip.min(reference.len())..]);
+            }
+        });
         for kind in [
             "Castle",
             "EnPassant",
@@ -2834,65 +2844,57 @@ mod tests {
 
     #[test]
     fn check_answers_refuse_only_moves_that_leave_the_king_attacked() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(4242);
-        let mut list = Vec::new();
         let (mut orthodox, mut by_reach, mut refused) = (0, 0, 0);
-        for _ in 0..150 {
-            let mut g = Adrenaline::new(&AdrenalineParams::default());
-            while let Turn::Seat(seat) = g.turn() {
-                if g.phase == Phase::Regular {
-                    let (candidates, judge) = g.candidates(false);
-                    if let Some((king, answers)) = judge.check_answers() {
-                        let them = g.actor().other();
-                        assert!(judge.pos.attacked(king, them));
-                        if judge
-                            .pos
-                            .orthodox_attackers(king, them, judge.pos.occupied())
-                            .any()
-                        {
-                            orthodox += 1;
-                        } else {
-                            by_reach += 1;
-                            assert_eq!(
-                                answers,
-                                judge
-                                    .pos
-                                    .reach_set(judge.pos.attacker(king, them).unwrap(), them)
-                                    .1
-                            );
-                        }
-                        let _ = judge.check.set(Some((king, answers)));
-                        for a in candidates.iter() {
-                            let AdrenalineAction::Move(mv) = a else {
-                                continue;
-                            };
-                            if judge.leaves_the_check(mv) {
-                                refused += 1;
-                                let after = judge.pos.after_move(mv, g.actor());
-                                assert!(
-                                    after.attacked(king, them),
-                                    "{} refused in {}",
-                                    g.action_notation(a),
-                                    g.observation(0)
-                                );
-                            }
-                        }
+        let start = |_| Adrenaline::new(&AdrenalineParams::default());
+        random_play(4242, 150, start, |g| {
+            if g.phase == Phase::Regular {
+                let (candidates, judge) = g.candidates(false);
+                if let Some((king, answers)) = judge.check_answers() {
+                    let them = g.actor().other();
+                    assert!(judge.pos.attacked(king, them));
+                    if judge
+                        .pos
+                        .orthodox_attackers(king, them, judge.pos.occupied())
+                        .any()
+                    {
+                        orthodox += 1;
                     } else {
-                        // No check, or too many carriers to name the read squares.
-                        let us = g.actor();
-                        let carriers = (judge.pos.stacked & judge.pos.by_color[us.index()]).count();
-                        let king = g.board.king(us).unwrap();
-                        assert!(
-                            carriers as usize + 1 > MAX_PRIZES
-                                || !judge.pos.attacked(king, us.other())
+                        by_reach += 1;
+                        assert_eq!(
+                            answers,
+                            judge
+                                .pos
+                                .reach_set(judge.pos.attacker(king, them).unwrap(), them)
+                                .1
                         );
                     }
+                    let _ = judge.check.set(Some((king, answers)));
+                    for a in candidates.iter() {
+                        let AdrenalineAction::Move(mv) = a else {
+                            continue;
+                        };
+                        if judge.leaves_the_check(mv) {
+                            refused += 1;
+                            let after = judge.pos.after_move(mv, g.actor());
+                            assert!(
+                                after.attacked(king, them),
+                                "{} refused in {}",
+                                g.action_notation(a),
+                                g.observation(0)
+                            );
+                        }
+                    }
+                } else {
+                    // No check, or too many carriers to name the read squares.
+                    let us = g.actor();
+                    let carriers = (judge.pos.stacked & judge.pos.by_color[us.index()]).count();
+                    let king = g.board.king(us).unwrap();
+                    assert!(
+                        carriers as usize + 1 > MAX_PRIZES || !judge.pos.attacked(king, us.other())
+                    );
                 }
-                g.legal_actions(seat, &mut list);
-                g.apply(list[rng.gen_range(0..list.len())]);
             }
-        }
+        });
         assert!(
             orthodox > 100 && by_reach > 100 && refused > 2000,
             "{orthodox} {by_reach} {refused}"
@@ -2901,42 +2903,37 @@ mod tests {
 
     #[test]
     fn moves_without_checkers_judged_on_the_board_match_the_made_position() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(77);
-        let mut list = Vec::new();
         let (mut judged, mut illegal) = (0, 0);
-        for game in 0..300 {
-            let mut g = if game % 3 == 0 {
+        let start = |game: usize| {
+            if game.is_multiple_of(3) {
                 // Checks and pins come sooner on an open board.
                 pos("r3k2r/p1p2p1p/8/3q4/3Q4/8/P1P2P1P/R3K2R w KQkq - 0 1")
             } else {
                 Adrenaline::new(&AdrenalineParams::default())
-            };
-            while let Turn::Seat(seat) = g.turn() {
-                if g.phase == Phase::Regular && g.pos().stacked.is_empty() {
-                    let (candidates, judge) = g.candidates(false);
-                    for a in candidates.iter() {
-                        let AdrenalineAction::Move(mv) = a else {
-                            continue;
-                        };
-                        if mv.is_castle() {
-                            continue;
-                        }
-                        let made = judge.king_safe_after(&judge.pos.after_move(mv, g.actor()));
-                        assert_eq!(
-                            judge.king_safe_after_plain_move(mv),
-                            made,
-                            "{}",
-                            g.observation(0)
-                        );
-                        judged += 1;
-                        illegal += !made as usize;
-                    }
-                }
-                g.legal_actions(seat, &mut list);
-                g.apply(list[rng.gen_range(0..list.len())]);
             }
-        }
+        };
+        random_play(77, 300, start, |g| {
+            if g.phase == Phase::Regular && g.pos().stacked.is_empty() {
+                let (candidates, judge) = g.candidates(false);
+                for a in candidates.iter() {
+                    let AdrenalineAction::Move(mv) = a else {
+                        continue;
+                    };
+                    if mv.is_castle() {
+                        continue;
+                    }
+                    let made = judge.king_safe_after(&judge.pos.after_move(mv, g.actor()));
+                    assert_eq!(
+                        judge.king_safe_after_plain_move(mv),
+                        made,
+                        "{}",
+                        g.observation(0)
+                    );
+                    judged += 1;
+                    illegal += !made as usize;
+                }
+            }
+        });
         assert!(
             judged > 20_000 && illegal > 1000,
             "{judged} judged, {illegal} illegal"
