@@ -9,157 +9,16 @@
 //! - the incremental key equals `compute_key()` and `is_consistent()` holds;
 //! - FEN (and Shredder-FEN) round-trips.
 
+#[path = "common/mailbox.rs"]
+mod mailbox;
+
 use engine::chess960;
-use engine::{Bitboard, Board, Color, Move, MoveKind, Piece, Role, Square};
+use engine::{Bitboard, Board, Move, MoveKind, Piece, Role, Square};
+use mailbox::{forward, sorted_codes, step, Mailbox};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 // ----- the reference generator ----------------------------------------------------------
-
-/// A plain mailbox copy of the position, independent of the engine's bitboards.
-#[derive(Clone)]
-struct Mailbox {
-    sq: [Option<Piece>; 64],
-}
-
-const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-
-fn step(s: Square, df: i8, dr: i8) -> Option<Square> {
-    let f = s.file() as i8 + df;
-    let r = s.rank() as i8 + dr;
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square::from_coords(f as u8, r as u8))
-}
-
-fn forward(c: Color) -> i8 {
-    if c == Color::White {
-        1
-    } else {
-        -1
-    }
-}
-
-impl Mailbox {
-    fn of(b: &Board) -> Mailbox {
-        let mut sq = [None; 64];
-        for s in Square::all() {
-            sq[s.index()] = b.piece_at(s);
-        }
-        Mailbox { sq }
-    }
-
-    fn at(&self, s: Square) -> Option<Piece> {
-        self.sq[s.index()]
-    }
-
-    fn king(&self, c: Color) -> Option<Square> {
-        Square::all().find(|&s| self.at(s) == Some(Piece::new(c, Role::King)))
-    }
-
-    /// Whether any piece of `by` attacks `target`, by walking out from the target.
-    fn attacked(&self, target: Square, by: Color) -> bool {
-        let is = |s: Option<Square>, roles: &[Role]| {
-            s.and_then(|s| self.at(s))
-                .is_some_and(|p| p.color == by && roles.contains(&p.role))
-        };
-        // A pawn of `by` attacks diagonally forward (for `by`), so look backwards.
-        let back = -forward(by);
-        if is(step(target, 1, back), &[Role::Pawn]) || is(step(target, -1, back), &[Role::Pawn]) {
-            return true;
-        }
-        if KNIGHT_STEPS
-            .iter()
-            .any(|&(f, r)| is(step(target, f, r), &[Role::Knight]))
-        {
-            return true;
-        }
-        if KING_STEPS
-            .iter()
-            .any(|&(f, r)| is(step(target, f, r), &[Role::King]))
-        {
-            return true;
-        }
-        for (dirs, roles) in [
-            (ROOK_DIRS, [Role::Rook, Role::Queen]),
-            (BISHOP_DIRS, [Role::Bishop, Role::Queen]),
-        ] {
-            for (df, dr) in dirs {
-                let mut cur = target;
-                while let Some(n) = step(cur, df, dr) {
-                    if let Some(p) = self.at(n) {
-                        if p.color == by && roles.contains(&p.role) {
-                            return true;
-                        }
-                        break;
-                    }
-                    cur = n;
-                }
-            }
-        }
-        false
-    }
-
-    /// The position after `mv` (side to move `us`), on a copy.
-    fn after(&self, mv: Move, us: Color) -> Mailbox {
-        let mut m = self.clone();
-        let (from, to) = (mv.from(), mv.to());
-        let piece = m.sq[from.index()].take().expect("a piece to move");
-        match mv.kind() {
-            MoveKind::Normal => m.sq[to.index()] = Some(piece),
-            MoveKind::Promotion(r) => m.sq[to.index()] = Some(Piece::new(us, r)),
-            MoveKind::EnPassant => {
-                m.sq[to.index()] = Some(piece);
-                m.sq[Square::from_coords(to.file(), from.rank()).index()] = None;
-            }
-            MoveKind::Castle => {
-                let rook = m.sq[to.index()].take().expect("a castling rook");
-                let (kd, rd) = castle_dest(us, from, to);
-                m.sq[kd.index()] = Some(piece);
-                m.sq[rd.index()] = Some(rook);
-            }
-        }
-        m
-    }
-}
-
-/// Chess960 castling destinations: the king goes to the g- or c-file, the rook next to it
-/// on the f- or d-file, depending on which side of the king the rook stands.
-fn castle_dest(us: Color, king: Square, rook: Square) -> (Square, Square) {
-    let rank = if us == Color::White { 0 } else { 7 };
-    if rook.file() > king.file() {
-        (Square::from_coords(6, rank), Square::from_coords(5, rank))
-    } else {
-        (Square::from_coords(2, rank), Square::from_coords(3, rank))
-    }
-}
-
-/// Squares from `a` to `b` along a rank, both included.
-fn rank_span(a: Square, b: Square) -> Vec<Square> {
-    let (lo, hi) = (a.file().min(b.file()), a.file().max(b.file()));
-    (lo..=hi)
-        .map(|f| Square::from_coords(f, a.rank()))
-        .collect()
-}
 
 /// The en passant target square, derived independently: from the last move played when
 /// there is one (a double pawn push), else from the board (set up from a FEN).
@@ -178,143 +37,13 @@ fn reference_ep(b: &Board) -> Option<Square> {
     }
 }
 
-/// Every legal move, the slow way.
+/// Every legal move, the slow way (the shared mailbox reference, `common/mailbox.rs`).
 fn reference_moves(b: &Board) -> Vec<Move> {
-    let us = b.turn();
-    let them = us.other();
-    let mb = Mailbox::of(b);
-    let mut pseudo = Vec::new();
-    let last_rank = if us == Color::White { 7 } else { 0 };
-    let start_rank = if us == Color::White { 1 } else { 6 };
-    let push_pawn = |pseudo: &mut Vec<Move>, from: Square, to: Square| {
-        if to.rank() == last_rank {
-            for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-                pseudo.push(Move::new(from, to, MoveKind::Promotion(r)));
-            }
-        } else {
-            pseudo.push(Move::normal(from, to));
-        }
-    };
-    let ep = reference_ep(b);
-
-    for from in Square::all() {
-        let Some(p) = mb.at(from) else { continue };
-        if p.color != us {
-            continue;
-        }
-        let target_ok = |to: Square| mb.at(to).is_none_or(|q| q.color == them);
-        match p.role {
-            Role::Pawn => {
-                let fw = forward(us);
-                if let Some(one) = step(from, 0, fw) {
-                    if mb.at(one).is_none() {
-                        push_pawn(&mut pseudo, from, one);
-                        if from.rank() == start_rank {
-                            let two = step(one, 0, fw).unwrap();
-                            if mb.at(two).is_none() {
-                                pseudo.push(Move::normal(from, two));
-                            }
-                        }
-                    }
-                }
-                for df in [-1, 1] {
-                    if let Some(to) = step(from, df, fw) {
-                        if mb.at(to).is_some_and(|q| q.color == them) {
-                            push_pawn(&mut pseudo, from, to);
-                        } else if Some(to) == ep && mb.at(to).is_none() {
-                            pseudo.push(Move::new(from, to, MoveKind::EnPassant));
-                        }
-                    }
-                }
-            }
-            Role::Knight | Role::King => {
-                let steps = if p.role == Role::Knight {
-                    KNIGHT_STEPS
-                } else {
-                    KING_STEPS
-                };
-                for (df, dr) in steps {
-                    if let Some(to) = step(from, df, dr) {
-                        if target_ok(to) {
-                            pseudo.push(Move::normal(from, to));
-                        }
-                    }
-                }
-            }
-            Role::Bishop | Role::Rook | Role::Queen => {
-                let mut dirs = Vec::new();
-                if p.role != Role::Bishop {
-                    dirs.extend(ROOK_DIRS);
-                }
-                if p.role != Role::Rook {
-                    dirs.extend(BISHOP_DIRS);
-                }
-                for (df, dr) in dirs {
-                    let mut cur = from;
-                    while let Some(to) = step(cur, df, dr) {
-                        match mb.at(to) {
-                            None => pseudo.push(Move::normal(from, to)),
-                            Some(q) => {
-                                if q.color == them {
-                                    pseudo.push(Move::normal(from, to));
-                                }
-                                break;
-                            }
-                        }
-                        cur = to;
-                    }
-                }
-            }
-        }
-    }
-
-    // Castling, Chess960 style: king and rook on the back rank, every square either
-    // passes over or lands on empty (king and rook themselves excepted), the king not in
-    // check and never crossing an attacked square (judged with king and rook lifted).
-    if let Some(king) = mb.king(us) {
-        let back = if us == Color::White { 0 } else { 7 };
-        for rook in b.castling_rights() {
-            if rook.rank() != back
-                || king.rank() != back
-                || mb.at(rook) != Some(Piece::new(us, Role::Rook))
-            {
-                continue;
-            }
-            let (kd, rd) = castle_dest(us, king, rook);
-            let mut lifted = mb.clone();
-            lifted.sq[king.index()] = None;
-            lifted.sq[rook.index()] = None;
-            let mut span = rank_span(king, kd);
-            span.extend(rank_span(rook, rd));
-            if span.iter().any(|&s| lifted.at(s).is_some()) {
-                continue;
-            }
-            if rank_span(king, kd)
-                .iter()
-                .any(|&s| lifted.attacked(s, them))
-            {
-                continue;
-            }
-            pseudo.push(Move::new(king, rook, MoveKind::Castle));
-        }
-    }
-
-    pseudo
-        .into_iter()
-        .filter(|&m| {
-            let after = mb.after(m, us);
-            after.king(us).is_none_or(|k| !after.attacked(k, them))
-        })
-        .collect()
+    let rights: Vec<Square> = b.castling_rights().into_iter().collect();
+    Mailbox::of(b).legal_moves(b.turn(), reference_ep(b), &rights)
 }
 
 // ----- the properties -------------------------------------------------------------------
-
-fn sorted_codes(moves: impl IntoIterator<Item = Move>) -> Vec<u16> {
-    let mut v: Vec<u16> = moves.into_iter().map(|m| m.code()).collect();
-    v.sort_unstable();
-    v
-}
 
 fn fen_round_trips(b: &Board) {
     if b.is_chess960() {
