@@ -738,8 +738,17 @@ impl Board {
         count
     }
 
-    /// Neither side can possibly mate: K v K, K+minor v K (the FIDE cases RULES.md names),
-    /// and bishops all on one colour of square.
+    /// K v K or K+minor v K: the insufficient material of RULES.md's common rules, the
+    /// only draw by material in every variant but orthodox chess and Chess960 (in
+    /// Synchronous and Tar Pit two bishops of one colour can still win).
+    pub fn is_bare_material(&self) -> bool {
+        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        heavy.is_empty() && (self.by_role(Role::Knight) | self.by_role(Role::Bishop)).count() <= 1
+    }
+
+    /// Orthodox insufficient material (orthodox chess and Chess960 only): the bare cases
+    /// of [`Board::is_bare_material`] plus positions whose minors are all bishops on one
+    /// colour of square, as python-chess counts them.
     pub fn is_insufficient_material(&self) -> bool {
         let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
         if heavy.any() {
@@ -783,7 +792,16 @@ impl Board {
     /// The draw that ends the game when the side to move still has moves: insufficient
     /// material, the 50-move rule, threefold repetition. Needs no move generation.
     pub fn automatic_draw(&self) -> Option<Termination> {
-        if self.is_insufficient_material() {
+        self.automatic_draw_by(MaterialRule::Orthodox)
+    }
+
+    /// [`Board::automatic_draw`] with the variant's rule for drawn material.
+    pub fn automatic_draw_by(&self, material: MaterialRule) -> Option<Termination> {
+        let dead = match material {
+            MaterialRule::Orthodox => self.is_insufficient_material(),
+            MaterialRule::Bare => self.is_bare_material(),
+        };
+        if dead {
             Some(Termination::InsufficientMaterial)
         } else if self.st.halfmoves() >= 100 {
             Some(Termination::FiftyMoves)
@@ -793,6 +811,15 @@ impl Board {
             None
         }
     }
+}
+
+/// Which positions are drawn for lack of material (RULES.md, common rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialRule {
+    /// Orthodox chess and Chess960: bare kings, K+minor v K, and bishops all on one colour.
+    Orthodox,
+    /// Every other variant: only bare kings and K+minor v K.
+    Bare,
 }
 
 #[cold]
@@ -805,6 +832,50 @@ fn no_piece(mv: Move) -> ! {
 mod snapshot_tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    /// RULES.md, common rules: K v K and K+minor v K are dead in every variant; bishops all
+    /// on one colour only in orthodox chess and Chess960.
+    #[test]
+    fn rule_insufficient_material_bare_everywhere_same_colour_bishops_only_orthodox() {
+        let case = |fen: &str| Board::from_fen(fen).expect("test FEN");
+        for fen in [
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+            "8/8/8/4k3/8/8/8/3NK3 w - - 0 1",
+        ] {
+            let b = case(fen);
+            assert!(
+                b.is_bare_material() && b.is_insufficient_material(),
+                "{fen}"
+            );
+            assert_eq!(
+                b.automatic_draw_by(MaterialRule::Bare),
+                Some(Termination::InsufficientMaterial)
+            );
+        }
+        // K+B+B on dark squares v K, and bishops of one colour on both sides.
+        for fen in [
+            "8/8/8/4k3/8/4B3/8/2B1K3 w - - 0 1",
+            "5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1",
+        ] {
+            let b = case(fen);
+            assert!(b.is_insufficient_material(), "orthodox: {fen}");
+            assert!(!b.is_bare_material(), "variants play on: {fen}");
+            assert_eq!(b.automatic_draw_by(MaterialRule::Bare), None, "{fen}");
+            assert_eq!(b.automatic_draw(), Some(Termination::InsufficientMaterial));
+        }
+        // Bishops on both colours, two knights, a pawn: alive under both rules.
+        for fen in [
+            "8/8/8/4k3/8/8/8/2BBK3 w - - 0 1",
+            "8/8/8/4k3/8/8/8/2NNK3 w - - 0 1",
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+        ] {
+            let b = case(fen);
+            assert!(
+                !b.is_insufficient_material() && !b.is_bare_material(),
+                "{fen}"
+            );
+        }
+    }
 
     /// Seeded random games (passes mixed in) played with `make_unrecorded` and
     /// `make_null_unrecorded` from a snapshot: after `restore` the board equals the one

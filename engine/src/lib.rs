@@ -29,7 +29,7 @@ pub mod variants;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::{Board, Outcome, Termination};
+pub use board::{Board, MaterialRule, Outcome, Termination};
 pub use fen::{CastlingMode, FenError};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveParseError;

@@ -34,7 +34,7 @@
 //! changes, for `turn`, `result`, `legal_actions` and `apply` to share
 //! (`cached_status_matches_a_fresh_computation_in_random_play`).
 
-use crate::board::{Board, Outcome, Termination};
+use crate::board::{Board, MaterialRule, Outcome, Termination};
 use crate::game::{
     two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
     Seat, Turn, VariantParams,
@@ -179,7 +179,8 @@ impl std::fmt::Debug for BoardStatus {
     }
 }
 
-/// The orthodox outcome of `board` whose legal moves are `moves` (as `Board::outcome`).
+/// The outcome of `board` whose legal moves are `moves`: as `Board::outcome`, but with
+/// the variants' material rule (only K v K and K+minor v K are dead, RULES.md).
 fn outcome_with(board: &Board, moves: &MoveList) -> Option<Outcome> {
     if moves.is_empty() {
         let checked = board.in_check();
@@ -192,10 +193,12 @@ fn outcome_with(board: &Board, moves: &MoveList) -> Option<Outcome> {
             },
         });
     }
-    board.automatic_draw().map(|termination| Outcome {
-        winner: None,
-        termination,
-    })
+    board
+        .automatic_draw_by(MaterialRule::Bare)
+        .map(|termination| Outcome {
+            winner: None,
+            termination,
+        })
 }
 
 impl Cassandra {
@@ -237,7 +240,7 @@ impl Cassandra {
         if self.status.fresh {
             self.status.outcome
         } else {
-            self.board.outcome()
+            outcome_with(&self.board, &self.board.legal_moves())
         }
     }
 

@@ -166,7 +166,7 @@ pub(crate) fn common_draw(
 ) -> Option<&'static str> {
     if plies as u64 >= ply_cap as u64 {
         Some("cap")
-    } else if board.is_insufficient_material() && !extra_mating_power {
+    } else if board.is_bare_material() && !extra_mating_power {
         Some("insufficient-material")
     } else if board.halfmoves() >= 100 {
         Some("fifty-moves")

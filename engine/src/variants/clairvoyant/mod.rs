@@ -505,7 +505,7 @@ impl Clairvoyant {
                 }
             });
         }
-        if self.board.is_insufficient_material() {
+        if self.board.is_bare_material() {
             return draw("insufficient-material");
         }
         if self.s.quiet_turns >= 100 {

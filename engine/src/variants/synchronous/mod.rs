@@ -489,7 +489,7 @@ impl Synchronous {
         if self.turns >= self.params.ply_cap {
             return draw("cap");
         }
-        if self.boards[0].is_insufficient_material() {
+        if self.boards[0].is_bare_material() {
             return draw("insufficient-material");
         }
         if self.quiet >= self.params.fifty_move_turns {

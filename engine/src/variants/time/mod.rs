@@ -550,7 +550,7 @@ impl TimeChess {
                 self.board.in_check(),
             ));
         }
-        if self.board.is_insufficient_material() {
+        if self.board.is_bare_material() {
             return draw("insufficient-material");
         }
         let half = self.board.halfmoves() as usize;

@@ -450,7 +450,7 @@ impl TwoMove {
     fn judge_draw(&self) -> Option<&'static str> {
         if self.piece_moves >= self.ply_cap {
             Some("cap")
-        } else if self.board.is_insufficient_material() {
+        } else if self.board.is_bare_material() {
             Some("insufficient-material")
         } else if self.quiet >= 100 {
             Some("fifty-moves")

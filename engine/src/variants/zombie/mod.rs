@@ -853,7 +853,7 @@ impl Zombie {
             })
         };
         let graveyard_empty = self.s.grids.iter().all(|g| g.is_empty());
-        if graveyard_empty && self.board.is_insufficient_material() {
+        if graveyard_empty && self.board.is_bare_material() {
             return draw("insufficient-material");
         }
         if self.s.quiet_turns >= 100 {
