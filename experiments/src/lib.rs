@@ -30,3 +30,4 @@ pub mod uci_cmd;
 pub mod util;
 pub mod values;
 pub mod variant_args;
+pub mod verify_cmd;

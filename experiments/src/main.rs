@@ -3,7 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use experiments::{
     golf_cmd, merge_cmd, openings_cmd, perft_cmd, play_cmd, replay_cmd, report_cmd, serve,
-    tournament, trace_cmd, tune, uci_cmd, values,
+    tournament, trace_cmd, tune, uci_cmd, values, verify_cmd,
 };
 
 #[derive(Parser, Debug)]
@@ -33,6 +33,9 @@ enum Command {
     Replay(replay_cmd::ReplayArgs),
     /// Export recorded games (PGN).
     Export(replay_cmd::ExportArgs),
+    /// Replay every recorded game under the given games.csv files or folders (e.g.
+    /// results/) and check each against its record; exit 1 if any does not replay.
+    Verify(verify_cmd::VerifyArgs),
     /// A balance report of a finished run: first-seat score, draws, length, endings and
     /// the variant's own figures, from replaying every recorded game.
     Report(report_cmd::ReportArgs),
@@ -97,6 +100,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(args) => tournament::run(&args),
         Command::Replay(args) => replay_cmd::run_replay(&args),
         Command::Export(args) => replay_cmd::run_export(&args),
+        Command::Verify(args) => verify_cmd::run(&args),
         Command::Report(args) => report_cmd::run_report(&args),
         Command::Balance(args) => report_cmd::run_balance(&args),
         Command::Trace(args) => trace_cmd::run(&args),
