@@ -711,6 +711,15 @@ fn squares(list: &str) -> Bitboard {
         .collect()
 }
 
+/// FEN, white and black checkers (squares), fronts, hands (letters).
+type SetUp = (
+    &'static str,
+    &'static str,
+    &'static str,
+    [u8; 2],
+    [&'static str; 2],
+);
+
 /// A set-up position: FEN, white and black checkers, fronts, hands (letters).
 fn setup(fen: &str, white: &str, black: &str, front: [u8; 2], hands: [&str; 2]) -> TarPit {
     let hand = |letters: &str| {
@@ -758,7 +767,7 @@ fn tar_pit_matches_the_reference_in_greedy_games_and_set_ups() {
             &mut seen,
         );
     }
-    let setups: &[(&str, &str, &str, [u8; 2], [&str; 2])] = &[
+    let setups: &[SetUp] = &[
         // The seed's worked example.
         (
             "6k1/8/3n4/5p2/4P1P1/5P2/8/6K1 b - - 0 1",
