@@ -54,10 +54,13 @@
 //!   own turn (the seed: "draw cards ... checkers in front of you" is the fourth part of
 //!   one's own turn).
 //! - If both piles are empty the player stops drawing short.
-//! - Repetition ignores hands (RULES.md): it compares board, checkers and fronts at the
-//!   start of each turn. The orthodox draws apply as RULES.md's "Common to all variants"
-//!   says (50 moves, repetition, insufficient material, checked at the start of a turn);
-//!   the ply cap counts chess moves.
+//! - Repetition ignores hands but counts the checkers in front of each player (RULES.md):
+//!   it compares board, checkers and both fronts at the start of each turn
+//!   (`rule_repetition_counts_checkers_in_front_of_each_player`). The orthodox draws apply
+//!   as RULES.md's "Common to all variants" says (50 moves, repetition, checked at the
+//!   start of a turn); the ply cap counts chess moves. Insufficient material is only
+//!   K v K and K+minor v K: two bishops on one colour play on, tar can help them mate
+//!   (`rule_insufficient_material_is_only_bare_kings_or_one_minor`).
 //! - The deck by Appendix A: `rule_deck_has_36_cards_by_appendix_a`; hidden hands and
 //!   public discards: `engine/tests/tar_pit_info.rs`; bad input gets typed errors
 //!   (`bad_input_gets_clear_errors`); every number is a parameter with a range check

@@ -568,6 +568,110 @@ fn rule_checkmate_wins() {
     assert!(moves_from(&g, "g1").contains(&"g1f1".to_string()));
 }
 
+/// RULES.md (common rules): only K v K and K+minor v K are drawn by material; Tar Pit
+/// plays on with two bishops on one colour of square (tar can still help them mate).
+#[test]
+fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+        "1n2k3/8/8/8/8/8/8/4K3 b - - 0 1",
+    ] {
+        let g = pos(fen, "", "", [6, 6], ["", ""]);
+        let r = g
+            .result()
+            .unwrap_or_else(|| panic!("{fen}: bare material is a draw"));
+        assert_eq!(r.reason, "insufficient-material", "{fen}");
+        assert_eq!(&r.returns[..2], &[0.0, 0.0], "{fen}");
+    }
+    // Two bishops on dark squares (c1, d2): dead in orthodox chess, alive here.
+    for fen in [
+        "4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/3B4/2B1K3 b - - 0 1",
+        // Bishop and knight, and one minor each: more than one minor on the board.
+        "4k3/8/8/8/8/8/3N4/2B1K3 w - - 0 1",
+        "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+    ] {
+        let g = pos(fen, "", "", [6, 6], ["", ""]);
+        assert!(g.result().is_none(), "{fen}: plays on");
+    }
+    assert!(
+        Board::from_fen("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1")
+            .unwrap()
+            .is_insufficient_material(),
+        "the orthodox rule would have drawn it"
+    );
+    // A capture that leaves K+B v K ends the game at once.
+    let mut g = pos(
+        "4k3/8/8/8/8/8/3b4/2B1K3 w - - 0 1",
+        "",
+        "",
+        [0, 0],
+        ["", ""],
+    );
+    play(&mut g, "c1d2");
+    assert_eq!(g.result().map(|r| r.reason), Some("insufficient-material"));
+}
+
+/// RULES.md: "repetition ignores hands but counts the checkers in front of each player".
+/// The same board and checkers three times at the start of White's turn is a repetition
+/// only if both fronts are the same each time: an own checker card (`card:C`) raises
+/// White's front without touching the board.
+#[test]
+fn rule_repetition_counts_checkers_in_front_of_each_player() {
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    // White's rook carries a white checker: checkers on the board repeat too.
+    let start = || pos(fen, "a1", "", [2, 0], ["CC", ""]);
+    let shuffle = ["e1d1", "e8d8", "d1e1", "d8e8"];
+    // Passing on the card: the position (fronts [2, 0]) comes back twice, a draw.
+    let mut g = start();
+    for _ in 0..2 {
+        for m in shuffle {
+            assert!(g.result().is_none());
+            play(&mut g, m);
+            if g.phase() == Phase::Card {
+                play(&mut g, "pass");
+            }
+        }
+    }
+    draw_through(&mut g);
+    assert_eq!(g.result().map(|r| r.reason), Some("repetition"));
+    // Playing `card:C` on each of White's first moves: the board and checkers repeat the
+    // same way, but White's front is 2, 3, then 4 at those turn starts: no repetition.
+    let mut g = start();
+    for round in 0..2 {
+        for (i, m) in shuffle.iter().enumerate() {
+            assert!(g.result().is_none(), "round {round} ply {i}");
+            play(&mut g, m);
+            if g.phase() == Phase::Card {
+                play(&mut g, if i == 0 { "card:C" } else { "pass" });
+            }
+        }
+        draw_through(&mut g);
+        assert_eq!(g.front(Color::White), 3 + round);
+    }
+    assert_eq!(g.board_ref().fen().split(' ').next(), fen.split(' ').next());
+    assert_eq!(g.checkers(Color::White), squares("a1"));
+    assert!(g.result().is_none(), "fronts differ: not a repetition");
+    // From here on the fronts stay at [4, 0] (as they were from White's card in the
+    // second round on): the second shuffle with them is still only two occurrences, the
+    // third ends the game.
+    for m in shuffle {
+        assert!(g.result().is_none());
+        play(&mut g, m);
+        if g.phase() == Phase::Card {
+            play(&mut g, "pass");
+        }
+    }
+    draw_through(&mut g);
+    assert!(g.result().is_none());
+    play(&mut g, "e1d1");
+    play(&mut g, "pass");
+    draw_through(&mut g);
+    assert_eq!(g.result().map(|r| r.reason), Some("repetition"));
+}
+
 /// The seed's worked example: Black's knight takes the tarred pawn on e4 (and its black
 /// checker), throws the tar onto f3, plays the black knight card on e4 and draws one.
 fn seed_example() -> TarPit {
