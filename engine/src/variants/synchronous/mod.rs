@@ -26,15 +26,21 @@
 //!   then the sides alternate (`rule_exchange_alternates_until_a_pass`), each piece
 //!   captures at most once (`rule_each_piece_captures_once_in_an_exchange`), a pass ends
 //!   it, and both sides decide at once when both may capture
-//!   (`rule_exchange_is_simultaneous_when_both_sides_may_capture`).
+//!   (`rule_exchange_is_simultaneous_when_both_sides_may_capture`). A piece that made an
+//!   exchange capture stays spent for the rest of the exchange even if its capture took
+//!   nothing, whatever squares the two sides' captures share (one lands where the other
+//!   starts, or they swap): the mark follows the piece
+//!   (`rule_spent_piece_stays_spent_whatever_squares_the_captures_share`).
 //! - No en passant (`rule_no_en_passant`).
 //! - Checkmate: a king attacked with no safe square loses (`rule_checkmate`); both kings
 //!   lost at once is a draw (`rule_both_kings_lost_at_once_is_a_draw`,
 //!   `rule_both_kings_checkmated_at_once_is_a_draw`).
 //! - Repetition and fifty-move draws (`rule_repetition_is_a_draw`,
 //!   `rule_fifty_turns_without_capture_or_pawn_move_is_a_draw`), the ply cap
-//!   (`rule_ply_cap_counts_turns`), insufficient material (common rules,
-//!   `rule_insufficient_material_is_a_draw`).
+//!   (`rule_ply_cap_counts_turns`), insufficient material: only K v K and K+minor v K
+//!   (common rules, `rule_insufficient_material_is_a_draw`); two bishops on one colour
+//!   or any other two minors play on, since without a check rule they can still win
+//!   (`rule_insufficient_material_is_only_bare_kings_or_one_minor`).
 //!
 //! # Decisions where the texts are silent (RULES.md, plus the ones marked *here*)
 //! - A move aimed at an attacked king's square is offered and lands on the empty square
@@ -62,7 +68,8 @@
 //!   pieces, so its king and rook squares both count for collisions, and the square the
 //!   rook reaches is the one examined for an exchange of blows (the king's never
 //!   qualifies: it was not attacked before the move).
-//! - *Here:* the insufficient-material draw of the common rules applies.
+//! - The insufficient-material draw of the common rules applies in its bare form
+//!   ([`Board::is_bare_material`]).
 //!
 //! Notation: each seat's move in UCI (`e1g1` for castling), joint moves joined by `|`
 //! (`e2e4|e7e5`), exchange captures in UCI, `pass` for the seed's X.
@@ -618,6 +625,18 @@ impl Synchronous {
         if r.captured_any {
             self.quiet = 0;
         }
+        // The marks follow the pieces: every capturing piece is spent where it stands
+        // now, and a mark leaves a square only with its piece. Lifting all from-squares
+        // before marking all to-squares keeps a mark when one side's capture lands where
+        // the other side's capture started (or the two swap); a square left empty (both
+        // pieces lost there) keeps no mark.
+        let mut froms = Bitboard::EMPTY;
+        let mut tos = Bitboard::EMPTY;
+        for &(_, m) in parts.iter().filter(|&&(_, m)| m != PASS) {
+            froms.set(m.from());
+            tos.set(m.to());
+        }
+        self.used = ((self.used - froms) | tos) & self.boards[0].occupied();
         let mut open: [Option<Exchange>; 2] = self.exchanges;
         for (i, &(c, m)) in parts.iter().enumerate() {
             let Some(k) = open.iter().position(|x| x.is_some_and(|x| x.side == c)) else {
@@ -631,7 +650,6 @@ impl Synchronous {
             }
             x.captures += r.took[i] as u32;
             open[k] = Some(x);
-            self.used = self.used.without(m.from()).with(m.to());
         }
         // Every square whose exchange is still open goes on while the opponent of the
         // piece now standing there can capture it.

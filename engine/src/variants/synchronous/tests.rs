@@ -243,6 +243,39 @@ fn rule_each_piece_captures_once_in_an_exchange() {
 }
 
 #[test]
+fn rule_spent_piece_stays_spent_whatever_squares_the_captures_share() {
+    // The bishop reaches c2 (the queen attacked it there before and after) and the pawn
+    // d3 (the bishop attacked it from b1 through c2): two exchanges at once. The queen's
+    // capture lands on c2 just as the bishop's starts there, so the queen takes nothing,
+    // but she has moved in this exchange and may not take the bishop on d3.
+    let mut g = pos("7k/8/8/8/8/8/3P4/1b1Q3K w - - 0 1");
+    play(&mut g, &["d2d3|b1c2"]);
+    assert_eq!(legal(&g, 0), ["d1c2", "pass"]);
+    assert_eq!(legal(&g, 1), ["c2d3", "pass"]);
+    play(&mut g, &["d1c2|c2d3"]);
+    assert_eq!((at(&g, "c2"), at(&g, "d3")), (Some('Q'), Some('b')));
+    // The exchange is over (before the fix White was offered c2d3 here).
+    assert_eq!(g.turn(), Turn::Simultaneous);
+    assert!(
+        legal(&g, 0).contains(&"c2d3".to_string()),
+        "a new turn frees her"
+    );
+    // The two captures swap squares: both rooks are spent where they now stand.
+    let mut g = pos("3r3k/8/8/8/8/8/8/3R3K w - - 0 1");
+    play(&mut g, &["d1d4|d8d6"]);
+    assert_eq!(legal(&g, 0), ["d4d6", "pass"]);
+    assert_eq!(legal(&g, 1), ["d6d4", "pass"]);
+    play(&mut g, &["d4d6|d6d4"]);
+    assert_eq!((at(&g, "d6"), at(&g, "d4")), (Some('R'), Some('r')));
+    // Neither rook may take again: the exchange is over.
+    assert_eq!(g.turn(), Turn::Simultaneous);
+    assert!(
+        legal(&g, 0).contains(&"d6d4".to_string()),
+        "a new turn frees it"
+    );
+}
+
+#[test]
 fn rule_exchange_may_take_a_king() {
     // The black king takes on e5 while the white knight's capture on d7 unmasks the
     // rook on a5, which is pinned to its own king but may still take a king.
@@ -352,6 +385,37 @@ fn rule_ply_cap_counts_turns() {
 fn rule_insufficient_material_is_a_draw() {
     let g = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
     assert_eq!(g.result().unwrap().reason, "insufficient-material");
+    let g = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(g.result().unwrap().reason, "insufficient-material");
+}
+
+#[test]
+fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
+    // K+B v K and K+N v K draw at once.
+    for fen in [
+        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+    ] {
+        assert_eq!(
+            pos(fen).result().unwrap().reason,
+            "insufficient-material",
+            "{fen}"
+        );
+    }
+    // Two bishops on light squares (d1, f3) can still win: without a
+    // check rule the black king may walk into a capture, so the game plays on.
+    let mut g = pos("4k3/8/8/8/8/5B2/8/3BK3 w - - 0 1");
+    assert!(g.result().is_none());
+    play(&mut g, &["e1e2|e8d8"]);
+    assert!(g.result().is_none());
+    assert_eq!(g.turn(), Turn::Simultaneous);
+    // Likewise a bishop and a knight, or two knights, on either side.
+    for fen in [
+        "4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1n2K1N1 w - - 0 1",
+    ] {
+        assert!(pos(fen).result().is_none(), "{fen}");
+    }
 }
 
 #[test]
