@@ -391,11 +391,15 @@ fn incremental_belief_equals_a_fresh_one() {
 
 /// Past the exact bound, sampled worlds still never contradict the record, do not
 /// depend on the hidden truth (a replay with another burial of the opponent, with its
-/// own cache, samples the same worlds), and are not stuck on the truth.
+/// own cache, samples the same worlds), and are not stuck on the truth (more than one
+/// grid is drawn wherever the record allows more than one).
 #[test]
 fn particle_regime_keeps_the_information_properties() {
     let mut checked = 0;
-    for seed in 0..4 {
+    for seed in 0..12 {
+        if checked >= 2 {
+            break;
+        }
         let (g, record) = playout(100 + seed, 220, 400);
         for seat in 0..2 {
             if g.belief_is_exact(seat) {
@@ -412,7 +416,21 @@ fn particle_regime_keeps_the_information_properties() {
                 assert_eq!(observed(&w, &record, seat), obs);
                 grids.insert(w.grid(me.other()));
             }
-            assert!(grids.len() > 1, "seed {seed} seat {seat}: one grid only");
+            // Not stuck on the truth: several grids are drawn, or one that is not the
+            // truth, unless the record leaves only the truth (a search of the record for
+            // any other grid finds none). The particles may keep one grid of several
+            // (an approximation the filter allows).
+            let truth = g.grid(me.other());
+            if grids.len() == 1 && grids.contains(&truth) {
+                let other = engine::variants::zombie::belief::search_grid(
+                    g.events(),
+                    me.other(),
+                    seed,
+                    1 << 20,
+                    &|x| x != truth,
+                );
+                assert_eq!(other, None, "seed {seed} seat {seat}: one grid only");
+            }
             // Another burial choice of the opponent at its last burial with a choice,
             // the rest of the record replayed on top where it still applies.
             let them = Turn::Seat(1 - seat);
@@ -465,5 +483,5 @@ fn particle_regime_keeps_the_information_properties() {
             checked += 1;
         }
     }
-    assert!(checked >= 1, "no particle-regime pair checked");
+    assert!(checked >= 2, "only {checked} particle-regime pairs checked");
 }

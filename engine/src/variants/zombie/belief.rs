@@ -9,7 +9,8 @@
 //! used (an own piece's square, public at the time, without an earlier burial of the
 //! same player still in the ground), and filtering on every announcement:
 //! - a vacated square where nothing of the opponent's rose holds no opponent burial (when
-//!   the opponent vacated it, or when nothing rose at all);
+//!   the opponent vacated it, or when nothing rose at all); a vacated square a piece
+//!   landed on again in the same turn ([`Event::Covered`]) says nothing;
 //! - a rising of the seat's own piece from the opponent's grid fixes that square's role
 //!   and empties it;
 //! - "cannot bury" means every square of the opponent's pieces held a burial.
@@ -128,6 +129,10 @@ pub enum Event {
         sq: Square,
         rose: Option<(Color, Role)>,
     },
+    /// `by` vacated `sq` during its turn, but one of its pieces landed there later in
+    /// the turn: the square is announced, nothing returns onto it, and whatever is
+    /// buried there stays buried (so it tells nothing about the grids).
+    Covered { by: Color, sq: Square },
 }
 
 /// The possible grids of `burier` consistent with `events`, each with the number of

@@ -27,21 +27,32 @@
 //!   "a parameter may let the owner choose") its owner chooses with `promote:q`/`r`/`b`/`n`
 //!   (`rule_zombie_pawn_last_rank_owner_chooses`).
 //! - Own king safe after every move of the turn, zombie moves included
-//!   (`rule_own_king_safe_after_every_move_of_the_turn`); zombie pawns move from where
-//!   they stand, a double step only from their second rank
+//!   (`rule_own_king_safe_after_every_move_of_the_turn`): unattacked right after the
+//!   move, before any return, so a burial that would return and block the check does
+//!   not make the move legal (`rule_check_right_after_each_move`); zombie pawns move
+//!   from where they stand, a double step only from their second rank
 //!   (`rule_zombie_pawn_moves_from_where_it_stands`).
-//! - A move whose reveal (the mover's own burials on squares vacated so far) would check
-//!   the mover's king is refused (`rule_reveal_into_check_refused`); castling completes
-//!   before the reveal (`rule_castling_then_reveal`).
+//! - Besides, a move whose reveal (the mover's own burials on squares vacated so far and
+//!   empty after the move) would check the mover's king is refused
+//!   (`rule_reveal_into_check_refused`); castling completes before the reveal
+//!   (`rule_castling_then_reveal`).
+//! - A piece may land on a square vacated earlier in the same turn: nothing returns
+//!   onto it, the burials there stay buried under the piece that landed, and the
+//!   square is still announced ([`Event::Covered`], which tells the opponent nothing
+//!   about the burials there) (`rule_landing_on_vacated_square`).
 //! - `end` is refused while the regular move is still possible or the king is in check
 //!   (`rule_end_requires_regular_move`).
 //! - Mate and stalemate are judged at the start of a turn (`rule_checkmate_at_turn_start`);
-//!   the insufficient-material draw needs an empty graveyard
-//!   (`rule_insufficient_material_needs_empty_graveyard`).
+//!   the insufficient-material draw is K v K and K+minor v K only (two bishops on one
+//!   colour play on: `rule_insufficient_material_is_only_bare_kings_or_one_minor`) and
+//!   needs an empty graveyard (`rule_insufficient_material_needs_empty_graveyard`).
 //!
 //! Decisions where RULES.md and the seed are silent (tested too):
-//! - A move may not end on a square vacated earlier in the same turn: its grave is open
-//!   until the end-of-turn reveal (`rule_no_landing_on_open_grave`).
+//! - Castling is judged on the board as it stands: no castling out of a check on the
+//!   board, none through a square attacked on the board (with the king lifted); a
+//!   pending return neither blocks nor gives such an attack. Only the finished move
+//!   meets the reveal test ("Castling: finish the move, then reveal")
+//!   (`rule_castling_judged_before_returns`).
 //! - No move captures a king (a king left in check by a destroyed zombie is answered by
 //!   its owner on the next turn, as RULES.md says) (`rule_king_never_captured`).
 //! - En passant: after a turn with a double step, the last double step of the turn may
@@ -97,7 +108,9 @@
 //! world (the mover's grid may differ) they are listed again on demand. A move's king
 //! safety is judged on bitboards, without playing it, when no burial of the mover lies
 //! under a square vacated this turn or under the moving piece (no piece can return);
-//! otherwise the move is played on a copy with the returns. With the king unattacked
+//! otherwise the move is played on a copy and judged twice, as it stands and with the
+//! returns. The legal lists equal a slow mailbox reference written from RULES.md
+//! (`engine/tests/zombie_reference.rs`). With the king unattacked
 //! and no burial able to return, moves of unpinned pieces other than the king and en
 //! passant skip the test (the orthodox pin rule). The balance run's games
 //! replay unchanged (`engine/tests/zombie_replay.rs`).
@@ -324,6 +337,7 @@ fn chain_hash(prev: u64, e: &Event) -> u64 {
             candidates.0,
         ),
         Event::CannotBury { by, candidates } => (100 + by.index() as u64, 0, candidates.0),
+        Event::Covered { by, sq } => (300 + by.index() as u64, sq.index() as u64, 0),
         Event::Vacated { by, sq, rose } => (
             200 + by.index() as u64,
             sq.index() as u64 * 64
@@ -357,12 +371,17 @@ fn risen_piece(owner: Color, role: Role, sq: Square, promoted: Role) -> Piece {
     }
 }
 
-/// Whether `us`'s king is attacked on `board` once `burier`'s (= `us`) burials on
-/// `vacated` squares that are empty have returned as the opponent's pieces. With
-/// `choice` (the opponent picks a risen pawn's piece) a pawn rising on its last rank
-/// counts as attacking if a queen or a knight there would (the queen covers the rook
-/// and the bishop).
-fn attacked_with_returns(
+/// Whether `us`'s king on `board` (the position right after a move) breaks either of
+/// the two king-safety rules of RULES.md: it is attacked right after the move, before
+/// any return ("own king must not be in check after every move of the turn"), or it is
+/// attacked once `us`'s own burials (`grid`) on `vacated` squares that are empty have
+/// returned as the opponent's pieces (the reveal test). The two are separate tests: a
+/// return that would block a check does not make the move legal
+/// (`rule_check_right_after_each_move`), and a return that would give one makes it
+/// illegal (`rule_reveal_into_check_refused`). With `choice` (the opponent picks a risen pawn's
+/// piece) a pawn rising on its last rank counts as attacking if a queen or a knight
+/// there would (the queen covers the rook and the bishop).
+fn king_exposed(
     board: &Board,
     us: Color,
     grid: BurialGrid,
@@ -372,9 +391,12 @@ fn attacked_with_returns(
     let Some(king) = board.king(us) else {
         return false;
     };
+    if board.is_attacked(king, us.other()) {
+        return true;
+    }
     let risen = vacated & grid.occupied() & !board.occupied();
     if risen.is_empty() {
-        return board.is_attacked(king, us.other());
+        return false;
     }
     let promoted: &[Role] = if choice {
         &[Role::Queen, Role::Knight]
@@ -617,15 +639,17 @@ impl Zombie {
     }
 
     /// Whether `grid` as `who`'s burials agrees with the legality of `who`'s moves made
-    /// so far in the current turn (none refused by a reveal into check).
+    /// so far in the current turn (none refused by a reveal into check). The other half
+    /// of [`king_exposed`], the king unattacked right after each move, does not depend
+    /// on the grid and held for every move played.
     fn fits_turn_so_far(&self, who: Color, grid: BurialGrid) -> bool {
         if self.mover() != who || self.s.phase != Phase::Play {
             return true;
         }
         let start = self.turn_snapshot_start();
-        self.snapshots[start..].iter().all(|sn| {
-            !attacked_with_returns(&sn.board, who, grid, sn.vacated, self.promotion_choice)
-        })
+        self.snapshots[start..]
+            .iter()
+            .all(|sn| !king_exposed(&sn.board, who, grid, sn.vacated, self.promotion_choice))
     }
 
     /// Index of the first snapshot of the current turn.
@@ -654,8 +678,9 @@ impl Zombie {
 
     // ----- move generation ---------------------------------------------------------
 
-    /// Whether `mv` leaves the mover's king safe once the mover's burials on every
-    /// square vacated so far (this move's included) have returned.
+    /// Whether `mv` leaves the mover's king safe: unattacked right after it, and still
+    /// unattacked once the mover's burials on every square vacated so far (this move's
+    /// included) and empty after it have returned ([`king_exposed`]).
     fn is_safe(&self, mv: Move) -> bool {
         let us = self.mover();
         let grid = self.s.grids[us.index()].occupied();
@@ -667,7 +692,7 @@ impl Zombie {
         }
         let mut b = self.board.clone();
         let (_, vac) = apply_to_board(&mut b, mv, &mut Vec::new());
-        !attacked_with_returns(
+        !king_exposed(
             &b,
             us,
             self.s.grids[us.index()],
@@ -694,9 +719,13 @@ impl Zombie {
         (b.attackers_to(k, us.other(), occ) - gone).is_empty()
     }
 
+    /// Whether the mover's king is in check now: attacked on the board, or by the
+    /// mover's pending returns (at a turn start nothing is pending; after a move of
+    /// the turn neither can hold, since the move was legal). `end` is refused and mate
+    /// is judged by it.
     fn in_check_now(&self) -> bool {
         let us = self.mover();
-        attacked_with_returns(
+        king_exposed(
             &self.board,
             us,
             self.s.grids[us.index()],
@@ -736,8 +765,10 @@ impl Zombie {
             }
             _ => Bitboard::FULL,
         };
+        // A move may land on a square vacated earlier in the turn (RULES.md): nothing
+        // returns onto it at the end of the turn.
         for &mv in list.iter() {
-            if Some(mv.to()) == their_king || self.s.vacated.contains(mv.to()) {
+            if Some(mv.to()) == their_king {
                 continue;
             }
             let free = !exposed.contains(mv.from())
@@ -764,7 +795,12 @@ impl Zombie {
         if self.s.zombies.contains(king) || !Bitboard::relative_rank(us, 0).contains(king) {
             return;
         }
-        if self.in_check_now() {
+        // Castling is judged on the board as it stands (no castling out of check, none
+        // through an attacked square); only the finished move meets the reveal test
+        // ("Castling: finish the move, then reveal"), in `is_safe`. A pending return
+        // neither blocks nor gives an attack on the squares the king starts on or
+        // crosses (`rule_castling_judged_before_returns`).
+        if b.is_attacked(king, us.other()) {
             return;
         }
         let occ = b.occupied();
@@ -776,29 +812,15 @@ impl Zombie {
             let must_be_empty = (between(king, kd).with(kd) | between(rook, rd).with(rd))
                 .without(king)
                 .without(rook);
-            if (must_be_empty & occ).any()
-                || self.s.vacated.contains(kd)
-                || self.s.vacated.contains(rd)
-            {
+            if (must_be_empty & occ).any() {
                 continue;
             }
-            // The king may not pass through an attacked square (judged on the board as
-            // it stands, the mover's pending returns included).
-            let path = between(king, kd).with(kd);
-            let mut path = path;
-            let through_attack = Iterator::any(&mut path, |sq| {
-                let mut b2 = b.clone();
-                b2.set_piece(king, None);
-                b2.set_piece(sq, Some(Piece::new(us, Role::King)));
-                attacked_with_returns(
-                    &b2,
-                    us,
-                    self.s.grids[us.index()],
-                    self.s.vacated,
-                    self.promotion_choice,
-                )
-            });
-            if through_attack {
+            // The king may not pass through a square attacked now (seen with the king
+            // lifted from its square).
+            let lifted = occ.without(king);
+            if Iterator::any(&mut between(king, kd), |sq| {
+                b.attackers_to(sq, us.other(), lifted).any()
+            }) {
                 continue;
             }
             let mv = Move::new(king, rook, MoveKind::Castle);
@@ -958,6 +980,11 @@ impl Zombie {
         h = mix(h, unmoved.0);
         for sq in self.s.vacated {
             if self.board.piece_at(sq).is_some() {
+                // A piece landed on the square after it was vacated: nothing returns
+                // onto it, the burials there stay under that piece, and the square is
+                // still announced (`rule_landing_on_vacated_square`).
+                h = mix(h, 0xC0E + sq.index() as u64);
+                self.push_event(Event::Covered { by: us, sq });
                 continue;
             }
             let mine = self.s.grids[us.index()].get(sq);

@@ -407,6 +407,22 @@ fn rule_checkmate_at_turn_start() {
     assert_eq!(r.returns[1], 1.0);
 }
 
+/// RULES.md (common): insufficient material is K v K and K+minor v K only; two
+/// bishops on one colour play on in Zombie Chess (the graveyard empty).
+#[test]
+fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
+    let g = game("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1");
+    assert!(g.grid(Color::White).is_empty() && g.grid(Color::Black).is_empty());
+    assert!(g.result().is_none(), "two dark-squared bishops play on");
+    assert!(!legal(&g).is_empty());
+    let g = game("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
+    assert_eq!(g.result().unwrap().reason, "insufficient-material");
+    let g = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(g.result().unwrap().reason, "insufficient-material");
+    let g = game("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1");
+    assert!(g.result().is_none(), "two bishops play on");
+}
+
 #[test]
 fn rule_insufficient_material_needs_empty_graveyard() {
     let g = game("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
@@ -416,18 +432,139 @@ fn rule_insufficient_material_needs_empty_graveyard() {
     assert!(g.result().is_none(), "a buried pawn may still return");
 }
 
+/// RULES.md: "A piece may land on a square vacated earlier in the same turn: nothing
+/// returns onto an occupied square (the burials there stay buried, now under the piece
+/// that landed), and the square is still announced." The zombie rook leaves a8 (White
+/// buried a black knight there), the zombie bishop lands on a8 in the same turn.
 #[test]
-fn rule_no_landing_on_open_grave() {
-    let mut g = game("4k3/8/8/8/8/8/4N3/4K1N1 w - - 0 1");
-    g.set_zombie(sq("e2"), true);
-    assert!(legal(&g).contains(&"e2c1".into()));
-    play(&mut g, &["g1f3"]);
+fn rule_landing_on_vacated_square() {
+    let mut g = game("R7/8/2B4k/8/8/8/7P/4K3 w - - 0 1");
+    g.set_zombie(sq("a8"), true);
+    g.set_zombie(sq("c6"), true);
+    g.set_burial(Color::White, sq("a8"), Some(Role::Knight));
+    play(&mut g, &["a8a5"]);
     let l = legal(&g);
     assert!(
-        !l.contains(&"e2g1".into()),
-        "g1 was vacated this turn: {l:?}"
+        l.contains(&"c6a8".into()),
+        "a8 was vacated this turn: {l:?}"
     );
-    assert!(l.contains(&"e2c1".into()));
+    play(&mut g, &["c6a8", "h2h3", "end"]);
+    assert_eq!(
+        piece(&g, "a8"),
+        Some(Piece::new(Color::White, Role::Bishop)),
+        "nothing returns onto the bishop"
+    );
+    assert!(
+        g.zombies().contains(sq("a8")),
+        "the bishop is still a zombie"
+    );
+    assert_eq!(
+        g.grid(Color::White).get(sq("a8")),
+        Some(Role::Knight),
+        "the knight stays buried under the bishop"
+    );
+    let announced: Vec<Event> = g.events().to_vec();
+    assert!(
+        announced.contains(&Event::Covered {
+            by: Color::White,
+            sq: sq("a8")
+        }),
+        "a8 is still announced: {announced:?}"
+    );
+    for s in ["c6", "h2"] {
+        assert!(announced.contains(&Event::Vacated {
+            by: Color::White,
+            sq: sq(s),
+            rose: None
+        }));
+    }
+    // The announcement tells the opponent nothing about the burials there: a record
+    // with a burial that may lie under a8 keeps it (an empty vacated square rules it out).
+    let buried = Event::Buried {
+        by: Color::White,
+        role: Role::Knight,
+        candidates: Bitboard::from_square(sq("a8")).with(sq("h2")),
+    };
+    let covered = Event::Covered {
+        by: Color::White,
+        sq: sq("a8"),
+    };
+    let worlds = belief::worlds(&[buried, covered], Color::White, 10).unwrap();
+    assert_eq!(worlds.len(), 2, "a8 and h2 both stay possible: {worlds:?}");
+    let emptied = Event::Vacated {
+        by: Color::White,
+        sq: sq("a8"),
+        rose: None,
+    };
+    assert_eq!(
+        belief::worlds(&[buried, emptied], Color::White, 10)
+            .unwrap()
+            .len(),
+        1
+    );
+    // When the bishop leaves a8 on a later turn, the knight rises there.
+    play(&mut g, &["h6g6", "end", "a8b7", "a5a4", "h3h4", "end"]);
+    assert_eq!(
+        piece(&g, "a8"),
+        Some(Piece::new(Color::Black, Role::Knight))
+    );
+    assert!(g.zombies().contains(sq("a8")));
+    assert_eq!(g.grid(Color::White).get(sq("a8")), None);
+}
+
+/// RULES.md: "every move must leave the own king unattacked right after it, before any
+/// return ... a burial that would return and block the check does not make the move
+/// legal." White's f-pawn shields e1 from the zombie queen on g3; the black knight White
+/// buried under f2 would rise there at the end of the turn and block again.
+#[test]
+fn rule_check_right_after_each_move() {
+    let mut g = game("k7/8/8/8/8/6q1/5P2/4K3 w - - 0 1");
+    g.set_zombie(sq("g3"), true);
+    g.set_burial(Color::White, sq("f2"), Some(Role::Knight));
+    let mut l = legal(&g);
+    l.sort();
+    assert_eq!(
+        l,
+        vec!["e1d1", "e1d2", "e1e2", "e1f1", "f2g3"],
+        "f2f3 and f2f4 expose the king right after the move"
+    );
+    assert!(g.parse_action("f2f3").is_err());
+    // Without the burial the same moves are refused too (no return can matter).
+    let g = game("k7/8/8/8/8/6q1/5P2/4K3 w - - 0 1");
+    assert!(!legal(&g).contains(&"f2f3".into()));
+}
+
+/// Castling is judged on the board as it stands ("Castling: finish the move, then
+/// reveal"): a pending return neither blocks an attack on a square the king crosses nor
+/// gives one; the finished move then meets the reveal test.
+#[test]
+fn rule_castling_judged_before_returns() {
+    // The zombie knight leaves d2 (White buried a black knight there), opening the
+    // d-file to the rook on d8: the king may not cross d1, although the knight rising
+    // on d2 at the end of the turn would block the file again.
+    let mut g = game("3r3k/8/8/8/8/8/3N4/R3K3 w Q - 0 1");
+    g.set_zombie(sq("d2"), true);
+    g.set_burial(Color::White, sq("d2"), Some(Role::Knight));
+    assert!(legal(&g).contains(&"e1c1".into()));
+    play(&mut g, &["d2b3"]);
+    let l = legal(&g);
+    assert!(!l.contains(&"e1c1".into()), "d1 is attacked now: {l:?}");
+    // The zombie knight leaves g2 (White buried a black pawn there): the pawn rising on
+    // g2 would attack f1, but the king crosses f1 before it returns, and on g1 it is
+    // safe after the reveal.
+    let mut g = game("k7/8/8/8/8/8/6N1/4K2R w K - 0 1");
+    g.set_zombie(sq("g2"), true);
+    g.set_burial(Color::White, sq("g2"), Some(Role::Pawn));
+    play(&mut g, &["g2h4"]);
+    let l = legal(&g);
+    assert!(l.contains(&"e1g1".into()), "{l:?}");
+    assert!(
+        !l.contains(&"e1f1".into()),
+        "the risen pawn would attack f1"
+    );
+    play(&mut g, &["e1g1", "end"]);
+    assert_eq!(piece(&g, "g2"), Some(Piece::new(Color::Black, Role::Pawn)));
+    assert_eq!(piece(&g, "g1"), Some(Piece::new(Color::White, Role::King)));
 }
 
 #[test]
