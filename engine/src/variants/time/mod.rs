@@ -106,6 +106,12 @@
 //! seat's observation hash. The recorded games of `results/time/` replay to their
 //! results and tallies (`engine/tests/time_replay.rs`).
 //!
+//! A slow reference written from RULES.md alone (`engine/tests/time_reference.rs`: a
+//! mailbox board, "attacked by any enemy piece, king included", its own blind
+//! resolution, castling rights, en passant, 50-move count and repetition) follows seeded
+//! random, greedy and lean playouts and scripted games, and checks every legal list,
+//! sampled action, board and result against the engine.
+//!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
 
