@@ -23,6 +23,13 @@
 //!   (`rule_blind_slider_stops_before_the_king`); a blind pawn, knight or king move onto
 //!   the enemy king is forfeited (`rule_blind_move_onto_the_king_is_forfeited`); sighted
 //!   moves never take a king (`rule_sighted_moves_never_take_a_king`).
+//! - The enemy king gives check like any other piece: a king next to the enemy king
+//!   (after a blind move) is in check, and on a sighted turn only its steps out of the
+//!   enemy king's reach are legal (`rule_enemy_king_gives_check`); with none it is
+//!   checkmate (`rule_enemy_king_gives_checkmate`). The board's orthodox generator never
+//!   counts a king among the checkers (kings never touch in orthodox chess), so the
+//!   sighted list and the sampler's sets keep only its king steps when the kings touch
+//!   (`KingSteps`).
 //! - A blind move may leave or put the own king in check
 //!   (`rule_blind_move_may_leave_or_put_own_king_in_check`); checkmate and stalemate are
 //!   judged only at the start of a non-blind turn of the side to move
@@ -35,6 +42,10 @@
 //!   `rule_blind_seat_learns_capture_square_not_the_capturer`). The sighted opponent of a
 //!   blind mover sees the result, not the move tried
 //!   (`rule_sighted_opponent_sees_the_result_not_the_try`).
+//!
+//! Insufficient material is only K v K and K+minor v K (RULES.md's common rules;
+//! `Board::is_bare_material`): K+B+B with bishops of one colour v K plays on
+//! (`rule_insufficient_material_is_only_bare_kings_or_one_minor`).
 //!
 //! Decisions (RULES.md's, tested): blind castling is offered when the right is held and
 //! no own piece stands between king and rook (or on their targets); an enemy piece there
@@ -59,7 +70,8 @@
 //!   turn), then insufficient material, 50 moves, repetition.
 //! - The end of the game shows the board to both seats (a terminal state hides nothing).
 //! - A FEN may leave the side not to move in check (its blind move may have done that);
-//!   touching kings are refused, as the board's reader does.
+//!   touching kings are refused, as the board's reader does (a blind move can make
+//!   them; [`TimeChess::from_board_at`] takes such a board).
 //!
 //! Information: the only thing a seat ever does not know is the opponent's one sighted
 //! move made while the seat was blind (White's Midday move for Black, Black's Midnight
@@ -94,6 +106,12 @@
 //! seat's observation hash. The recorded games of `results/time/` replay to their
 //! results and tallies (`engine/tests/time_replay.rs`).
 //!
+//! A slow reference written from RULES.md alone (`engine/tests/time_reference.rs`: a
+//! mailbox board, "attacked by any enemy piece, king included", its own blind
+//! resolution, castling rights, en passant, 50-move count and repetition) follows seeded
+//! random, greedy and lean playouts and scripted games, and checks every legal list,
+//! sampled action, board and result against the engine.
+//!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
 
@@ -102,13 +120,14 @@ mod playout;
 #[cfg(test)]
 mod tests;
 
-use crate::attacks::between;
+use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::game::{
     two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
     Returns, Seat, Turn, VariantParams,
 };
+use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
@@ -294,6 +313,54 @@ fn action_code(a: TimeAction) -> u64 {
     }
 }
 
+/// The side to move's king and the enemy king when they stand next to each other (a
+/// blind move put them there). The enemy king then gives check like any other piece
+/// (RULES.md), a check the orthodox generator does not see: it never counts a king
+/// among the checkers, as two kings never touch in orthodox chess.
+#[inline(always)]
+fn touching_kings(b: &Board) -> Option<(Square, Square)> {
+    let king = b.king(b.turn())?;
+    let theirs = b.king(b.turn().other())?;
+    attacks::king_attacks(king)
+        .contains(theirs)
+        .then_some((king, theirs))
+}
+
+/// Passes on only the steps of the king on `king` from the orthodox generator, minus
+/// `forbidden` (the enemy king's square): the answers to a check by the enemy king.
+/// Nothing can come between neighbours and kings are never captured, so only the own
+/// king's steps can end it; castling cannot (never out of check), nor can anything else.
+/// The generator's king targets already avoid every attacked square, the squares next
+/// to the enemy king included, judged with the king lifted.
+pub(super) struct KingSteps<'a, S: MoveSink> {
+    pub(super) inner: &'a mut S,
+    pub(super) king: Square,
+    pub(super) forbidden: Bitboard,
+}
+
+impl<S: MoveSink> MoveSink for KingSteps<'_, S> {
+    const SETWISE_PAWNS: bool = true;
+
+    #[inline(always)]
+    fn normal(&mut self, from: Square, targets: Bitboard) {
+        if from == self.king {
+            self.inner.normal(from, targets - self.forbidden);
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, _from: Square, _targets: Bitboard) {}
+
+    #[inline(always)]
+    fn special(&mut self, _mv: Move) {}
+
+    #[inline(always)]
+    fn pawn_set(&mut self, _targets: Bitboard, _delta: i8) {}
+
+    #[inline(always)]
+    fn pawn_promotion_set(&mut self, _targets: Bitboard, _delta: i8) {}
+}
+
 /// Squares that must hold no piece for `us` to castle with the rook on `rook`.
 fn castle_path(us: Color, king: Square, rook: Square) -> Bitboard {
     let (kd, rd) = Board::castle_targets(us, king, rook);
@@ -404,9 +471,18 @@ impl TimeChess {
 
     // ----- move generation ------------------------------------------------------------
 
-    /// Orthodox legal moves minus captures of the enemy king.
+    /// Orthodox legal moves minus captures of the enemy king, with the enemy king
+    /// giving check like any other piece.
     fn sighted_moves(board: &Board, out: &mut MoveList) {
         out.clear();
+        if let Some((king, their_king)) = touching_kings(board) {
+            board.generate(&mut KingSteps {
+                inner: out,
+                king,
+                forbidden: Bitboard::from_square(their_king),
+            });
+            return;
+        }
         board.generate(out);
         // Only a king its own blind move left attacked can be a target: skip the scan
         // over the list otherwise (the common case).

@@ -11,7 +11,7 @@
 //! Blind turns use [`blind_sets`], the listing generator's own sets, so every listed try
 //! has probability 1/n and nothing else can come out. Sighted turns use
 //! [`sighted_sets`]: when the mover is in check it is the orthodox legal generator
-//! (exact sets); otherwise it is the same generator without its costliest part, the
+//! (exact sets; only its king steps when the enemy king gives the check); otherwise it is the same generator without its costliest part, the
 //! safety test of every king target against enemy sliders and knights. Every other set is
 //! exact (pinned pieces stay on their pin lines, en passant and castling are judged as
 //! the orthodox generator judges them); the king's set is a superset of its legal
@@ -39,7 +39,7 @@ use crate::moves::{Move, MoveKind};
 use crate::square::{Color, Role, Square};
 use rand::{Rng, RngCore};
 
-use super::castle_path;
+use super::{castle_path, touching_kings, KingSteps};
 
 /// Most batches one position hands over: 16 pieces with up to two sets each (a pinned
 /// pawn), seven set-wise pawn sets, four special moves, with room to spare.
@@ -291,7 +291,8 @@ fn pawn_attacks_of(b: &Board, c: Color) -> Bitboard {
 
 /// The sighted moves of the side to move (orthodox legal moves minus moves onto the
 /// enemy king) into `sets`, refilled in place. In check, or without a king, the orthodox
-/// generator fills them exactly. Otherwise this is that generator's no-check branch
+/// generator fills them exactly; in check by the enemy king (kings touching after a
+/// blind move), which that generator does not count, only its exact king steps. Otherwise this is that generator's no-check branch
 /// (same pin, en passant and castling tests) except that the king's targets are tested
 /// against enemy sliders and knights only when drawn ([`Batches::draw`]) or when they
 /// are the only moves ([`Batches::any_legal`]).
@@ -303,6 +304,15 @@ pub(super) fn sighted_sets(b: &Board, sets: &mut Batches) {
         b.generate(sets);
         return;
     };
+    if let Some((_, their_king)) = touching_kings(b) {
+        // Checked by the enemy king: only the king's steps, exact (as the listing).
+        b.generate(&mut KingSteps {
+            inner: sets,
+            king,
+            forbidden: Bitboard::from_square(their_king),
+        });
+        return;
+    }
     let occ = b.occupied();
     let ours = b.by_color(us);
     let theirs = b.by_color(them);

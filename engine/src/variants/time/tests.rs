@@ -246,14 +246,106 @@ fn rule_sighted_moves_never_take_a_king() {
     assert!(!a.contains(&"e1e8".to_string()), "{a:?}");
     assert!(a.contains(&"e1e7".to_string()));
     assert!(g.parse_action("e1e8").is_err());
-    // Touching kings at a sighted turn: the king may not take the king either.
+    // Touching kings at a sighted turn: the king may not take the king either (it
+    // steps out of the enemy king's check instead).
     let mut b = Board::empty();
     b.set_piece(sq("e1"), Some(Piece::new(Color::White, Role::King)));
-    b.set_piece(sq("e2"), Some(Piece::new(Color::Black, Role::King)));
+    b.set_piece(sq("f2"), Some(Piece::new(Color::Black, Role::King)));
     b.set_piece(sq("a8"), Some(Piece::new(Color::Black, Role::Rook)));
     b.set_state(Color::White, Bitboard::EMPTY, None, 0, 1);
     let g = TimeChess::from_board_at(b, Phase::Dusk, 400).unwrap();
-    assert!(!actions(&g).contains(&"e1e2".to_string()));
+    assert_eq!(sorted(actions(&g)), ["e1d1", "e1d2"]);
+    assert!(g.parse_action("e1f2").is_err());
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// A position with touching kings (only a blind move makes one; a FEN may not hold it).
+fn touching(fen: &str, phase: Phase) -> TimeChess {
+    let b = Board::from_fen_kings_touching(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    TimeChess::from_board_at(b, phase, 400).unwrap()
+}
+
+#[test]
+fn rule_enemy_king_gives_check() {
+    // White's blind Morning king step lands next to the black king; at Dawn Black sees
+    // it and stands in check from the king: only king steps that leave the white king's
+    // reach answer it (not c7c5, c7c6 or the g5/f6 steps, nor taking the king).
+    let mut g = at("8/2p5/6k1/3P4/5K2/8/8/8 w - - 0 1", Phase::Morning);
+    play(&mut g, "f4f5");
+    assert_eq!(g.last_blind_outcome(), moved("f5", None));
+    assert_eq!(tally(&g, "white_blind_self_checks"), 1.0);
+    assert_eq!(g.phase(), Phase::Dawn);
+    assert!(g.board_ref().in_check());
+    let want = ["g6f7", "g6g7", "g6h5", "g6h6", "g6h7"];
+    assert_eq!(sorted(actions(&g)), want);
+    assert!(g.parse_action("c7c5").is_err());
+    // The same position set up directly, and the sampler's sets, agree.
+    let fen = "8/2p5/6k1/3P1K2/8/8/8/8 b - - 0 1";
+    let d = touching(fen, Phase::Dawn);
+    assert_eq!(sorted(actions(&d)), want);
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(33);
+    let mut scratch = Vec::new();
+    for _ in 0..200 {
+        let a = d.sample_legal_action(1, &mut rng, &mut scratch).unwrap();
+        assert!(want.contains(&d.action_notation(a).as_str()));
+    }
+    // White, sighted at Dusk with the kings touching, must step away as well.
+    let w = touching("8/2p5/6k1/3P1K2/8/8/8/8 w - - 0 1", Phase::Dusk);
+    assert_eq!(
+        sorted(actions(&w)),
+        ["f5e4", "f5e5", "f5e6", "f5f4", "f5g4"]
+    );
+    // A blind mover is not bound by the check: Black's Evening tries include c7c5.
+    let e = touching(fen, Phase::Evening);
+    assert!(actions(&e).contains(&"c7c5".to_string()));
+    // The answer restores ordinary play at White's turn.
+    play(&mut g, "g6h5");
+    assert!(!g.board_ref().in_check());
+}
+
+#[test]
+fn rule_enemy_king_gives_checkmate() {
+    // White's blind king step f6g7 leaves Black's king on h8 no square the white king
+    // does not reach; the rook may neither take the king nor come between neighbours.
+    // At Dawn, Black's first sighted turn, that is checkmate.
+    let mut g = at("7k/r7/5K2/8/8/8/1P6/8 w - - 0 1", Phase::Morning);
+    play(&mut g, "f6g7");
+    assert_eq!(g.last_blind_outcome(), moved("g7", None));
+    let r = g.result().expect("checkmate by the king");
+    assert_eq!(r.reason, "checkmate");
+    assert_eq!(r.returns[0], 1.0);
+    assert_eq!(tally(&g, "decided_after_blind"), 1.0);
+    // Set up at Dawn directly: judged at once; at Evening (blind) it is no mate.
+    let fen = "7k/r5K1/8/8/8/8/1P6/8 b - - 0 1";
+    let d = touching(fen, Phase::Dawn);
+    assert_eq!(d.result().map(|r| r.reason), Some("checkmate"));
+    let e = touching(fen, Phase::Evening);
+    assert_eq!(e.result(), None);
+    assert!(actions(&e).contains(&"a7a1".to_string()));
+}
+
+#[test]
+fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
+    // RULES.md: only K v K and K+minor v K are drawn by material outside orthodox chess
+    // and Chess960. A capture leaving K+B+B (same colour) v K plays on.
+    let mut g = at("4k3/8/8/8/8/8/1p1B4/2B1K3 w - - 0 1", Phase::Dusk);
+    play(&mut g, "c1b2");
+    assert!(
+        g.board_ref().is_insufficient_material(),
+        "orthodox would draw"
+    );
+    assert_eq!(g.result(), None);
+    play(&mut g, "e8e7"); // Midnight
+    play(&mut g, "b2c3"); // Morning, blind
+    assert_eq!(g.result(), None);
+    // A capture leaving K+N v K is drawn at once.
+    let mut g = at("4k3/8/8/8/8/2p5/8/1N2K3 w - - 0 1", Phase::Dusk);
+    play(&mut g, "b1c3");
+    assert_eq!(g.result().map(|r| r.reason), Some("insufficient-material"));
 }
 
 #[test]
