@@ -17,6 +17,7 @@
 //!   removed, the prophet climbs a rung; a king removed wins (`prophecy`); an enemy king
 //!   left attacked by the prophet wins (`royal-capture`);
 //! - the removed double-stepped pawn cannot be taken en passant any more.
+//!
 //! Draws: bare material (K v K, K+minor v K), 50 moves, threefold repetition (board,
 //! side, castling, capturable en passant), the ply cap on moves.
 

@@ -194,9 +194,12 @@ impl Reference {
                 }
             }
         }
-        for seat in 0..2 {
-            let up = self.face_up[seat].iter().any(|&x| x);
-            self.face_up[seat] = if up { [false; 5] } else { chosen[seat] };
+        for (up, pair) in self.face_up.iter_mut().zip(chosen) {
+            *up = if up.iter().any(|&x| x) {
+                [false; 5]
+            } else {
+                pair
+            };
         }
         self.moved_pawns.clear();
         self.skip_unmovable();
@@ -307,7 +310,7 @@ fn run(
                 assert_eq!(g.turn(), Turn::Simultaneous, "at {here}");
                 let mut chosen = [[false; 5]; 2];
                 let mut actions = Vec::new();
-                for seat in 0..2 {
+                for (seat, chosen) in chosen.iter_mut().enumerate() {
                     let choices = r.choices(seat);
                     assert_eq!(
                         engine_actions(&g, seat),
@@ -316,7 +319,7 @@ fn run(
                     );
                     let pick = &choices[rng.gen_range(0..choices.len())];
                     for ch in pick.chars() {
-                        chosen[seat][LETTERS.iter().position(|&l| l == ch).unwrap()] = true;
+                        chosen[LETTERS.iter().position(|&l| l == ch).unwrap()] = true;
                     }
                     let mut acts = Vec::new();
                     g.legal_actions(seat, &mut acts);
