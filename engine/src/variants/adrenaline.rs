@@ -39,6 +39,11 @@
 //! - Repetition compares positions between whole turns (before each regular move), not
 //!   after each decision inside a turn
 //!   (`rule_repetition_counts_positions_between_whole_turns`).
+//! - Insufficient material is exactly K v K and K+minor v K (RULES.md, common rules),
+//!   checkers on the board or not: a capture that leaves bare kings draws once the
+//!   turn is over, even with the placed checker under a king
+//!   (`rule_bare_material_draws_even_with_checkers_on_the_board`; found by
+//!   `tests/adrenaline_reference.rs`: checkers used to keep such games going).
 //!
 //! A turn is a compound of decisions by the same seat: the regular move, then each extra
 //! step (`~e5`, `~e8q` for a promotion; `stop` ends them), then the checker placement
@@ -1919,11 +1924,14 @@ impl Adrenaline {
         if self.phase != Phase::Regular {
             return None;
         }
+        // Bare material (K v K, K+minor v K) draws whatever checkers stand under the
+        // pieces: RULES.md's common rule names exactly those two cases for every variant
+        // (`rule_bare_material_draws_even_with_checkers_on_the_board`).
         common_draw(
             &self.board,
             self.board.ply(),
             self.params.ply_cap,
-            nonzero_squares(&self.stacks).any(),
+            false,
             key,
             std::iter::empty(),
         )
@@ -2285,6 +2293,32 @@ mod tests {
         assert_eq!(g.result(), None, "second occurrence");
         let g = replay(g, &cycle).unwrap();
         assert_eq!(g.result().map(|r| r.reason), Some("repetition"));
+    }
+
+    #[test]
+    fn rule_bare_material_draws_even_with_checkers_on_the_board() {
+        // From the reference's game: K v K with a checker under the white king used to
+        // play on (any checker on the board counted as mating power). RULES.md: K v K
+        // and K+minor v K are the insufficient material of every variant.
+        let g = pos("8/2k5/8/6K1/8/8/8/8 w - - 0 1 | g5=1");
+        assert_eq!(g.result().map(|r| r.reason), Some("insufficient-material"));
+        let g = pos("8/2k5/8/6K1/8/8/3N4/8 b - - 0 1 | d2=2 c7=1");
+        assert_eq!(g.result().map(|r| r.reason), Some("insufficient-material"));
+        // A capture leaving K v K: the draw comes once the turn (steps, placement) ends.
+        let g = pos("8/2k5/2n5/8/8/8/8/2R1K3 w - - 0 1");
+        let mut g = replay(g, &["c1c6", "+c7", "c7c6"]).unwrap();
+        assert_eq!(g.result(), None, "Black's turn is not over yet");
+        assert_eq!(g.board_ref().occupied().count(), 2);
+        let mut acts = Vec::new();
+        while g.result().is_none() && g.turn() == Turn::Seat(1) {
+            g.legal_actions(1, &mut acts);
+            let stop = acts.iter().copied().find(|&a| a == AdrenalineAction::Stop);
+            g.apply(stop.unwrap_or(acts[0]));
+        }
+        assert_eq!(g.result().map(|r| r.reason), Some("insufficient-material"));
+        // Two minors play on, as elsewhere.
+        let g = pos("8/2k5/8/6K1/8/8/3NN3/8 w - - 0 1 | g5=1");
+        assert_eq!(g.result(), None);
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //!   (`rule_prophecy_resolves_two_own_moves_later`).
 //! - A move that ends the game (checkmate, stalemate, a draw such as insufficient
 //!   material, or the ply cap) ends it before any prophecy falls due: the prophecy
-//!   lapses, so a mated side never wins by a removal afterwards
-//!   (`rule_seed_example_mate_before_resolution`,
+//!   lapses, so a mated side never wins by a removal afterwards, and the mover names no
+//!   prophecy after it (`rule_move_reaching_the_ply_cap_ends_the_game_without_a_prophecy`;
+//!   `rule_seed_example_mate_before_resolution`,
 //!   `rule_mate_ends_the_game_before_a_due_prophecy`,
 //!   `rule_mated_side_never_wins_by_a_prophecy_resolving_afterwards`,
 //!   `rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
@@ -339,7 +340,8 @@ impl Cassandra {
 
     fn may_prophesy(&self, color: Color) -> bool {
         let first_white_move = color == Color::White && self.moves_made[0] == 1;
-        !first_white_move && self.pending[color.index()].is_none() && self.board_outcome().is_none()
+        // A move that ends the game, the ply cap included, leaves nothing to announce.
+        !first_white_move && self.pending[color.index()].is_none() && !self.board_game_over()
     }
 
     fn seat_to_act(&self) -> Color {
@@ -854,8 +856,31 @@ mod tests {
         };
         let mut g = Cassandra::from_opening(&capped, "4k3/8/8/8/8/8/R7/4K3 w - - 0 1").unwrap();
         g.rung = [5, 5];
-        let g = replay(g, &["e1d1", "@e8", "e8d8", "@-", "d1c1", "d8e8", "@-"]).unwrap();
+        let g = replay(g, &["e1d1", "@e8", "e8d8", "@-", "d1c1", "d8e8"]).unwrap();
         assert_eq!(g.result().map(|r| r.reason), Some("cap"));
+    }
+
+    #[test]
+    fn rule_move_reaching_the_ply_cap_ends_the_game_without_a_prophecy() {
+        // Found by the reference (tests/cassandra_reference.rs): the move that reached
+        // the cap used to be followed by a prophecy decision (65 actions) before the
+        // game ended, though the cap ends the game like any draw. Black's d8e8 is the
+        // fourth move of a game capped at 4, and Black has no pending prophecy.
+        let capped = CassandraParams {
+            ply_cap: 4,
+            ..Default::default()
+        };
+        let g = Cassandra::from_opening(&capped, "4k3/8/8/8/8/8/R7/4K3 w - - 0 1").unwrap();
+        let mut g = replay(g, &["e1d1", "@-", "e8d8", "@-", "d1c1", "@-"]).unwrap();
+        let a = g.parse_action("d8e8").unwrap();
+        g.apply(a);
+        assert_eq!(g.pending(Color::Black), None);
+        assert_eq!(g.turn(), Turn::Terminal);
+        assert_eq!(g.result().map(|r| r.reason), Some("cap"));
+        let mut actions = Vec::new();
+        g.legal_actions(1, &mut actions);
+        assert!(actions.is_empty());
+        assert!(g.parse_action("@e1").is_err());
     }
 
     #[test]
