@@ -98,8 +98,9 @@ use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
 use crate::zobrist;
 use purchases::{
-    bought_cost, completes, describe, drop_allowed, drop_squares, finish_turn_move,
-    forbidden_after_check, in_check, mover_moves, place, royal_king, scratch, scratch_with_ep,
+    bought_cost, can_end, completes, describe, drop_allowed, drop_squares, finish_turn_move,
+    forbidden_after_check, in_check, mover_moves, place, reachable_drop_squares, royal_king,
+    scratch,
 };
 use rand::{Rng, RngCore};
 
@@ -656,11 +657,16 @@ impl Clairvoyant {
             }
         }
         let costs = self.costs();
+        // In check, which sequences can still end the turn depends on the balance too:
+        // worked out by search (open mode only; blind mode does not know the balance).
+        let mut in_check_search = (!self.blind && self.s.start_check)
+            .then(|| (scratch(b, mover), purchases::EndMemo::default()));
         for role in Role::ALL {
-            if !self.blind && balance < costs.drop.get(role) {
-                continue;
+            let budget = (!self.blind).then_some(balance);
+            let mut squares = reachable_drop_squares(b, role, budget, costs);
+            if let Some((sc, memo)) = in_check_search.as_mut() {
+                squares = self.reachable_in_check(sc, memo, role, squares);
             }
-            let squares = drop_squares(b, role);
             for sq in squares {
                 out.push(ClairAction::Guess(Guess::BuySquare(role, sq)));
             }
@@ -673,7 +679,66 @@ impl Clairvoyant {
         }
     }
 
-    /// Drops the mover may make now (price, placement, and a legal end still possible).
+    /// Of `squares` (where `role` could be dropped after at most one blocking drop, by
+    /// price and placement), those some sequence of drops that can end the turn legally
+    /// reaches, for a mover in check at the start of the turn (`sc`: the start position,
+    /// the mover to move). A drop allowed now is reachable if the turn can end after it
+    /// (drops commute, and it may come first); else it needs one of the blockers allowed
+    /// now first (see [`purchases::reachable_drop_squares`]), and the turn must be able to
+    /// end after both (further drops included).
+    fn reachable_in_check(
+        &self,
+        sc: &mut Board,
+        memo: &mut purchases::EndMemo,
+        role: Role,
+        squares: crate::bitboard::Bitboard,
+    ) -> crate::bitboard::Bitboard {
+        let balance = self.s.balance[self.s.mover.index()];
+        let costs = self.costs();
+        let cost = costs.drop.get(role);
+        let (left, start_check) = (self.params.bought_after_drops, self.s.start_check);
+        let enemy_king = royal_king(sc, self.s.mover.other());
+        let mut out = crate::bitboard::Bitboard::EMPTY;
+        for sq in squares {
+            let ok = if drop_allowed(sc, role, sq) {
+                place(sc, role, sq);
+                let ok = can_end(sc, balance - cost, left, start_check, costs, memo);
+                sc.set_piece(sq, None);
+                ok
+            } else {
+                let between = enemy_king.map_or(crate::bitboard::Bitboard::EMPTY, |k| {
+                    crate::attacks::between(sq, k)
+                });
+                let mut ok = false;
+                'blockers: for t in between {
+                    for r in Role::ALL {
+                        let c = costs.drop.get(r);
+                        if c + cost > balance || !drop_allowed(sc, r, t) {
+                            continue;
+                        }
+                        place(sc, r, t);
+                        if drop_allowed(sc, role, sq) {
+                            place(sc, role, sq);
+                            ok = can_end(sc, balance - cost - c, left, start_check, costs, memo);
+                            sc.set_piece(sq, None);
+                        }
+                        sc.set_piece(t, None);
+                        if ok {
+                            break 'blockers;
+                        }
+                    }
+                }
+                ok
+            };
+            if ok {
+                out |= crate::bitboard::Bitboard::from_square(sq);
+            }
+        }
+        out
+    }
+
+    /// Drops the mover may make now: affordable, allowed, and the turn can still end
+    /// legally after it, by further drops and bought moves ([`can_end`]).
     fn drops(&self, out: &mut Vec<ClairAction>) {
         let mover = self.s.mover;
         let balance = self.s.balance[mover.index()];
@@ -687,7 +752,7 @@ impl Clairvoyant {
         } else {
             None
         };
-        let mut moves = Vec::new();
+        let mut memo = purchases::EndMemo::default();
         for role in Role::ALL {
             let cost = costs.drop.get(role);
             if cost > balance {
@@ -698,13 +763,13 @@ impl Clairvoyant {
                     None => true,
                     Some(b) => {
                         place(b, role, sq);
-                        let ok = completes(
+                        let ok = can_end(
                             b,
-                            &mut moves,
                             balance - cost,
                             self.params.bought_after_drops,
                             self.s.start_check,
                             costs,
+                            &mut memo,
                         );
                         b.set_piece(sq, None);
                         ok
@@ -830,13 +895,10 @@ impl Clairvoyant {
         let mut moves = self.turn_moves();
         moves.retain(|m| !m.retracted);
         let left = self.s.bought_limit - self.s.bought;
-        // After drops alone the board still has its en passant square: the first move
-        // of the turn may use it.
-        let mut b = if moves.is_empty() {
-            scratch_with_ep(&self.board, mover, self.board.ep_square())
-        } else {
-            scratch(&self.board, mover)
-        };
+        // Never en passant: a bought move follows the free move or drops, and drops
+        // replace the move that would have answered the double step (RULES.md;
+        // `rule_bought_move_after_drops_never_takes_en_passant`).
+        let mut b = scratch(&self.board, mover);
         let mut l = MoveList::new();
         mover_moves(&b, &mut l);
         for &m in l.iter() {
