@@ -24,9 +24,14 @@
 //!   only while its side has two (`rule_second_king_capture_is_ordinary`).
 //! - Castling keeps its orthodox conditions (not out of, through or into an attack at
 //!   the moment it is made) and needs exactly one king (decision).
-//! - En passant is possible only for the first move of a turn (the board forgets the
-//!   square at the null step between two moves of one side), and after a two-move turn
-//!   only if its last move was the double step (RULES.md).
+//! - En passant is possible only for the free move (the board forgets the square at the
+//!   null step between two moves of one side, and a bought move after drops is generated
+//!   without it: `rule_bought_move_after_drops_never_takes_en_passant`), and after a
+//!   two-move turn only if its last move was the double step (RULES.md).
+//! - After drops, [`can_end`] also counts further drops
+//!   (`rule_drop_offered_when_a_later_drop_can_end_the_check`), and drop guesses may name
+//!   squares a blocking drop first opens ([`reachable_drop_squares`],
+//!   `rule_drop_guess_names_squares_a_blocking_drop_opens`).
 
 use super::tables::Costs;
 use super::TurnMove;
@@ -352,8 +357,8 @@ fn cheapest_drop_on(b: &Board, squares: Bitboard, costs: &Costs) -> Option<u32> 
 /// Every square where `role` could be dropped by the side to move of `b` in some sequence
 /// of this turn's drops costing at most `budget` (`None`: any price), ignoring the
 /// mover's own king: where the drop is allowed now, or where it would check the enemy's
-/// only king along a line that one drop first can block (`rule_drop_guess_names_squares_
-/// a_blocking_drop_opens`).
+/// only king along a line that one drop first can block
+/// (`rule_drop_guess_names_squares_a_blocking_drop_opens`).
 ///
 /// One blocker is always enough, and the cheapest one that is allowed now is the one to
 /// price: drops only add pieces, so a check by a non-line pattern (pawn, knight, king) or
@@ -471,7 +476,7 @@ pub fn further_drops(b: &Board, king: Square, lines: Bitboard, role: Role) -> [B
     }
     let squares = drop_squares(b, role);
     let blocks = squares & blocks;
-    [blocks, squares & (lines | attackers) - blocks]
+    [blocks, squares & ((lines | attackers) - blocks)]
 }
 
 #[allow(clippy::too_many_arguments)]
