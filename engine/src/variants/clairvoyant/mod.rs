@@ -14,7 +14,10 @@
 //! 3. Drops (`N@e4`) in place of the free move, any number while affordable, then up to
 //!    `bought_after_drops` bought moves (`buy:g1f3`) or `pass`
 //!    (`rule_drops_replace_the_free_move`, `rule_moves_after_drops`); or the free move in
-//!    UCI.
+//!    UCI. A drop is offered whenever the turn can still end legally after it, counting
+//!    further drops as well as bought moves: a first drop may leave the king in check if
+//!    a later blocking drop ends it (`rule_drop_offered_when_a_later_drop_can_end_the_check`;
+//!    the further drops searched are described below).
 //! 4. After the free move, the opponent may force a retraction (`retract` or `pass`),
 //!    repeatedly while it can pay (see [`retraction`]).
 //! 5. Up to `bought_after_move` bought moves (`buy:...`) or `pass`
@@ -46,10 +49,28 @@
 //! - The guesser's sheet is offered in full form only where a guess can score: piece
 //!   guesses name one of the mover's pieces; destination guesses name a square that
 //!   piece reaches in one move from the start of the turn (castling: the king's square);
-//!   drop guesses name squares where that drop is allowed at the start of the turn; in
-//!   open mode buy and extra-move guesses are offered only when the mover can afford
+//!   in open mode buy and extra-move guesses are offered only when the mover can afford
 //!   them (in blind mode the guesser cannot know, so always)
 //!   (`rule_guess_offers_follow_the_position`).
+//! - Drop guesses (RULES.md) name any square some sequence of this turn's affordable drops
+//!   could reach: allowed now, or after a blocking drop between it and the enemy king (one
+//!   blocker is always enough, so the search is one scan of the squares between, priced
+//!   with the cheapest blocker allowed there: [`purchases::reachable_drop_squares`];
+//!   `rule_drop_guess_names_squares_a_blocking_drop_opens`). A mover in check at the start
+//!   of the turn must also be able to end the turn after the drop (and its blocker), as
+//!   for the drops offered. In blind mode the balance is unknown to the guesser, so price
+//!   and check are ignored: every square some sequence of drops could reach.
+//! - Further drops after a drop that leaves the king in check ([`purchases::can_end`], a
+//!   bounded reading of RULES.md): any number of drops on squares between an enemy
+//!   bishop, rook or queen and a square within two king steps of the king (occupancy
+//!   ignored: these include every block of the check and of lines to the squares the king
+//!   may move to), and drops of a piece that attacks a checking piece (to take it with a
+//!   bought move), then the bought moves. Drops elsewhere would count only through a
+//!   bought move of the dropped piece to another square or a line to the enemy king;
+//!   searching them multiplies the work by every empty square at every level (seconds
+//!   per decision in boxed-in positions), so they are left out. Bounded: each drop costs
+//!   at least the cheapest drop price, and a set of drops is one memoised position.
+//!   Checked against a brute-force mailbox search in `engine/tests/clairvoyant_reference.rs`.
 //! - The mover's retraction guess and the retraction step are asked only when a
 //!   retraction is possible: in open mode when the opponent can pay the cheapest
 //!   retraction; always in blind mode. The retraction step is then asked even when this
@@ -59,7 +80,9 @@
 //!   the only answer when unaffordable) in blind mode, so skipping never reveals a
 //!   secret balance (`rule_one_bought_move_after_the_free_move`).
 //! - En passant: only the first move of a turn may take en passant
-//!   (`rule_en_passant_only_for_the_first_move`).
+//!   (`rule_en_passant_only_for_the_first_move`), and a bought move after drops never
+//!   does: the drops replaced the move that would have answered the double step
+//!   (RULES.md; `rule_bought_move_after_drops_never_takes_en_passant`).
 //! - Parameters: every number is a field of [`ClairvoyantParams`], read from TOML over
 //!   the seed's values (`rule_params_from_toml`). Bad input is refused with its reason
 //!   (`rule_unaffordable_purchase_refused`, `bad_input_is_refused_with_clear_errors`).
@@ -71,6 +94,13 @@
 //!   (checkmate when in check, else stalemate; drops and bought moves count as ways out,
 //!   `rule_drop_can_block_mate`), then insufficient material, 50 moves, repetition
 //!   (turn-start positions with both balances) (`rule_draws_count_turns`).
+//!   Insufficient material is exactly K v K and K+minor v K (`Board::is_bare_material`),
+//!   whatever the balances: RULES.md applies the draw, so Zorkmids that could buy pieces
+//!   do not make it moot; two minors, same-coloured bishops included, play on
+//!   (`rule_insufficient_material_is_only_bare_kings_or_one_minor`).
+//! - The slow mailbox reference (`engine/tests/clairvoyant_reference.rs`) checks the free
+//!   moves, drops, bought moves, `pass`, the retraction offer and the guess sheet at every
+//!   decision of seeded random and greedy games.
 //!
 //! Information (facts: sequential, imperfect): the mover never sees this turn's sheet
 //! before acting, and the guesser does not see the mover's retraction guess. In open
@@ -98,8 +128,9 @@ use crate::square::{Color, Role, Square};
 use crate::variants::chess::material_balance;
 use crate::zobrist;
 use purchases::{
-    bought_cost, completes, describe, drop_allowed, drop_squares, finish_turn_move,
-    forbidden_after_check, in_check, mover_moves, place, royal_king, scratch, scratch_with_ep,
+    bought_cost, can_end, completes, describe, drop_allowed, drop_squares, finish_turn_move,
+    forbidden_after_check, in_check, mover_moves, place, reachable_drop_squares, royal_king,
+    scratch,
 };
 use rand::{Rng, RngCore};
 
@@ -656,11 +687,16 @@ impl Clairvoyant {
             }
         }
         let costs = self.costs();
+        // In check, which sequences can still end the turn depends on the balance too:
+        // worked out by search (open mode only; blind mode does not know the balance).
+        let mut in_check_search = (!self.blind && self.s.start_check)
+            .then(|| (scratch(b, mover), purchases::EndMemo::default()));
         for role in Role::ALL {
-            if !self.blind && balance < costs.drop.get(role) {
-                continue;
+            let budget = (!self.blind).then_some(balance);
+            let mut squares = reachable_drop_squares(b, role, budget, costs);
+            if let Some((sc, memo)) = in_check_search.as_mut() {
+                squares = self.reachable_in_check(sc, memo, role, squares);
             }
-            let squares = drop_squares(b, role);
             for sq in squares {
                 out.push(ClairAction::Guess(Guess::BuySquare(role, sq)));
             }
@@ -673,7 +709,66 @@ impl Clairvoyant {
         }
     }
 
-    /// Drops the mover may make now (price, placement, and a legal end still possible).
+    /// Of `squares` (where `role` could be dropped after at most one blocking drop, by
+    /// price and placement), those some sequence of drops that can end the turn legally
+    /// reaches, for a mover in check at the start of the turn (`sc`: the start position,
+    /// the mover to move). A drop allowed now is reachable if the turn can end after it
+    /// (drops commute, and it may come first); else it needs one of the blockers allowed
+    /// now first (see [`purchases::reachable_drop_squares`]), and the turn must be able to
+    /// end after both (further drops included).
+    fn reachable_in_check(
+        &self,
+        sc: &mut Board,
+        memo: &mut purchases::EndMemo,
+        role: Role,
+        squares: crate::bitboard::Bitboard,
+    ) -> crate::bitboard::Bitboard {
+        let balance = self.s.balance[self.s.mover.index()];
+        let costs = self.costs();
+        let cost = costs.drop.get(role);
+        let (left, start_check) = (self.params.bought_after_drops, self.s.start_check);
+        let enemy_king = royal_king(sc, self.s.mover.other());
+        let mut out = crate::bitboard::Bitboard::EMPTY;
+        for sq in squares {
+            let ok = if drop_allowed(sc, role, sq) {
+                place(sc, role, sq);
+                let ok = can_end(sc, balance - cost, left, start_check, costs, memo);
+                sc.set_piece(sq, None);
+                ok
+            } else {
+                let between = enemy_king.map_or(crate::bitboard::Bitboard::EMPTY, |k| {
+                    crate::attacks::between(sq, k)
+                });
+                let mut ok = false;
+                'blockers: for t in between {
+                    for r in Role::ALL {
+                        let c = costs.drop.get(r);
+                        if c + cost > balance || !drop_allowed(sc, r, t) {
+                            continue;
+                        }
+                        place(sc, r, t);
+                        if drop_allowed(sc, role, sq) {
+                            place(sc, role, sq);
+                            ok = can_end(sc, balance - cost - c, left, start_check, costs, memo);
+                            sc.set_piece(sq, None);
+                        }
+                        sc.set_piece(t, None);
+                        if ok {
+                            break 'blockers;
+                        }
+                    }
+                }
+                ok
+            };
+            if ok {
+                out |= crate::bitboard::Bitboard::from_square(sq);
+            }
+        }
+        out
+    }
+
+    /// Drops the mover may make now: affordable, allowed, and the turn can still end
+    /// legally after it, by further drops and bought moves ([`can_end`]).
     fn drops(&self, out: &mut Vec<ClairAction>) {
         let mover = self.s.mover;
         let balance = self.s.balance[mover.index()];
@@ -687,7 +782,7 @@ impl Clairvoyant {
         } else {
             None
         };
-        let mut moves = Vec::new();
+        let mut memo = purchases::EndMemo::default();
         for role in Role::ALL {
             let cost = costs.drop.get(role);
             if cost > balance {
@@ -698,13 +793,13 @@ impl Clairvoyant {
                     None => true,
                     Some(b) => {
                         place(b, role, sq);
-                        let ok = completes(
+                        let ok = can_end(
                             b,
-                            &mut moves,
                             balance - cost,
                             self.params.bought_after_drops,
                             self.s.start_check,
                             costs,
+                            &mut memo,
                         );
                         b.set_piece(sq, None);
                         ok
@@ -830,13 +925,10 @@ impl Clairvoyant {
         let mut moves = self.turn_moves();
         moves.retain(|m| !m.retracted);
         let left = self.s.bought_limit - self.s.bought;
-        // After drops alone the board still has its en passant square: the first move
-        // of the turn may use it.
-        let mut b = if moves.is_empty() {
-            scratch_with_ep(&self.board, mover, self.board.ep_square())
-        } else {
-            scratch(&self.board, mover)
-        };
+        // Never en passant: a bought move follows the free move or drops, and drops
+        // replace the move that would have answered the double step (RULES.md;
+        // `rule_bought_move_after_drops_never_takes_en_passant`).
+        let mut b = scratch(&self.board, mover);
         let mut l = MoveList::new();
         mover_moves(&b, &mut l);
         for &m in l.iter() {

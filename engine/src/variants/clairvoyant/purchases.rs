@@ -24,9 +24,14 @@
 //!   only while its side has two (`rule_second_king_capture_is_ordinary`).
 //! - Castling keeps its orthodox conditions (not out of, through or into an attack at
 //!   the moment it is made) and needs exactly one king (decision).
-//! - En passant is possible only for the first move of a turn (the board forgets the
-//!   square at the null step between two moves of one side), and after a two-move turn
-//!   only if its last move was the double step (RULES.md).
+//! - En passant is possible only for the free move (the board forgets the square at the
+//!   null step between two moves of one side, and a bought move after drops is generated
+//!   without it: `rule_bought_move_after_drops_never_takes_en_passant`), and after a
+//!   two-move turn only if its last move was the double step (RULES.md).
+//! - After drops, [`can_end`] also counts further drops
+//!   (`rule_drop_offered_when_a_later_drop_can_end_the_check`), and drop guesses may name
+//!   squares a blocking drop first opens ([`reachable_drop_squares`],
+//!   `rule_drop_guess_names_squares_a_blocking_drop_opens`).
 
 use super::tables::Costs;
 use super::TurnMove;
@@ -333,4 +338,198 @@ pub fn drop_squares(b: &Board, role: Role) -> Bitboard {
 /// Places a dropped piece (the caller records the board operation).
 pub fn place(b: &mut Board, role: Role, sq: Square) {
     b.set_piece(sq, Some(Piece::new(b.turn(), role)));
+}
+
+/// The cheapest drop (its price) that may be made now on one of `squares`, or `None`.
+fn cheapest_drop_on(b: &Board, squares: Bitboard, costs: &Costs) -> Option<u32> {
+    let mut best: Option<u32> = None;
+    for sq in squares {
+        for role in Role::ALL {
+            let c = costs.drop.get(role);
+            if best.is_none_or(|x| c < x) && drop_allowed(b, role, sq) {
+                best = Some(c);
+            }
+        }
+    }
+    best
+}
+
+/// Every square where `role` could be dropped by the side to move of `b` in some sequence
+/// of this turn's drops costing at most `budget` (`None`: any price), ignoring the
+/// mover's own king: where the drop is allowed now, or where it would check the enemy's
+/// only king along a line that one drop first can block
+/// (`rule_drop_guess_names_squares_a_blocking_drop_opens`).
+///
+/// One blocker is always enough, and the cheapest one that is allowed now is the one to
+/// price: drops only add pieces, so a check by a non-line pattern (pawn, knight, king) or
+/// from an adjacent square never goes away, and a blocked line needs a piece between the
+/// square and the king; of any set of blockers that lets the drop in, the one nearest the
+/// king stands on an open line to it, so it was allowed on its own (a piece that checks
+/// along that line never could be), and it alone blocks the line. So the search is one
+/// scan of the squares between, whatever the budget.
+pub fn reachable_drop_squares(
+    b: &Board,
+    role: Role,
+    budget: Option<u32>,
+    costs: &Costs,
+) -> Bitboard {
+    let cost = costs.drop.get(role);
+    if budget.is_some_and(|x| x < cost) {
+        return Bitboard::EMPTY;
+    }
+    let mut out = drop_squares(b, role);
+    let us = b.turn();
+    let Some(k) = royal_king(b, us.other()) else {
+        return out;
+    };
+    if !matches!(role, Role::Bishop | Role::Rook | Role::Queen) {
+        return out;
+    }
+    let occ = b.occupied();
+    let blocked = attacks::attacks(role, us, k, occ) - occ;
+    for sq in blocked {
+        let between = attacks::between(sq, k);
+        if between.is_empty() {
+            continue;
+        }
+        if let Some(c) = cheapest_drop_on(b, between, costs) {
+            if budget.is_none_or(|x| c + cost <= x) {
+                out |= Bitboard::from_square(sq);
+            }
+        }
+    }
+    out
+}
+
+/// Answers of [`can_end`] already worked out, by (position key, balance).
+pub type EndMemo = std::collections::HashMap<(u64, u32), bool>;
+
+/// The squares of lines into the mover's king zone: strictly between an enemy line piece
+/// (bishop, rook, queen) and a square within two king steps of `king`, occupancy ignored
+/// (bought moves can open lines). A piece dropped there can block the check or a line to
+/// a square the king may move to.
+pub fn king_zone_lines(b: &Board, king: Square) -> Bitboard {
+    let them = b.turn().other();
+    let mut zone = Bitboard::EMPTY;
+    for sq in Square::all() {
+        if sq.distance(king) <= 2 {
+            zone |= Bitboard::from_square(sq);
+        }
+    }
+    let mut out = Bitboard::EMPTY;
+    for role in [Role::Bishop, Role::Rook, Role::Queen] {
+        for a in b.pieces(them, role) {
+            for x in attacks::attacks(role, them, a, Bitboard::EMPTY) & zone {
+                out |= attacks::between(a, x);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the turn can still end legally from `b` (the mover to move, drops made, no
+/// move yet) with `balance` Zorkmids, by further drops and then at most `left` bought
+/// moves (`rule_drop_offered_when_a_later_drop_can_end_the_check`).
+///
+/// The further drops counted (the lab's bounded reading of RULES.md, documented in the
+/// module doc): any number of drops on [`king_zone_lines`] (which include every square
+/// that blocks the check), and drops of a piece that attacks a checking piece (to take
+/// it with a bought move). Drops add pieces and nothing else, so these are the drops
+/// that act on the check itself; a further drop elsewhere would only count through a
+/// bought move of the dropped piece to some other square, or through a line to the
+/// enemy king, and searching those too multiplies the work by every empty square at
+/// every level. Bounded: each drop costs at least `costs.drop.min()` (positive), so a
+/// line of drops is at most `balance / min` long, and a set of drops reached in any
+/// order is one position in `memo`. Blocks are tried first; they usually end the search.
+pub fn can_end(
+    b: &mut Board,
+    balance: u32,
+    left: u32,
+    start_check: bool,
+    costs: &Costs,
+    memo: &mut EndMemo,
+) -> bool {
+    let mover = b.turn();
+    let Some(king) = royal_king(b, mover) else {
+        return true;
+    };
+    if !b.is_attacked(king, mover.other()) {
+        return true;
+    }
+    let lines = king_zone_lines(b, king);
+    end_search(b, king, lines, balance, left, start_check, costs, memo)
+}
+
+/// The further drops [`can_end`] counts for `role` on `b`, blocks of the check first.
+pub fn further_drops(b: &Board, king: Square, lines: Bitboard, role: Role) -> [Bitboard; 2] {
+    let us = b.turn();
+    let occ = b.occupied();
+    let checkers = b.attackers_to(king, us.other(), occ);
+    let mut blocks = Bitboard::EMPTY;
+    let mut attackers = Bitboard::EMPTY;
+    for c in checkers {
+        blocks |= attacks::between(c, king);
+        attackers |= match role {
+            Role::Pawn => attacks::pawn_attacks(us.other(), c),
+            r => attacks::attacks(r, us, c, occ),
+        };
+    }
+    let squares = drop_squares(b, role);
+    let blocks = squares & blocks;
+    [blocks, squares & ((lines | attackers) - blocks)]
+}
+
+#[allow(clippy::too_many_arguments)]
+fn end_search(
+    b: &mut Board,
+    king: Square,
+    lines: Bitboard,
+    balance: u32,
+    left: u32,
+    start_check: bool,
+    costs: &Costs,
+    memo: &mut EndMemo,
+) -> bool {
+    if !in_check(b, b.turn()) {
+        return true;
+    }
+    let key = (b.key(), balance);
+    if let Some(&r) = memo.get(&key) {
+        return r;
+    }
+    let mut r = completes(b, &mut Vec::new(), balance, left, start_check, costs);
+    if !r && balance >= costs.drop.min() {
+        let groups: Vec<[Bitboard; 2]> = Role::ALL
+            .iter()
+            .map(|&role| further_drops(b, king, lines, role))
+            .collect();
+        'search: for i in 0..2 {
+            for (role, g) in Role::ALL.into_iter().zip(&groups) {
+                let cost = costs.drop.get(role);
+                if cost > balance {
+                    continue;
+                }
+                for sq in g[i] {
+                    place(b, role, sq);
+                    let ok = end_search(
+                        b,
+                        king,
+                        lines,
+                        balance - cost,
+                        left,
+                        start_check,
+                        costs,
+                        memo,
+                    );
+                    b.set_piece(sq, None);
+                    if ok {
+                        r = true;
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    memo.insert(key, r);
+    r
 }

@@ -730,3 +730,106 @@ fn features_add_the_zorkmid_balance() {
     let values: Vec<f64> = f.iter().map(|(_, v)| *v).collect();
     assert_eq!(values, [-1.0, 0.0, 0.0, 1.0, 0.0, 18.0]);
 }
+
+#[test]
+fn rule_drop_guess_names_squares_a_blocking_drop_opens() {
+    // Black's king on an open e-file: R@e4 alone would give check, but P@e6 first blocks
+    // the file, and 3 + 15 fit White's 28Z, so the guesser may name R@e4 (and Q@e4:
+    // 3 + 25 = 28). R@e7 has no square between it and the king to block; a knight on d6
+    // checks whatever is dropped first.
+    let fen = "4k3/7p/8/8/8/8/7P/K7 w - - 0 1";
+    let g = game(Some(fen), &params(28, 0));
+    assert_eq!(g.phase(), Phase::Guess);
+    let l = legal(&g);
+    for yes in [
+        "guess:buy:R@e4",
+        "guess:buy:Q@e4",
+        "guess:buy:P@e6",
+        "guess:buy:R",
+    ] {
+        assert!(l.contains(&yes.to_string()), "{yes} missing");
+    }
+    for no in ["guess:buy:R@e7", "guess:buy:N@d6", "guess:buy:Q@e7"] {
+        assert!(!l.contains(&no.to_string()), "{no} offered");
+    }
+    // 27Z: the rook still fits behind a pawn, the queen no longer does.
+    let l = legal(&game(Some(fen), &params(27, 0)));
+    assert!(l.contains(&"guess:buy:R@e4".to_string()));
+    assert!(!l.contains(&"guess:buy:Q@e4".to_string()));
+    // The guess is playable and scores the seed's 25.
+    let mut g = game(Some(fen), &params(28, 0));
+    play(&mut g, &["guess:buy:R@e4", "pass", "P@e6", "R@e4", "pass"]);
+    assert_eq!(g.balance(Color::Black), 25);
+    assert_eq!(g.balance(Color::White), 28 - 3 - 15);
+}
+
+#[test]
+fn rule_drop_offered_when_a_later_drop_can_end_the_check() {
+    // White's Ka2 is in check from Qd2; a1, b1, b2 and b3 are covered. With 13Z White may
+    // drop P@a3 (which does nothing against the check) because P@b2 then blocks it.
+    let fen = "1r5b/8/7k/8/8/8/K2q4/8 w - - 0 1";
+    let mut g = game(Some(fen), &params(13, 0));
+    assert_eq!(
+        g.phase(),
+        Phase::Start,
+        "the flat 12: a2a3 is the only move"
+    );
+    let l = legal(&g);
+    assert!(l.contains(&"P@a3".to_string()) && l.contains(&"P@b2".to_string()));
+    play(&mut g, &["P@a3"]);
+    assert_eq!(g.phase(), Phase::Drops);
+    assert!(refused(&g, "pass").contains("king in check"));
+    play(&mut g, &["P@b2", "pass"]);
+    assert_eq!(g.mover(), Color::Black);
+    assert_eq!(g.balance(Color::White), 13 - 6);
+    // With 5Z no second pawn fits after P@a3, so it is not offered; the block still is.
+    let g = game(Some(fen), &params(5, 0));
+    let l = legal(&g);
+    assert!(!l.contains(&"P@a3".to_string()) && l.contains(&"P@b2".to_string()));
+}
+
+#[test]
+fn rule_bought_move_after_drops_never_takes_en_passant() {
+    // Black's last move was d7d5: White's free move may take en passant, a move bought
+    // after drops may not (the drops replaced the move that answers the double step).
+    let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+    let mut g = game(Some(fen), &params(20, 0));
+    play(&mut g, &["pass"]);
+    assert!(legal(&g).contains(&"e5d6".to_string()));
+    play(&mut g, &["P@a3"]);
+    let l = legal(&g);
+    assert!(l.contains(&"buy:e5e6".to_string()));
+    assert!(!l.contains(&"buy:e5d6".to_string()), "{l:?}");
+    assert!(refused(&g, "buy:e5d6").contains("not an affordable bought move"));
+}
+
+#[test]
+fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
+    // The draw applies whatever the balances (RULES.md): K v K and K+minor v K end at
+    // once; two minors, same-coloured bishops included, play on.
+    let draw = |fen: &str| {
+        game(Some(fen), &params(100, 100))
+            .result()
+            .map(|r| r.reason)
+    };
+    assert_eq!(
+        draw("4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        Some("insufficient-material")
+    );
+    assert_eq!(
+        draw("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"),
+        Some("insufficient-material")
+    );
+    assert_eq!(
+        draw("4kn2/8/8/8/8/8/8/4K3 w - - 0 1"),
+        Some("insufficient-material")
+    );
+    for fen in [
+        "4k3/8/8/8/8/8/8/2B1K1B1 w - - 0 1",
+        "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+    ] {
+        assert_eq!(draw(fen), None, "{fen}");
+    }
+}
