@@ -315,6 +315,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     fn parse_action(&self, text: &str) -> Result<Self::Action, GameError>;
 
+    /// Parses `text` and applies it: what replaying a record does at each seat's turn.
+    /// A variant whose `apply` prepares the next legal list for search may override it to
+    /// check only the action named and leave the list to be worked out on demand, so a
+    /// record replays at about the cost of playing its moves (Clairvoyant does).
+    fn apply_text(&mut self, text: &str) -> Result<Self::Action, GameError> {
+        let act = self.parse_action(text)?;
+        self.apply(act);
+        Ok(act)
+    }
+
     /// Number of actions applied since the start (chance included).
     fn history_len(&self) -> usize;
 
@@ -428,8 +438,7 @@ pub fn replay<G: Game>(mut game: G, actions: &[&str]) -> Result<G, GameError> {
                 game.apply_joint(&joint);
             }
             _ => {
-                let act = game.parse_action(a)?;
-                game.apply(act);
+                game.apply_text(a)?;
             }
         }
     }

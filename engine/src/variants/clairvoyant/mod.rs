@@ -1122,52 +1122,49 @@ fn push_op(rec: &mut Record, op: BoardOp) {
     }
 }
 
-impl Game for Clairvoyant {
-    type Action = ClairAction;
-    type Params = ClairvoyantParams;
-
-    fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
-    }
-
-    fn new(params: &ClairvoyantParams) -> Clairvoyant {
-        Clairvoyant::from_board(Board::startpos(), params)
-    }
-
-    fn from_opening(params: &ClairvoyantParams, opening: &str) -> Result<Clairvoyant, GameError> {
-        let board = Board::from_fen(opening).map_err(|e| GameError::opening_fen(opening, e))?;
-        for c in Color::BOTH {
-            if board.pieces(c, Role::King).count() != 1 {
-                return Err(GameError::opening(opening, "each side needs one king"));
-            }
-        }
-        Ok(Clairvoyant::from_board(board, params))
-    }
-
-    fn num_seats(&self) -> usize {
-        2
-    }
-
-    fn turn(&self) -> Turn {
-        match self.actor() {
-            Some(c) => Turn::Seat(c.index()),
-            None => Turn::Terminal,
-        }
-    }
-
-    fn legal_actions(&self, seat: Seat, out: &mut Vec<ClairAction>) {
-        out.clear();
-        if self.actor().map(Color::index) != Some(seat) {
-            return;
-        }
+impl Clairvoyant {
+    /// The legal actions of the kind `text` names, enough to check that one action: the
+    /// cached list when it is fresh, else only the part of `compute_actions` that kind
+    /// comes from (free moves without drops, a guess sheet without purchases, ...), and
+    /// the whole list for anything else (its refusal then names what is wrong).
+    fn offered_like(&self, text: &str, out: &mut Vec<ClairAction>) {
         if self.cache.fresh {
             out.extend_from_slice(&self.cache.actions);
-        } else {
-            self.compute_actions(out, &mut Vec::new());
+            return;
+        }
+        let phase = self.s.phase;
+        let guess = text.starts_with("guess:") && text != "guess:retract";
+        let buy = text.starts_with("buy:");
+        let drop = !guess && !buy && text.contains('@');
+        let other = guess || buy || drop || matches!(text, "pass" | "retract" | "guess:retract");
+        match phase {
+            Phase::Guess if guess => {
+                if self.s.n_guesses < self.params.max_guesses {
+                    self.guesses(out);
+                }
+            }
+            Phase::Guess | Phase::MoverGuess | Phase::Retract if text == "pass" => {
+                out.push(ClairAction::Pass)
+            }
+            Phase::Start | Phase::Drops if drop => {
+                if phase == Phase::Start || self.s.bought == 0 {
+                    self.drops(out);
+                }
+            }
+            Phase::Drops | Phase::Extra if buy => self.bought_moves(out),
+            Phase::Drops | Phase::Extra if text == "pass" => {
+                if self.can_pass() {
+                    out.push(ClairAction::Pass);
+                }
+            }
+            Phase::Start | Phase::Free if !other => self.free_moves(out, &mut Vec::new()),
+            _ => self.compute_actions(out, &mut Vec::new()),
         }
     }
 
-    fn apply(&mut self, action: ClairAction) {
+    /// `apply`, then the next legal list worked out and cached (`refresh`), or only
+    /// marked stale (for replays, which check each recorded action by its kind alone).
+    fn apply_then(&mut self, action: ClairAction, refresh: bool) {
         let mut rec = Record {
             action,
             s: self.s,
@@ -1263,8 +1260,71 @@ impl Game for Clairvoyant {
         // A guess leaves the board and the balances alone: while the sheet stays open,
         // the offers are the same.
         if !(was_guess && self.s.phase == Phase::Guess && self.cache.fresh) {
-            self.refresh();
+            if refresh {
+                self.refresh();
+            } else {
+                self.cache.fresh = false;
+            }
         }
+    }
+}
+
+impl Game for Clairvoyant {
+    type Action = ClairAction;
+    type Params = ClairvoyantParams;
+
+    fn facts(&self) -> GameFacts {
+        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
+    }
+
+    fn new(params: &ClairvoyantParams) -> Clairvoyant {
+        Clairvoyant::from_board(Board::startpos(), params)
+    }
+
+    fn from_opening(params: &ClairvoyantParams, opening: &str) -> Result<Clairvoyant, GameError> {
+        let board = Board::from_fen(opening).map_err(|e| GameError::opening_fen(opening, e))?;
+        for c in Color::BOTH {
+            if board.pieces(c, Role::King).count() != 1 {
+                return Err(GameError::opening(opening, "each side needs one king"));
+            }
+        }
+        Ok(Clairvoyant::from_board(board, params))
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match self.actor() {
+            Some(c) => Turn::Seat(c.index()),
+            None => Turn::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<ClairAction>) {
+        out.clear();
+        if self.actor().map(Color::index) != Some(seat) {
+            return;
+        }
+        if self.cache.fresh {
+            out.extend_from_slice(&self.cache.actions);
+        } else {
+            self.compute_actions(out, &mut Vec::new());
+        }
+    }
+
+    fn apply(&mut self, action: ClairAction) {
+        self.apply_then(action, true);
+    }
+
+    /// Checks only the action `text` names (`offered_like`) and leaves the next legal
+    /// list to be worked out on demand: replaying a record costs what its actions do,
+    /// not a full list per action (`parse_checks_only_the_kind_named_and_agrees_with_the_list`).
+    fn apply_text(&mut self, text: &str) -> Result<ClairAction, GameError> {
+        let act = self.parse_action(text)?;
+        self.apply_then(act, false);
+        Ok(act)
     }
 
     fn undo(&mut self) {
@@ -1433,11 +1493,11 @@ impl Game for Clairvoyant {
         if self.s.phase == Phase::Over {
             return Err(err("the game is over".into()));
         }
-        let Some(actor) = self.actor() else {
+        if self.actor().is_none() {
             return Err(err("nobody is to act".into()));
-        };
+        }
         let mut legal = Vec::new();
-        self.legal_actions(actor.index(), &mut legal);
+        self.offered_like(t, &mut legal);
         let wanted = if t == "pass" {
             ClairAction::Pass
         } else if t == "retract" {
