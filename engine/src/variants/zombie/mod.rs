@@ -112,8 +112,8 @@
 //! returns. The legal lists equal a slow mailbox reference written from RULES.md
 //! (`engine/tests/zombie_reference.rs`). With the king unattacked
 //! and no burial able to return, moves of unpinned pieces other than the king and en
-//! passant skip the test (the orthodox pin rule). The balance run's games
-//! replay unchanged (`engine/tests/zombie_replay.rs`).
+//! passant skip the test (the orthodox pin rule). Recorded games under `results/`
+//! replay in CI (`experiments/tests/results_replay.rs`).
 //!
 //! `information_key(seat)` hashes the public record and the seat's own burial choices
 //! only. The properties are tested in `engine/tests/zombie_info.rs`.
