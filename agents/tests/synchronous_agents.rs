@@ -147,8 +147,11 @@ fn smmcts_takes_the_free_king_in_an_exchange() {
 fn smmcts_beats_random_more_often_than_not() {
     // A reference agent worth the name: over a few seeded games against random it
     // scores above zero from both seats.
+    // Eight games a seat: with four, one unlucky loss under a 30-ply cap (most games
+    // end drawn at the cap) decided the sign after the issue 33 rule fixes changed the
+    // seeded games.
     let mut score = 0.0;
-    for seed in 0..4u64 {
+    for seed in 0..8u64 {
         let g = play(short_game(), "smmcts:iters=150", "random", seed);
         score += g.returns()[0] + g.material(0).signum() * 0.01;
         let g = play(short_game(), "random", "smmcts:iters=150", seed + 100);
