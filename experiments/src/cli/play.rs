@@ -2,9 +2,9 @@
 
 use crate::run::gameplay::{catch, play_game};
 use crate::run::replay::{movetext, replay_with_san};
+use crate::run::variant_args::VariantArgs;
 use crate::util::outln;
 use crate::util::{result_text, split_agents};
-use crate::run::variant_args::VariantArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use engine::game::Game;

@@ -100,7 +100,10 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> Result<()> {
         stop: Some(&crate::run::interrupt::INTERRUPTED),
         ..SolveLimits::default()
     };
-    crate::run::interrupt::stop_on_ctrl_c("stopping the search (Ctrl-C again to stop now)", "stopped");
+    crate::run::interrupt::stop_on_ctrl_c(
+        "stopping the search (Ctrl-C again to stop now)",
+        "stopped",
+    );
     // Said after the handler is in place: from here Ctrl-C prints what is known.
     eprintln!(
         "searching (at most {} states; Ctrl-C stops and prints what is known)",

@@ -38,9 +38,9 @@
 //! stops new games from starting and lets the games in flight finish and be written, as
 //! the message promises; the second Ctrl-C exits at once (`interrupt::stop_on_ctrl_c`).
 
+use crate::record::Row;
 use crate::run::gameplay::{catch, play_game_with, PlayOptions};
 use crate::run::interrupt::INTERRUPTED;
-use crate::record::Row;
 use crate::stats::standings;
 use crate::stats::{self, Pentanomial, Sprt, SprtState};
 use crate::util::{mix, result_text};

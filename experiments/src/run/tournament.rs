@@ -4,17 +4,17 @@
 //! the command line, the output folder (games.csv appended and flushed per game,
 //! timings.csv, run.json, standings), `--resume`, and the summary.
 
+use crate::record::{self, Row};
 use crate::run::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::run::gameplay::PlayOptions;
 use crate::run::interrupt::INTERRUPTED;
 use crate::run::matches::{self, Starts};
-use crate::record::{self, Row};
 use crate::run::shard::{self, Shard};
+use crate::run::variant_args::VariantArgs;
 use crate::stats::standings::{self, Standings};
 use crate::stats::{Sprt, SprtModel};
 use crate::util::outln;
 use crate::util::{digest_hex, params_canonical, split_agents};
-use crate::run::variant_args::VariantArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::game::Game;

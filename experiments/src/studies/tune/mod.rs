@@ -58,11 +58,11 @@ pub mod space;
 pub mod spsa;
 pub mod targets;
 
+use crate::record::{write_atomic, Row};
 use crate::run::interrupt::INTERRUPTED;
 use crate::run::matches::{self, Plan, Run, Starts};
-use crate::record::{write_atomic, Row};
-use crate::util::{mix, split_agents};
 use crate::run::variant_args::{read_params_file, VariantArgs};
+use crate::util::{mix, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::game::Game;
