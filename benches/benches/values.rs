@@ -49,7 +49,9 @@ fn fit_200k(c: &mut Criterion) {
     let targets: Array1<bool> = ys.iter().map(|&y| y > 0.5).collect();
     let ds = Dataset::new(records, targets);
     // Both solve the same problem: check they agree before timing them.
-    let ours = experiments::studies::values::fit::fit(&xs, &ys, L2).unwrap().weights;
+    let ours = experiments::studies::values::fit::fit(&xs, &ys, L2)
+        .unwrap()
+        .weights;
     let theirs = linfa_fit(&ds);
     for (a, b) in ours.iter().zip(&theirs) {
         assert!(
