@@ -1,5 +1,5 @@
 //! The experiments library behind the `chesslab` command, laid out by concept. Arrows
-//! point down only (a test, `module_graph_is_acyclic`, keeps it so):
+//! point down only (`experiments/tests/layout.rs` keeps it so):
 //!
 //! - [`cli`]: one small file per subcommand (arguments, help, calling the library,
 //!   printing); depends on everything below, nothing depends on it.
@@ -24,6 +24,3 @@ pub mod util;
 
 /// Kept at the crate root for the tests that name it there (`experiments::gameplay`).
 pub use run::gameplay;
-
-#[cfg(test)]
-mod layout_tests;

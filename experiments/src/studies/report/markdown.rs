@@ -272,6 +272,9 @@ impl Report {
 
 /// The Ludii-style metrics and the opening diversity of a run ([`crate::stats::metrics`]).
 pub(super) fn metrics_section(md: &mut String, m: &Metrics) {
+    // The path below is the file's name before the layout of issue 34 (now
+    // `experiments/src/stats/metrics.rs`), left as it was so that reports stay byte for
+    // byte what they were; changing it changes every report.md.
     let _ = writeln!(
         md,
         "## Metrics (95% intervals)\n\nDefinitions after Ludii's metrics (Browne's criteria); \
