@@ -71,6 +71,9 @@
 //! seed breaks ties by dress, which is left to the players). `failed` must list players in
 //! the order they were called to demonstrate; with `par`, a successful demonstration
 //! below par is an error in the sheet.
+//!
+//! The folder may depend on [`crate::run`] (interruption) and [`crate::util`]; never on
+//! `cli`, `studies` or `serve`.
 
 use crate::util::{out, outln};
 use agents::golf::{solve, Outcome, SolveLimits, SolveReport};

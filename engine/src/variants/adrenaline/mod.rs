@@ -113,6 +113,11 @@
 //! (`rule_reach_keeps_en_passant_and_the_steps_after_it`); extra steps are recorded on the
 //! board as null move + step, so the halfmove clock counts them (the 50-move rule then
 //! comes a little sooner).
+//!
+//! The folder: this file (parameters, actions, the game's state and turn), `pos` (the
+//! position and how far a piece reaches), `candidates` and `judge` (candidate actions and
+//! judging them), `game` (the [`Game`] impl), `eval` (what stacks are worth), `tests/`.
+//! Built on the engine's board, attacks and game API only.
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;

@@ -31,8 +31,8 @@
 //! sides; otherwise the report says no change is detectable.
 //!
 //! The folder: this file (arguments, `run_report`, `run_balance`, the replay of every
-//! game), [`figures`] (per-game figures and formats), [`markdown`] (the report),
-//! [`ladder`] (ladders and comparisons), [`plots`] (SVG). May depend on [`crate::run`],
+//! game), `figures` (per-game figures and formats), `markdown` (the report),
+//! `ladder` (ladders and comparisons), [`plots`] (SVG). May depend on [`crate::run`],
 //! [`crate::stats`], [`crate::record`] and [`crate::util`].
 //!
 //! Intervals are normal approximations over games (mean ± 1.96 standard errors). Both

@@ -51,6 +51,9 @@
 //!   its ratio to the game time is written in the report; the whole overhead of a tuning
 //!   evaluation against plain games is measured by the criterion bench
 //!   `benches/benches/tune_overhead.rs`.
+//!
+//! The folder may depend on [`crate::run`], [`crate::stats`], [`crate::record`] and
+//! [`crate::util`]; never on `cli`, `serve`, `golf` or another study.
 
 pub mod cmaes;
 mod plots;

@@ -28,6 +28,9 @@
 //! `values::fit::tests::rule_fit_recovers_known_weights`,
 //! `rule_fit_rejects_constant_features_without_penalty`, and in `tests/values.rs` the
 //! bad-input, play and end-to-end tests.
+//!
+//! The folder may depend on [`crate::run`], [`crate::stats`], [`crate::record`] and
+//! [`crate::util`]; never on `cli`, `serve`, `golf` or another study.
 
 pub mod fit;
 pub mod report;
