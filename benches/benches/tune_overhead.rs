@@ -15,8 +15,8 @@
 //! `cargo bench -p benches --bench tune_overhead`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use experiments::tune::{play_plain, Evaluator, Optimizer, TuneArgs};
-use experiments::variant_args::VariantArgs;
+use experiments::run::variant_args::VariantArgs;
+use experiments::studies::tune::{play_plain, Evaluator, Optimizer, TuneArgs};
 use std::time::Instant;
 
 const SPACE: &str = "[[param]]\nname = \"values\"\npaths = [\"values\"]\nkind = \"scale\"\nmin = 0.1\nmax = 2\n\n[[param]]\nname = \"black_balance\"\npath = \"black_balance\"\nmin = 0\nmax = 40\n";

@@ -49,7 +49,9 @@ fn fit_200k(c: &mut Criterion) {
     let targets: Array1<bool> = ys.iter().map(|&y| y > 0.5).collect();
     let ds = Dataset::new(records, targets);
     // Both solve the same problem: check they agree before timing them.
-    let ours = experiments::values::fit::fit(&xs, &ys, L2).unwrap().weights;
+    let ours = experiments::studies::values::fit::fit(&xs, &ys, L2)
+        .unwrap()
+        .weights;
     let theirs = linfa_fit(&ds);
     for (a, b) in ours.iter().zip(&theirs) {
         assert!(
@@ -60,7 +62,7 @@ fn fit_200k(c: &mut Criterion) {
     let mut g = c.benchmark_group("values");
     g.sample_size(10);
     g.bench_function("fit_200k_positions", |b| {
-        b.iter(|| experiments::values::fit::fit(&xs, &ys, L2).unwrap())
+        b.iter(|| experiments::studies::values::fit::fit(&xs, &ys, L2).unwrap())
     });
     g.bench_function("fit_200k_positions_linfa_logistic", |b| {
         b.iter(|| linfa_fit(&ds))

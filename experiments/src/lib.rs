@@ -1,33 +1,26 @@
-//! The experiments library behind the `chesslab` command: game play ([`gameplay`]),
-//! match scheduling and parallel play ([`matches`]), records ([`record`]), statistics
-//! ([`stats`], [`standings`]), and one module per command (`*_cmd`, [`tournament`]),
-//! each a thin driver over those pieces. Tournaments, balance runs and the tuner all play
-//! their games through [`matches::run`].
+//! The experiments library behind the `chesslab` command, laid out by concept. Arrows
+//! point down only (`experiments/tests/layout.rs` keeps it so):
+//!
+//! - [`cli`]: one small file per subcommand (arguments, help, calling the library,
+//!   printing); depends on everything below, nothing depends on it.
+//! - [`studies`]: balance and report, tune, values: studies made of many games.
+//! - [`serve`]: the playtest board (HTTP) and the UCI engine: bots for outside programs.
+//! - [`golf`]: Chess Golf problems: deal, solve, generate, score, render.
+//! - [`run`]: playing games: game play, matches (the one loop tournament, balance and
+//!   tune share), tournaments, openings, shards and merge, adjudication, replay, verify,
+//!   traces, interruption.
+//! - [`stats`]: Elo, pentanomial, SPRT, standings, metrics, strength.
+//! - [`record`] (the `games.csv` format every layer reads) and [`util`] (seeds, digests,
+//!   number parsers, standard output): the foundation, depending on nothing else here.
 
-pub mod adjudication;
-pub mod gameplay;
-pub mod golf_cmd;
-pub mod matches;
-pub mod merge_cmd;
-pub mod metrics;
-pub mod openings;
-pub mod openings_cmd;
-pub mod perft_cmd;
-pub mod play_cmd;
+pub mod cli;
+pub mod golf;
 pub mod record;
-pub mod replay_cmd;
-pub mod report_cmd;
-pub mod report_plots;
+pub mod run;
 pub mod serve;
-pub mod shard;
-pub mod standings;
 pub mod stats;
-pub mod strength;
-pub mod tournament;
-pub mod trace_cmd;
-pub mod tune;
-pub mod uci_cmd;
+pub mod studies;
 pub mod util;
-pub mod values;
-pub mod variant_args;
-pub mod verify_cmd;
+
+/// Kept at the crate root for the tests that name it there (`experiments::gameplay`).
+pub use run::gameplay;

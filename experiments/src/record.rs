@@ -27,6 +27,9 @@ pub const HEADER: [&str; 13] = [
     "actions",
 ];
 
+/// The mark that starts an action-list opening (in a book line and in `games.csv`).
+pub const ACTIONS_PREFIX: &str = "actions:";
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub index: u64,

@@ -4,7 +4,7 @@
 //! `chesslab verify results/` run through the library, plus the command itself on a
 //! small tree with one good and one doctored file.
 
-use experiments::verify_cmd::{games_files, verify_file};
+use experiments::run::verify::{games_files, verify_file};
 use std::path::Path;
 use std::process::Command;
 

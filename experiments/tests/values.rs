@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use experiments::values::{self, ValuesArgs, MIN_GAMES};
+use experiments::studies::values::{self, ValuesArgs, MIN_GAMES};
 
 fn results(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,7 +4,7 @@
 //! A game is built through the variant registry ([`engine::registry::visit`]), so every
 //! registered variant works without code of its own here.
 //!
-//! Randomness follows [`crate::gameplay::play_game`]: with seed `S`, chance draws from
+//! Randomness follows [`crate::run::gameplay::play_game`]: with seed `S`, chance draws from
 //! `Pcg64(mix(S, 0))` and the bot in seat `s` from `Pcg64(mix(S, s + 1))`, so a game with
 //! a bot in every seat is, action for action, `play_game(start, agents, S, S)` (test
 //! `rule_serve_bot_game_is_play_game` in `experiments/tests/serve_api.rs`).
@@ -523,13 +523,13 @@ impl<G: Game> Session for GameSession<G> {
             for i in 0..games {
                 let s = mix(seed, i as u64);
                 // The tournament's own game loop, bots seeded per game as there.
-                let played = crate::gameplay::play_game_with(
+                let played = crate::run::gameplay::play_game_with(
                     &start,
                     &mut agents,
                     s,
                     s,
                     None,
-                    &crate::gameplay::PlayOptions::default(),
+                    &crate::run::gameplay::PlayOptions::default(),
                 )
                 .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
                 .ok_or_else(|| ApiError::internal("a branch game was stopped"))?;

@@ -5,7 +5,11 @@
 //!
 //! Modules: [`api`] (request and response bodies, errors), [`games`] (a type-erased live
 //! game over the registry, and the store of live games), [`golf`] (a Chess Golf hole as a
-//! one-seat game, offered beside the registry), `assets/` (the page).
+//! one-seat game, offered beside the registry), `assets/` (the page); beside the board,
+//! [`uci`] serves an agent to UCI programs on standard input and output.
+//!
+//! The folder may depend on [`crate::run`], [`crate::golf`], [`crate::record`] and
+//! [`crate::util`]; never on `cli` or `studies`.
 //!
 //! The page draws no variant of its own: a board from the first FEN-like placement of the
 //! observation, square pairs as clicks, actions written `ITEM@square` as drops from a
@@ -38,12 +42,12 @@
 //! - Bounds: request bodies over 64 KiB are refused (413); at most `--max-games` live
 //!   games (503 beyond); a game idle for `--idle-minutes` is dropped.
 //! - Watch: `--results DIR` lets the page list `DIR/games.csv` and step through any row
-//!   (replayed with the trace's own walk, [`crate::trace_cmd::trace_record`], with every
+//!   (replayed with the trace's own walk, [`crate::run::trace::trace_record`], with every
 //!   seat's observation: the folder is the operator's own, nothing is hidden there).
 //! - "Branch here" (`POST /api/games/{id}/branch`): from the position after any number
 //!   of the game's actions, optionally under changed parameters (the actions are then
 //!   replayed under them), N games of bots are played with the tournament's game loop
-//!   ([`crate::gameplay::play_game_with`]), game `i` seeded `mix(seed, i)` so every chance
+//!   ([`crate::run::gameplay::play_game_with`]), game `i` seeded `mix(seed, i)` so every chance
 //!   node re-rolls; the answer is the outcome spread. Human seats default to `random`.
 //!   A running hidden-information game with human seats cannot be branched (the spread
 //!   would leak the true state). Test `rule_serve_branch_here_spreads_outcomes`.
@@ -53,8 +57,9 @@
 pub mod api;
 pub mod games;
 pub mod golf;
+pub mod uci;
 
-use crate::trace_cmd::{trace_record, Step};
+use crate::run::trace::{trace_record, Step};
 use anyhow::{Context, Result};
 use api::{
     ActRequest, AgentActRequest, ApiError, CreateRequest, CreateResponse, SeatRequest, SeatView,
@@ -699,7 +704,7 @@ fn watch_game(path: &std::path::Path, index: u64) -> Result<serde_json::Value, A
         .into_iter()
         .find(|r| r.index == index)
         .ok_or_else(|| ApiError::not_found(format!("no game with index {index}")))?;
-    let params = crate::replay_cmd::params_for(path, None)
+    let params = crate::run::replay::params_for(path, None)
         .map_err(|e| ApiError::internal(format!("{e:#}")))?;
     struct Watch(crate::record::Row);
     impl VariantVisitor for Watch {

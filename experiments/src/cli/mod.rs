@@ -1,0 +1,132 @@
+//! The `chesslab` command: argument parsing and dispatch over the library, one small file
+//! per subcommand (its arguments, help, the library call, the printing). `main.rs` only
+//! calls [`main`].
+//!
+//! The top of the crate: may depend on every other module; nothing depends on it.
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+pub mod balance;
+pub mod golf;
+pub mod merge;
+pub mod openings;
+pub mod perft;
+pub mod play;
+pub mod replay;
+pub mod report;
+pub mod serve;
+pub mod tournament;
+pub mod trace;
+pub mod tune;
+pub mod uci;
+pub mod values;
+pub mod verify;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "chesslab",
+    version,
+    about = "A laboratory where bots play chess variants",
+    after_help = help_tail()
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count move-generator leaf nodes (perft), optionally per root move.
+    Perft(perft::PerftArgs),
+    /// Chess Golf: deal, solve, generate and score problem sets.
+    #[command(subcommand)]
+    Golf(golf::GolfCommand),
+    /// Play one game between agents and print its record.
+    Play(play::PlayArgs),
+    /// Play many games between agents (round robin or gauntlet), in parallel.
+    Tournament(tournament::TournamentArgs),
+    /// Replay a recorded game from a games.csv and verify its result.
+    Replay(replay::ReplayArgs),
+    /// Export recorded games (PGN).
+    Export(replay::ExportArgs),
+    /// Replay every recorded game under the given games.csv files or folders (e.g.
+    /// results/) and check each against its record; exit 1 if any does not replay.
+    Verify(verify::VerifyArgs),
+    /// A balance report of a finished run: first-seat score, draws, length, endings and
+    /// the variant's own figures, from replaying every recorded game.
+    Report(report::ReportArgs),
+    /// A tournament followed by its balance report, in one folder.
+    Balance(balance::BalanceArgs),
+    /// Games node by node as JSON lines (legal actions, chance outcomes, results), for
+    /// outside tools that check the rules.
+    Trace(trace::TraceArgs),
+    /// Put the shards of one run (`--shard`, played anywhere) back together into one folder.
+    Merge(merge::MergeArgs),
+    /// Tune numeric parameters of a variant toward designer targets (SPSA or CMA-ES),
+    /// ending with the tuned table, a confirmation run and a report.
+    Tune(tune::TuneArgs),
+    /// Build a per-variant opening suite: random plies from the start, kept when a short
+    /// material search judges them level, written as action lists for --openings.
+    Openings(openings::OpeningsArgs),
+    /// Speak UCI on standard input and output as a chess engine played by --agent
+    /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
+    Uci(uci::UciArgs),
+    /// The playtest board: any variant in the browser against any agent, and its JSON API.
+    Serve(serve::ServeArgs),
+    /// Piece values learned from recorded games (logistic fit of outcome on material).
+    Values(values::ValuesArgs),
+}
+
+/// The variant and agent lists under `chesslab --help`, generated from the variant table
+/// (`engine::registry`) and the agent registry, so they never drift from the code.
+fn help_tail() -> String {
+    format!(
+        "Variants (--variant; rules in docs/RULES.md):\n{}\nAgents (--agents NAME:key=value,...): {}",
+        engine::registry::help_table(),
+        agents::registry::names().join(", ")
+    )
+}
+
+/// Every (sub)command takes negative numbers as values (`--depth -1`), so the value's
+/// own check names the range instead of clap calling `-1` an unknown flag.
+fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
+    cmd.allow_negative_numbers(true)
+        .mut_subcommands(negative_numbers_are_values)
+}
+
+/// The whole `chesslab` program: parse the command line, run the subcommand, report an
+/// error in one line with exit status 1.
+pub fn main() {
+    let cmd = Cli::command().mut_subcommand("balance", balance::balance_command);
+    let matches = negative_numbers_are_values(cmd).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let outcome = run(cli);
+    // Output still buffered meets the closed-pipe rule too (util::write_stdout).
+    crate::util::flush_stdout();
+    if let Err(e) = outcome {
+        // One line with the whole context chain; no backtrace for user errors.
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Golf(cmd) => golf::run(cmd),
+        Command::Perft(args) => perft::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Tournament(args) => tournament::run(&args),
+        Command::Replay(args) => replay::run_replay(&args),
+        Command::Export(args) => replay::run_export(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Report(args) => report::run(&args),
+        Command::Balance(args) => balance::run(&args),
+        Command::Trace(args) => trace::run(&args),
+        Command::Merge(args) => merge::run(&args),
+        Command::Tune(args) => tune::run(&args),
+        Command::Uci(args) => uci::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Openings(args) => openings::run(&args),
+        Command::Values(args) => values::run(&args),
+    }
+}

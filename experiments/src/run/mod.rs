@@ -1,0 +1,22 @@
+//! Playing games: one game ([`gameplay`], with [`adjudication`]), many games in parallel
+//! ([`matches`], the one loop tournament, balance and tune share), tournaments
+//! ([`tournament`]) with their openings ([`openings`], [`opening_suite`]), shards
+//! ([`shard`]) and merge ([`merge`]), and reading games back: [`replay`], [`verify`],
+//! [`trace`]. [`interrupt`] is Ctrl-C; [`variant_args`] the `--variant`/`--params` pair.
+//!
+//! May depend on [`crate::stats`], [`crate::record`] and [`crate::util`]; never on
+//! `cli`, `studies`, `serve` or `golf`.
+
+pub mod adjudication;
+pub mod gameplay;
+pub mod interrupt;
+pub mod matches;
+pub mod merge;
+pub mod opening_suite;
+pub mod openings;
+pub mod replay;
+pub mod shard;
+pub mod tournament;
+pub mod trace;
+pub mod variant_args;
+pub mod verify;

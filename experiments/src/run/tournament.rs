@@ -1,0 +1,700 @@
+//! `chesslab tournament`: many games between agents, in parallel, reproducibly.
+//!
+//! The schedule, seeds, shards and SPRT stop are [`crate::run::matches`]'s; this module adds
+//! the command line, the output folder (games.csv appended and flushed per game,
+//! timings.csv, run.json, standings), `--resume`, and the summary.
+
+use crate::record::{self, Row};
+use crate::run::adjudication::{Adjudication, DrawRule, ResignRule};
+use crate::run::gameplay::PlayOptions;
+use crate::run::interrupt::INTERRUPTED;
+use crate::run::matches::{self, Starts};
+use crate::run::shard::{self, Shard};
+use crate::run::variant_args::VariantArgs;
+use crate::stats::standings::{self, Standings};
+use crate::stats::{Sprt, SprtModel};
+use crate::util::outln;
+use crate::util::{digest_hex, params_canonical, split_agents};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, ValueEnum};
+use engine::game::Game;
+use engine::registry::{self, VariantVisitor};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SprtModelArg {
+    /// Bounds in logistic Elo (fishtest LLR_logistic, exact generalised LLR).
+    Logistic,
+    /// Bounds in normalised Elo (fishtest LLR_normalized).
+    Normalized,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// In file order.
+    Sequential,
+    /// Shuffled once by the run's seed.
+    Random,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct TournamentArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).
+    #[arg(long, long_help = agents::registry::help())]
+    pub agents: String,
+    /// Games per matchup (played in colour-swapped pairs).
+    #[arg(long, value_parser = crate::util::positive_u64)]
+    pub games: u64,
+    /// The first agent plays each other agent (instead of every pair).
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = crate::util::positive_usize)]
+    pub threads: Option<usize>,
+    /// Master seed.
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
+    pub seed: u64,
+    /// Opening book: EPD/FEN (one position per line, `#` comments) or PGN (each game's
+    /// main line); one opening per round, shared by both games of a colour-swapped pair.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// The order the book is played in (random: shuffled once by --seed).
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub opening_order: OpeningOrder,
+    /// Plies of each PGN game to play before the agents take over (default: all).
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
+    /// Uniformly random plies (seeded; the same for both games of a pair) before the
+    /// agents take over, for any variant.
+    #[arg(long, default_value_t = 0)]
+    pub random_opening_plies: u32,
+    /// Draw adjudication from engine scores: movenumber=N,movecount=M,score=CP.
+    #[arg(long)]
+    pub draw: Option<String>,
+    /// Resign adjudication from engine scores: movecount=M,score=CP.
+    #[arg(long)]
+    pub resign: Option<String>,
+    /// Pentanomial SPRT `elo0,elo1,alpha,beta` (two agents): stops when decided.
+    /// `elo0` may be negative (`--sprt -5,5,0.05,0.05`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    /// Which Elo the SPRT bounds are in.
+    #[arg(long, value_enum, default_value = "logistic")]
+    pub sprt_model: SprtModelArg,
+    /// Output folder (default results/tournaments/<variant>-<seed>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted run in --out from its games.csv.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only shard i of n (`i/n`, 0-based): pairs with pair number ≡ i mod n.
+    /// `auto/n` takes i from the scheduler (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or
+    /// HQ_TASK_ID), writes to `<out>/shard-<i>-of-<n>` and resumes that folder if it exists.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// With `--shard auto/n`: the environment variable holding the task index.
+    #[arg(long, value_name = "VAR")]
+    pub shard_index_env: Option<String>,
+}
+
+/// Worker threads beyond this many per core only cost memory and start-up time.
+const THREADS_PER_CORE: usize = 4;
+
+fn max_threads(cores: usize) -> usize {
+    cores.saturating_mul(THREADS_PER_CORE).max(THREADS_PER_CORE)
+}
+
+/// Everything fixed before the variant's type is known.
+struct Plan {
+    args: TournamentArgs,
+    specs: Vec<String>,
+    params_text: Option<String>,
+    openings: Vec<(usize, String)>,
+    options: PlayOptions,
+    shard: Option<(u64, u64)>,
+    /// `i/n` of this shard, as recorded.
+    shard_text: Option<String>,
+    sprt: Option<Sprt>,
+    out: PathBuf,
+    threads: usize,
+}
+
+pub fn run(args: &TournamentArgs) -> Result<()> {
+    let specs = split_agents(&args.agents)?;
+    if specs.is_empty() {
+        bail!("--agents: no agent given");
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let shard = parsed_shard(args)?;
+    let model = match args.sprt_model {
+        SprtModelArg::Logistic => SprtModel::Logistic,
+        SprtModelArg::Normalized => SprtModel::Normalized,
+    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|t| Sprt::parse(t, model).map_err(|e| anyhow!(e)))
+        .transpose()?;
+    if sprt.is_some() {
+        if specs.len() != 2 {
+            bail!("--sprt needs exactly two agents (got {})", specs.len());
+        }
+        if shard.is_some() {
+            bail!("--sprt cannot be combined with --shard (the test needs every pair)");
+        }
+    }
+    // The schedule is computed game by game (never listed), so any count that can be
+    // numbered is accepted; this refuses one that cannot before anything is read.
+    matches::Plan::new(
+        specs.clone(),
+        2,
+        args.gauntlet,
+        args.games,
+        args.seed,
+        shard.as_ref().map(|s| (s.index, s.count)),
+    )?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > max_threads(cores) => {
+            eprintln!(
+                "note: --threads {t} capped at {} ({THREADS_PER_CORE} per core on {cores} core(s)); the results do not depend on it",
+                max_threads(cores)
+            );
+            max_threads(cores)
+        }
+        Some(t) => t,
+        None => cores,
+    };
+    let params_text = args.variant.params_text()?;
+    let openings = match &args.openings {
+        Some(p) => crate::run::openings::order(
+            crate::run::openings::read_book(p, args.opening_plies)?,
+            args.opening_order == OpeningOrder::Random,
+            args.seed,
+        ),
+        None if args.opening_plies.is_some() => bail!("--opening-plies needs --openings"),
+        None => Vec::new(),
+    };
+    let out = run_folder(args)?;
+    let mut args = args.clone();
+    // A scheduler runs a task again after a failure: it continues its own folder.
+    if shard.as_ref().is_some_and(|s| s.from_env.is_some()) && out.join("games.csv").exists() {
+        args.resume = true;
+    }
+    let options = PlayOptions {
+        adjudication: Adjudication {
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
+        },
+        random_plies: args.random_opening_plies,
+        tallies: false,
+    };
+    let plan = Plan {
+        args: args.clone(),
+        specs,
+        params_text,
+        openings,
+        shard: shard.as_ref().map(|s| (s.index, s.count)),
+        shard_text: shard.as_ref().map(Shard::text),
+        options,
+        sprt,
+        out,
+        threads,
+    };
+    let params_text = plan.params_text.clone();
+    registry::visit(&args.variant.variant, params_text.as_deref(), Visitor(plan))
+        .with_context(|| format!("variant '{}'", args.variant.variant))?
+}
+
+/// The `--shard` option, resolved (an `auto` index read from the environment).
+fn parsed_shard(args: &TournamentArgs) -> Result<Option<Shard>> {
+    match (&args.shard, &args.shard_index_env) {
+        (Some(t), env) => shard::from_args(t, env.as_deref()).map(Some),
+        (None, Some(_)) => bail!("--shard-index-env needs --shard auto/N"),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The folder this process writes: [`out_dir`], or an `auto` shard's folder inside it.
+pub fn run_folder(args: &TournamentArgs) -> Result<PathBuf> {
+    let base = out_dir(args);
+    Ok(match parsed_shard(args)? {
+        Some(s) => s.folder(&base),
+        None => base,
+    })
+}
+
+/// The run's output folder: `--out`, else `results/tournaments/<variant>-<seed>`.
+pub fn out_dir(args: &TournamentArgs) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "results/tournaments/{}-{}",
+            args.variant.variant, args.seed
+        ))
+    })
+}
+
+struct Visitor(Plan);
+
+impl VariantVisitor for Visitor {
+    type Output = Result<()>;
+    fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Result<()> {
+        run_typed::<G>(self.0, name, params)
+    }
+}
+
+/// Fields of a run's description (`run.json`).
+#[derive(serde::Serialize)]
+struct RunInfo<'a> {
+    command: Vec<String>,
+    chesslab_version: &'static str,
+    git_describe: Option<String>,
+    variant: &'a str,
+    params_toml: &'a str,
+    params_digest: &'a str,
+    agents: &'a [String],
+    seats: usize,
+    games_per_matchup: u64,
+    gauntlet: bool,
+    matchups: &'a [Vec<usize>],
+    total_games: u64,
+    seed: u64,
+    seeding: &'static str,
+    openings_file: Option<String>,
+    openings: Vec<&'a str>,
+    opening_order: &'static str,
+    random_opening_plies: u32,
+    draw: Option<&'a str>,
+    resign: Option<&'a str>,
+    shard: Option<String>,
+    sprt: Option<Sprt>,
+    threads: usize,
+    resumed: bool,
+}
+
+/// Replays every recorded game before a run resumes, as `replay` does: a row whose moves
+/// do not replay, or whose result, returns or reason the replay contradicts (a
+/// hand-edited result), stops the resume before anything is written, naming each row.
+pub(crate) fn verify_rows(
+    done: &BTreeMap<u64, Row>,
+    params: Option<&str>,
+    games: &Path,
+) -> Result<()> {
+    use rayon::prelude::*;
+    let rows: Vec<&Row> = done.values().collect();
+    let failures: Vec<String> = rows
+        .par_iter()
+        .filter_map(|row| {
+            let why = match crate::run::replay::replay_row(row, params, false) {
+                Err(e) => format!("{e:#}"),
+                Ok(r) => crate::run::replay::contradiction(row, &r)?,
+            };
+            Some(format!("game {}: {why}", row.index))
+        })
+        .collect();
+    if !failures.is_empty() {
+        bail!(
+            "cannot resume: {} of {} recorded games in {} fail verification (edited by hand?); nothing was changed:\n  {}",
+            failures.len(),
+            rows.len(),
+            games.display(),
+            failures.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
+/// `git describe` of the checkout the binary was built in (tried from the current
+/// folder, then from the executable's), if git and a repository are there.
+fn git_describe() -> Option<String> {
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    let dirs = [Some(PathBuf::from(".")), exe_dir];
+    dirs.iter().flatten().find_map(|dir| {
+        let out = std::process::Command::new("git")
+            .args(["describe", "--always", "--dirty", "--tags"])
+            .current_dir(dir)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    })
+}
+
+fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Result<()> {
+    // First Ctrl-C: no new game starts, the rows written stay; a second one stops at once
+    // (every finished row is already on disk, a torn last line is cleaned by --resume).
+    crate::run::interrupt::stop_on_ctrl_c(
+        "stopping after the games in progress (Ctrl-C again to stop now)",
+        "stopped; the games finished so far are kept (rerun with --resume)",
+    );
+    let args = &plan.args;
+    // Agents: every spec must build for this game.
+    for s in &plan.specs {
+        agents::registry::build::<G>(s).with_context(|| format!("--agents: '{s}'"))?;
+    }
+    let starts = start_states::<G>(&plan, &params)?;
+    let seats = starts.games[0].num_seats();
+    if seats >= 2 && plan.specs.len() < 2 {
+        bail!("--agents: a {seats}-seat variant needs at least two agents");
+    }
+    let schedule = matches::Plan::new(
+        plan.specs.clone(),
+        seats,
+        args.gauntlet,
+        args.games,
+        args.seed,
+        plan.shard,
+    )?;
+    let mine_count = schedule.mine_count();
+    let canon = params_canonical(&params);
+    let digest = digest_hex(&canon);
+
+    // Output folder and games.csv.
+    let out = &plan.out;
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create output folder {}", out.display()))?;
+    let games_path = out.join("games.csv");
+    let timings_path = out.join("timings.csv");
+    let exists = games_path.exists();
+    if exists && !args.resume {
+        bail!(
+            "{} already exists: refusing to overwrite it (add --resume to continue that run, or choose another --out)",
+            games_path.display()
+        );
+    }
+    let (done, clean_to) = if exists {
+        resumed_rows(
+            &games_path,
+            &schedule,
+            &starts,
+            name,
+            &digest,
+            plan.shard.is_some(),
+            plan.params_text.as_deref(),
+        )?
+    } else {
+        (BTreeMap::new(), None)
+    };
+    // Describe the run.
+    let info = RunInfo {
+        command: std::env::args().collect(),
+        chesslab_version: env!("CARGO_PKG_VERSION"),
+        git_describe: git_describe(),
+        variant: name,
+        params_toml: &canon,
+        params_digest: &digest,
+        agents: &plan.specs,
+        seats,
+        games_per_matchup: args.games,
+        gauntlet: args.gauntlet,
+        matchups: &schedule.matchups,
+        total_games: schedule.total().unwrap_or(u64::MAX),
+        seed: args.seed,
+        seeding: matches::SEEDING,
+        openings_file: args.openings.as_ref().map(|p| p.display().to_string()),
+        openings: plan.openings.iter().map(|o| o.1.as_str()).collect(),
+        opening_order: match args.opening_order {
+            OpeningOrder::Sequential => "sequential",
+            OpeningOrder::Random => "random",
+        },
+        random_opening_plies: args.random_opening_plies,
+        draw: args.draw.as_deref(),
+        resign: args.resign.as_deref(),
+        shard: plan.shard_text.clone(),
+        sprt: plan.sprt,
+        threads: plan.threads,
+        resumed: args.resume && exists,
+    };
+    if exists {
+        same_play_settings(&out.join("run.json"), &info)?;
+    }
+    let json = serde_json::to_string_pretty(&info)? + "\n";
+    record::write_atomic(&out.join("run.json"), json.as_bytes())?;
+
+    // Open (and clean) games.csv.
+    let mut games_csv = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&games_path)
+        .with_context(|| format!("cannot write {}", games_path.display()))?;
+    if let Some(len) = clean_to {
+        games_csv
+            .set_len(len)
+            .with_context(|| format!("cannot clean {}", games_path.display()))?;
+    }
+    if !exists || clean_to == Some(0) {
+        games_csv
+            .write_all(&record::header_line())
+            .and_then(|_| games_csv.flush())
+            .with_context(|| format!("cannot write {}", games_path.display()))?;
+    }
+    let timings_new = !timings_path.exists() || !args.resume;
+    let mut timings_csv = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(!timings_new)
+        .truncate(timings_new)
+        .open(&timings_path)
+        .with_context(|| format!("cannot write {}", timings_path.display()))?;
+    if timings_new {
+        timings_csv.write_all(b"index,seconds,plies,plies_per_second\n")?;
+    }
+
+    let done_count = done.len() as u64;
+
+    // Progress bar on a terminal only.
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::with_draw_target(Some(mine_count), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} {wide_msg}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_position(done_count);
+    let rows_now: Vec<Row> = done.values().cloned().collect();
+    bar.set_message(standings::compute(&plan.specs, &rows_now, None).short());
+
+    // Each finished game: its row appended and flushed to games.csv (the record), its
+    // timing buffered (a by-product, flushed at the end).
+    let mut timings_csv = std::io::BufWriter::new(timings_csv);
+    let sink = |row: &Row, secs: f64| -> Result<()> {
+        let timing = format!(
+            "{},{:.6},{},{:.0}\n",
+            row.index,
+            secs,
+            row.plies,
+            row.plies as f64 / secs.max(1e-9)
+        );
+        games_csv
+            .write_all(&row.to_line())
+            .and_then(|_| games_csv.flush())
+            .and_then(|_| timings_csv.write_all(timing.as_bytes()))
+            .with_context(|| format!("cannot write {}", games_path.display()))
+    };
+    let started = Instant::now();
+    let run = matches::Run {
+        variant: name,
+        params_digest: &digest,
+        starts: &starts,
+        threads: plan.threads,
+        sprt: plan.sprt.as_ref(),
+        options: plan.options,
+    };
+    let outcome = matches::run(&schedule, &run, done, sink, &bar)?;
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let _ = timings_csv.flush();
+    let mut sh = outcome;
+
+    // Final, deterministic files.
+    if let Some(last) = sh.stop_after {
+        sh.rows.retain(|&i, _| i <= last);
+    }
+    let mut rows: Vec<Row> = sh.rows.into_values().collect();
+    record::write_sorted(&games_path, &mut rows)?;
+    let st: Standings = standings::compute(&plan.specs, &rows, plan.sprt);
+    let title = format!(
+        "Standings: {name}, seed {}{}",
+        args.seed,
+        plan.shard_text
+            .as_ref()
+            .map(|s| format!(", shard {s}"))
+            .unwrap_or_default()
+    );
+    let mut md = st.markdown(&title);
+    if starts.games[0].facts().utility == engine::game::Utility::Identical {
+        // No winner in a cooperative game: points and Elo say nothing (every game is a
+        // tie between partners); the team's returns are the result.
+        md.push_str(&standings::team_markdown(&rows));
+    }
+    record::write_atomic(&out.join("standings.md"), md.as_bytes())?;
+    record::write_atomic(&out.join("standings.csv"), st.csv().as_bytes())?;
+    record::write_atomic(&out.join("pairings.csv"), st.pairings_csv().as_bytes())?;
+    let played_now = rows.len() - (done_count as usize).min(rows.len());
+    outln!("{md}");
+    outln!(
+        "{} games this session in {:.2}s ({:.1} games/s); files in {}",
+        played_now,
+        elapsed,
+        played_now as f64 / elapsed.max(1e-9),
+        out.display()
+    );
+    if let Some(e) = sh.error {
+        return Err(e.context(format!(
+            "the run stopped; finished games are kept in {} (fix the problem, then rerun with --resume)",
+            games_path.display()
+        )));
+    }
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        bail!(
+            "interrupted: {} of {} games finished and saved in {}; continue with the same command plus --resume",
+            rows.len(),
+            mine_count,
+            games_path.display()
+        );
+    }
+    if let Some(last) = sh.stop_after {
+        outln!(
+            "SPRT decided after game {} ({} games); the remaining games were not played.",
+            last,
+            last + 1
+        );
+    }
+    Ok(())
+}
+
+/// The start of each round: the variant's own start, or every line of the openings file.
+fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
+    let args = &plan.args;
+    Ok(if plan.openings.is_empty() {
+        Starts {
+            games: vec![G::new(params)],
+            texts: vec![String::new()],
+        }
+    } else {
+        let file = args
+            .openings
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        Starts {
+            games: plan
+                .openings
+                .iter()
+                .map(|(line, fen)| {
+                    crate::run::openings::start_of::<G>(params, fen)
+                        .with_context(|| format!("openings file {file} line {line}"))
+                })
+                .collect::<Result<_>>()?,
+            texts: plan.openings.iter().map(|o| o.1.clone()).collect(),
+        }
+    })
+}
+
+/// A resumed run must play its remaining games as the interrupted one played its first:
+/// the settings no row records (random opening plies, draw and resign adjudication) are
+/// compared with the interrupted run's run.json before anything is written. A run.json
+/// that is missing or unreadable (a run killed before writing it) is no evidence either
+/// way, and the rows are still checked one by one.
+fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
+    let Some(before) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return Ok(());
+    };
+    let now = serde_json::to_value(now)?;
+    for (key, flag) in [
+        ("random_opening_plies", "--random-opening-plies"),
+        ("draw", "--draw"),
+        ("resign", "--resign"),
+    ] {
+        let zero = serde_json::json!(0);
+        let (b, n) = (&before[key], &now[key]);
+        // Older run.json files have no such key: the settings were the defaults then.
+        let b = if b.is_null() && key == "random_opening_plies" {
+            &zero
+        } else {
+            b
+        };
+        if b != n {
+            let show = |v: &serde_json::Value| match v {
+                serde_json::Value::Null => "none".to_string(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            bail!(
+                "cannot resume: the interrupted run was played with {flag} {} (now {}); the command line must match it, nothing was changed",
+                show(b),
+                show(n)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The rows of an interrupted run in `games_path`, each checked against this run's plan
+/// (variant, parameters, seed, seats, agent specs, opening) and replayed; with the length
+/// to cut the file back to when its last line is torn.
+#[allow(clippy::too_many_arguments)]
+fn resumed_rows<G: Game>(
+    games_path: &Path,
+    schedule: &matches::Plan,
+    starts: &Starts<G>,
+    name: &str,
+    digest: &str,
+    sharded: bool,
+    params_text: Option<&str>,
+) -> Result<(BTreeMap<u64, Row>, Option<u64>)> {
+    let mut done: BTreeMap<u64, Row> = BTreeMap::new();
+    let mut clean_to: Option<u64> = None;
+    let loaded = record::load(games_path).context("cannot resume")?;
+    for row in loaded.rows {
+        let slot = schedule.slot(row.index).filter(|s| schedule.is_mine(s));
+        let Some(slot) = slot.as_ref() else {
+            bail!(
+                "cannot resume: {} holds game {} which is not part of this run{}",
+                games_path.display(),
+                row.index,
+                if sharded { " (or of this shard)" } else { "" }
+            );
+        };
+        let (seed, players, agents) = schedule.expected(slot);
+        let (_, opening) = starts.of(slot);
+        let mismatch = if row.variant != name {
+            Some(format!("variant {} (now {name})", row.variant))
+        } else if row.params_digest != digest {
+            Some(format!(
+                "parameter digest {} (now {digest})",
+                row.params_digest
+            ))
+        } else if row.seed != seed {
+            Some(format!("seed {} (now {seed}): another --seed?", row.seed))
+        } else if row.players != players || row.pair != slot.pair {
+            Some("different agents or schedule".into())
+        } else if row.agents != agents {
+            Some(format!(
+                "agents {} (now {}): the specs must be the same, settings included",
+                row.agents.join(" vs "),
+                agents.join(" vs ")
+            ))
+        } else if row.opening != opening {
+            Some("a different opening".into())
+        } else {
+            None
+        };
+        if let Some(m) = mismatch {
+            bail!(
+                "cannot resume: game {} in {} was played with {m}; the command line must match the interrupted run",
+                row.index,
+                games_path.display()
+            );
+        }
+        done.insert(row.index, row);
+    }
+    if loaded.truncated_tail || loaded.complete_len == 0 {
+        clean_to = Some(loaded.complete_len as u64);
+    }
+    verify_rows(&done, params_text, games_path)?;
+    Ok((done, clean_to))
+}
