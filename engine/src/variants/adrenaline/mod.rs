@@ -43,7 +43,7 @@
 //!   checkers on the board or not: a capture that leaves bare kings draws once the
 //!   turn is over, even with the placed checker under a king
 //!   (`rule_bare_material_draws_even_with_checkers_on_the_board`; found by
-//!   `tests/reference.rs`: checkers used to keep such games going).
+//!   `engine/tests/adrenaline_reference.rs`: checkers used to keep such games going).
 //!
 //! A turn is a compound of decisions by the same seat: the regular move, then each extra
 //! step (`~e5`, `~e8q` for a promotion; `stop` ends them), then the checker placement
