@@ -1,7 +1,7 @@
 //! Tar Pit Chess (chess-kit seed "Tar Pit Chess"; docs/RULES.md "Tar Pit Chess"):
 //! checkers under pieces tar the opponent's pieces, and cards say where checkers may go.
 //!
-//! Rules, each with its test (in `tests.rs`):
+//! Rules, each with its test (in `tests/`):
 //! - Deck of 36 cards ([`cards`]: 32 piece cards, two checker cards per colour), six
 //!   checkers in front of each player, one card dealt per checker (the deal is a run of
 //!   chance draws, `draw:N`), hand size = checkers in front
@@ -79,7 +79,8 @@
 //! `cards.rs` (the deck), `info.rs` (observations and sampled worlds), `moves.rs` (attacks
 //! and moves with tar, the checkers' moves), `turn.rs` (the turn's flow, the actions
 //! offered, applying, keys), `text.rs` (reading action text, refusal reasons), `game.rs`
-//! (the `Game` implementation), `tests.rs` (the `rule_*` tests).
+//! (the `Game` implementation), `tests/mod.rs` (the `rule_*` tests), `tests/api.rs` (bad input,
+//! parameters, replays, tallies).
 
 use crate::attacks;
 use crate::bitboard::Bitboard;

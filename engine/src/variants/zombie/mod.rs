@@ -2,7 +2,7 @@
 //! captured piece is secretly buried under one of the capturer's pieces and comes back
 //! as a zombie of its owner when that square is vacated.
 //!
-//! Rules implemented (each with its `rule_*` test in `tests.rs`):
+//! Rules implemented (each with its `rule_*` test in `tests/`):
 //! - Orthodox moves, check, castling, en passant, promotion (`rule_orthodox_opening`).
 //! - A capture is followed by a burial chosen by the capturer (`bury:c6`) under one of
 //!   its own pieces' squares, after the end-of-turn reveal and the destruction of unmoved
@@ -125,7 +125,7 @@
 //! belief cache), `belief.rs` (burial grids and the belief filter), `moves.rs` (move
 //! generation and king safety with returning burials), `turn.rs` (the game's end and
 //! applying actions), `game.rs` (the `Game` implementation, notation included),
-//! `tests.rs` (the `rule_*` tests).
+//! `tests/mod.rs` (the `rule_*` tests), `tests/draws.rs` (the end by the common draw rules).
 
 pub mod belief;
 mod game;
