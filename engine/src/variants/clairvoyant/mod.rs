@@ -43,7 +43,12 @@
 //! the free moves' safety, which the retraction price needs); a guess that keeps the
 //! sheet open keeps the cache, since the offers only change with the board and the
 //! balances; `undo` marks it stale and a stale cache is worked out on demand
-//! (`cached_actions_match_a_fresh_computation_in_random_play`).
+//! (`cached_actions_match_a_fresh_computation_in_random_play`). A replay (`apply_text`)
+//! leaves the cache stale and checks each recorded action by itself ([`check`]: the move
+//! read from its text, then only what that one action's legality needs), and a free move
+//! learns whether the retraction has an alternative from the legal moves alone unless
+//! none is left (then the unsafe free moves are judged too), so replaying costs about
+//! what playing does (the `clairvoyant_replay` bench in `benches/`).
 //!
 //! Decisions where the texts are silent (RULES.md's decisions are followed as written):
 //! - The guesser's sheet is offered in full form only where a guess can score: piece
@@ -117,7 +122,7 @@
 //! accessors), `tables.rs` (parameters and price tables), `guesses.rs` (guesses and their
 //! scoring), `purchases.rs` (prices and the legality of drops and bought moves),
 //! `retraction.rs` (the retraction price), `offers.rs` (each step's legal actions worked
-//! out), `turn.rs` (the steps of a turn and applying an action), `game.rs` (the `Game`
+//! out), `check.rs` (one action checked by itself, for replays), `turn.rs` (the steps of a turn and applying an action), `game.rs` (the `Game`
 //! implementation, notation and parsing included), `refusal.rs` (the reason each refused
 //! action is given), `tally.rs` (per-game tallies), `tests.rs` (the `rule_*` tests).
 
@@ -126,6 +131,7 @@ pub mod purchases;
 pub mod retraction;
 pub mod tables;
 
+mod check;
 mod game;
 mod offers;
 mod refusal;

@@ -1,7 +1,7 @@
 //! The legal actions of each step worked out (`compute_actions`): the guess sheet, drops
 //! (with the search for a later legal end of the turn), free moves with their safety,
-//! bought moves with their prices, and `offered_like`, the part of them one action text's
-//! kind comes from.
+//! bought moves with their prices (`unsafe_free_completes` and `bought_ok` judge one
+//! move each, and `check.rs` uses them too).
 
 use super::*;
 
@@ -58,7 +58,7 @@ impl Clairvoyant {
     /// (drops commute, and it may come first); else it needs one of the blockers allowed
     /// now first (see [`purchases::reachable_drop_squares`]), and the turn must be able to
     /// end after both (further drops included).
-    fn reachable_in_check(
+    pub(super) fn reachable_in_check(
         &self,
         sc: &mut Board,
         memo: &mut purchases::EndMemo,
@@ -156,6 +156,16 @@ impl Clairvoyant {
 
     /// Free moves (with whether each is legal by itself), excluding retracted ones.
     pub(super) fn free_options(&self, out: &mut Vec<(Move, bool)>) {
+        self.free_options_upto(out, true);
+    }
+
+    /// The first part of [`Self::free_options`]: the free moves legal by themselves
+    /// (every one is, without a royal king).
+    pub(super) fn safe_free_options(&self, out: &mut Vec<(Move, bool)>) {
+        self.free_options_upto(out, false);
+    }
+
+    fn free_options_upto(&self, out: &mut Vec<(Move, bool)>, with_unsafe: bool) {
         let mover = self.s.mover;
         let retracted: Vec<Move> = if self.s.retractions == 0 {
             Vec::new()
@@ -183,6 +193,9 @@ impl Clairvoyant {
                 .filter(|m| !retracted.contains(m))
                 .map(|&m| (m, true)),
         );
+        if !with_unsafe {
+            return;
+        }
         let balance = self.s.balance[mover.index()];
         let costs = self.costs();
         if self.params.bought_after_move == 0 || balance < costs.min_bought_move() {
@@ -196,38 +209,7 @@ impl Clairvoyant {
             if legal.contains(m) || retracted.contains(&m) {
                 continue;
             }
-            let ok = if m.kind() == crate::moves::MoveKind::EnPassant {
-                let mut full = self.board.clone();
-                let mut tm = describe(&full, m, &[], false, 0);
-                full.make(m);
-                finish_turn_move(&full, mover, &mut tm);
-                full.make_null();
-                completes(
-                    &mut full,
-                    &mut vec![tm],
-                    balance,
-                    self.params.bought_after_move,
-                    self.s.start_check,
-                    costs,
-                )
-            } else {
-                let mut tm = describe(&b, m, &[], false, 0);
-                b.make(m);
-                finish_turn_move(&b, mover, &mut tm);
-                b.make_null();
-                let ok = completes(
-                    &mut b,
-                    &mut vec![tm],
-                    balance,
-                    self.params.bought_after_move,
-                    self.s.start_check,
-                    costs,
-                );
-                b.unmake_null();
-                b.unmake();
-                ok
-            };
-            if ok {
+            if self.unsafe_free_completes(&mut b, m, balance) {
                 out.push((m, false));
             }
         }
@@ -255,60 +237,132 @@ impl Clairvoyant {
 
     /// Bought moves the mover may make now.
     fn bought_moves(&self, out: &mut Vec<ClairAction>) {
-        if self.s.bought >= self.s.bought_limit {
+        let Some(BuyContext {
+            balance,
+            mut moves,
+            left,
+            mut b,
+        }) = self.buy_context()
+        else {
             return;
-        }
-        let mover = self.s.mover;
-        let balance = self.s.balance[mover.index()];
-        let costs = self.costs();
-        if balance < costs.min_bought_move() {
-            return;
-        }
-        let mut moves = self.turn_moves();
-        moves.retain(|m| !m.retracted);
-        let left = self.s.bought_limit - self.s.bought;
-        // Never en passant: a bought move follows the free move or drops, and drops
-        // replace the move that would have answered the double step (RULES.md;
-        // `rule_bought_move_after_drops_never_takes_en_passant`).
-        let mut b = scratch(&self.board, mover);
+        };
         let mut l = MoveList::new();
         mover_moves(&b, &mut l);
         for &m in l.iter() {
-            if forbidden_after_check(&moves, m) {
-                continue;
-            }
-            let cost = bought_cost(&b, m, &moves, self.s.start_check, costs);
-            if cost > balance {
-                continue;
-            }
-            b.make(m);
-            let into_check = in_check(&b, mover);
-            b.unmake();
-            // The move's record is needed only to price a repair after it.
-            let ok = !into_check
-                || (left > 1 && {
-                    let mut tm = describe(&b, m, &moves, true, cost);
-                    b.make(m);
-                    finish_turn_move(&b, mover, &mut tm);
-                    b.make_null();
-                    moves.push(tm);
-                    let r = completes(
-                        &mut b,
-                        &mut moves,
-                        balance - cost,
-                        left - 1,
-                        self.s.start_check,
-                        costs,
-                    );
-                    moves.pop();
-                    b.unmake_null();
-                    b.unmake();
-                    r
-                });
-            if ok {
+            if self.bought_ok(&mut b, &mut moves, m, balance, left) {
                 out.push(ClairAction::Buy(m));
             }
         }
+    }
+
+    /// Whether the free move `m`, which leaves the mover's king attacked by itself, lets
+    /// the turn end legally through bought moves (`b`: the scratch board with the mover to
+    /// move; an en passant capture is judged on the full board, which keeps the en passant
+    /// square).
+    pub(super) fn unsafe_free_completes(&self, b: &mut Board, m: Move, balance: u32) -> bool {
+        let mover = self.s.mover;
+        let costs = self.costs();
+        if m.kind() == crate::moves::MoveKind::EnPassant {
+            let mut full = self.board.clone();
+            let mut tm = describe(&full, m, &[], false, 0);
+            full.make(m);
+            finish_turn_move(&full, mover, &mut tm);
+            full.make_null();
+            completes(
+                &mut full,
+                &mut vec![tm],
+                balance,
+                self.params.bought_after_move,
+                self.s.start_check,
+                costs,
+            )
+        } else {
+            let mut tm = describe(b, m, &[], false, 0);
+            b.make(m);
+            finish_turn_move(b, mover, &mut tm);
+            b.make_null();
+            let ok = completes(
+                b,
+                &mut vec![tm],
+                balance,
+                self.params.bought_after_move,
+                self.s.start_check,
+                costs,
+            );
+            b.unmake_null();
+            b.unmake();
+            ok
+        }
+    }
+
+    /// What judging a bought move needs, or `None` when no move may be bought now (the
+    /// turn's limit reached, or the cheapest move unaffordable).
+    pub(super) fn buy_context(&self) -> Option<BuyContext> {
+        if self.s.bought >= self.s.bought_limit {
+            return None;
+        }
+        let mover = self.s.mover;
+        let balance = self.s.balance[mover.index()];
+        if balance < self.costs().min_bought_move() {
+            return None;
+        }
+        let mut moves = self.turn_moves();
+        moves.retain(|m| !m.retracted);
+        Some(BuyContext {
+            balance,
+            moves,
+            left: self.s.bought_limit - self.s.bought,
+            // Never en passant: a bought move follows the free move or drops, and drops
+            // replace the move that would have answered the double step (RULES.md;
+            // `rule_bought_move_after_drops_never_takes_en_passant`).
+            b: scratch(&self.board, mover),
+        })
+    }
+
+    /// Whether `m` (a move of the mover on `b`, the scratch board) may be bought now:
+    /// allowed after this turn's moves (`moves`), affordable, and leaving the king safe or
+    /// repaired by a further bought move (`left` still allowed).
+    pub(super) fn bought_ok(
+        &self,
+        b: &mut Board,
+        moves: &mut Vec<TurnMove>,
+        m: Move,
+        balance: u32,
+        left: u32,
+    ) -> bool {
+        let mover = self.s.mover;
+        let costs = self.costs();
+        if forbidden_after_check(moves, m) {
+            return false;
+        }
+        let cost = bought_cost(b, m, moves, self.s.start_check, costs);
+        if cost > balance {
+            return false;
+        }
+        b.make(m);
+        let into_check = in_check(b, mover);
+        b.unmake();
+        // The move's record is needed only to price a repair after it.
+        !into_check
+            || (left > 1 && {
+                let mut tm = describe(b, m, moves, true, cost);
+                b.make(m);
+                finish_turn_move(b, mover, &mut tm);
+                b.make_null();
+                moves.push(tm);
+                let r = completes(
+                    b,
+                    moves,
+                    balance - cost,
+                    left - 1,
+                    self.s.start_check,
+                    costs,
+                );
+                moves.pop();
+                b.unmake_null();
+                b.unmake();
+                r
+            })
     }
 
     /// The price of a bought move now (before it is made).
@@ -372,46 +426,19 @@ impl Clairvoyant {
         }
     }
 
-    fn can_pass(&self) -> bool {
+    pub(super) fn can_pass(&self) -> bool {
         !in_check(&self.board, self.s.mover)
     }
+}
 
-    /// The legal actions of the kind `text` names, enough to check that one action: the
-    /// cached list when it is fresh, else only the part of `compute_actions` that kind
-    /// comes from (free moves without drops, a guess sheet without purchases, ...), and
-    /// the whole list for anything else (its refusal then names what is wrong).
-    pub(super) fn offered_like(&self, text: &str, out: &mut Vec<ClairAction>) {
-        if self.cache.fresh {
-            out.extend_from_slice(&self.cache.actions);
-            return;
-        }
-        let phase = self.s.phase;
-        let guess = text.starts_with("guess:") && text != "guess:retract";
-        let buy = text.starts_with("buy:");
-        let drop = !guess && !buy && text.contains('@');
-        let other = guess || buy || drop || matches!(text, "pass" | "retract" | "guess:retract");
-        match phase {
-            Phase::Guess if guess => {
-                if self.s.n_guesses < self.params.max_guesses {
-                    self.guesses(out);
-                }
-            }
-            Phase::Guess | Phase::MoverGuess | Phase::Retract if text == "pass" => {
-                out.push(ClairAction::Pass)
-            }
-            Phase::Start | Phase::Drops if drop => {
-                if phase == Phase::Start || self.s.bought == 0 {
-                    self.drops(out);
-                }
-            }
-            Phase::Drops | Phase::Extra if buy => self.bought_moves(out),
-            Phase::Drops | Phase::Extra if text == "pass" => {
-                if self.can_pass() {
-                    out.push(ClairAction::Pass);
-                }
-            }
-            Phase::Start | Phase::Free if !other => self.free_moves(out, &mut Vec::new()),
-            _ => self.compute_actions(out, &mut Vec::new()),
-        }
-    }
+/// The state bought moves are judged in ([`Clairvoyant::buy_context`]).
+pub(super) struct BuyContext {
+    /// The mover's balance.
+    pub(super) balance: u32,
+    /// This turn's moves, retracted ones left out.
+    pub(super) moves: Vec<TurnMove>,
+    /// The bought moves still allowed this turn.
+    pub(super) left: u32,
+    /// The scratch board, the mover to move, no en passant square.
+    pub(super) b: Board,
 }

@@ -201,8 +201,15 @@ impl Clairvoyant {
             let opts = if self.cache.fresh {
                 &self.cache.free
             } else {
+                // Without the cache (a replay), the safe free moves come first: another
+                // one answers both questions, and the unsafe ones are judged only if
+                // there is none.
                 let mut v = Vec::new();
-                self.free_options(&mut v);
+                self.safe_free_options(&mut v);
+                if !v.iter().any(|&(x, _)| x != m) {
+                    v.clear();
+                    self.free_options(&mut v);
+                }
                 fresh = v;
                 &fresh
             };
