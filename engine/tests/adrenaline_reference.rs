@@ -29,6 +29,8 @@
 
 #[path = "common/mailbox.rs"]
 mod mailbox;
+#[path = "common/rules_track.rs"]
+mod rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::adrenaline::{Adrenaline, AdrenalineAction, AdrenalineParams};
@@ -36,32 +38,8 @@ use engine::{Color, Move, MoveKind, Piece, Role, Square};
 use mailbox::{castle_dest, forward, rank_span, step, Mailbox, KING_STEPS};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use rules_track::{common_draw, ends_seen, same_end, uci, usable_ep};
 use std::collections::HashMap;
-
-fn uci(m: Move, us: Color) -> String {
-    let to = if m.kind() == MoveKind::Castle {
-        castle_dest(us, m.from(), m.to()).0
-    } else {
-        m.to()
-    };
-    let mut s = format!("{}{}", m.from(), to);
-    if let MoveKind::Promotion(r) = m.kind() {
-        s.push(r.char());
-    }
-    s
-}
-
-fn is_bare(mb: &Mailbox) -> bool {
-    let mut minors = 0;
-    for p in mb.sq.iter().flatten() {
-        match p.role {
-            Role::King => {}
-            Role::Knight | Role::Bishop => minors += 1,
-            _ => return false,
-        }
-    }
-    minors <= 1
-}
 
 fn last_rank(c: Color) -> u8 {
     if c == Color::White {
@@ -356,13 +334,7 @@ impl Reference {
     }
 
     fn ep_identity(&self) -> Option<Square> {
-        let us = self.turn;
-        self.ep.filter(|&ep| {
-            [-1, 1].iter().any(|&df| {
-                step(ep, df, -forward(us)).and_then(|s| self.pos.mb.at(s))
-                    == Some(Piece::new(us, Role::Pawn))
-            })
-        })
+        usable_ep(&self.pos.mb, self.turn, self.ep)
     }
 
     fn identity(&self) -> Identity {
@@ -381,15 +353,8 @@ impl Reference {
         if self.plies >= self.params.ply_cap {
             return Some("cap");
         }
-        if is_bare(&self.pos.mb) {
-            return Some("insufficient-material");
-        }
-        if self.halfmoves >= 100 {
-            return Some("fifty-moves");
-        }
-        let now = self.identity();
-        if self.seen.iter().filter(|p| **p == now).count() >= 2 {
-            return Some("repetition");
+        if let Some(why) = common_draw(&self.pos.mb, self.halfmoves, &self.seen, &self.identity()) {
+            return Some(why);
         }
         if self.regular_moves().is_empty() {
             return Some(if self.pos.king_attacked(self.turn, None) {
@@ -532,12 +497,8 @@ fn run(
                     );
                 }
             }
-            let expected = r.result();
-            assert_eq!(g.result().map(|x| x.reason), expected, "end at {here}");
-            if let Some(reason) = expected {
-                assert_eq!(g.turn(), Turn::Terminal);
+            if same_end(&g, r.result(), &here, &mut ends) {
                 assert!(g.history_len() > 0, "{opening} is over before any decision");
-                ends.push(reason);
                 break;
             }
             let seat = r.actor().index();
@@ -602,9 +563,7 @@ fn adrenaline_matches_the_reference_in_random_and_greedy_play() {
         ends.extend(run(opening, &default, n, 0.85, &mut rng));
         ends.extend(run(opening, &tight, n / 2, 0.85, &mut rng));
     }
-    ends.sort();
-    ends.dedup();
-    eprintln!("end reasons seen: {ends:?}");
+    let ends = ends_seen(ends);
     assert!(ends.contains(&"checkmate"), "{ends:?}");
     // The seed's example mate (the bishop with three checkers): both say mate at once.
     let seed = "6k1/8/8/7p/8/8/3P4/2b1K3 w - - 0 1 | c1=3 h5=1";

@@ -25,6 +25,8 @@
 
 #[path = "common/mailbox.rs"]
 mod mailbox;
+#[path = "common/rules_track.rs"]
+mod rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
@@ -32,31 +34,7 @@ use engine::{Color, Move, MoveKind, Piece, Role, Square};
 use mailbox::{castle_dest, forward, step, Mailbox};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-
-fn uci(m: Move, us: Color) -> String {
-    let to = if m.kind() == MoveKind::Castle {
-        castle_dest(us, m.from(), m.to()).0
-    } else {
-        m.to()
-    };
-    let mut s = format!("{}{}", m.from(), to);
-    if let MoveKind::Promotion(r) = m.kind() {
-        s.push(r.char());
-    }
-    s
-}
-
-fn is_bare(mb: &Mailbox) -> bool {
-    let mut minors = 0;
-    for p in mb.sq.iter().flatten() {
-        match p.role {
-            Role::King => {}
-            Role::Knight | Role::Bishop => minors += 1,
-            _ => return false,
-        }
-    }
-    minors <= 1
-}
+use rules_track::{common_draw, ends_seen, same_end, uci, usable_ep};
 
 type Identity = (Mailbox, [bool; 64], Color, Vec<Square>, Option<Square>);
 
@@ -179,13 +157,7 @@ impl Reference {
     }
 
     fn ep_identity(&self) -> Option<Square> {
-        let us = self.turn;
-        self.ep.map(|(sq, _)| sq).filter(|&ep| {
-            [-1, 1].iter().any(|&df| {
-                step(ep, df, -forward(us)).and_then(|s| self.mb.at(s))
-                    == Some(Piece::new(us, Role::Pawn))
-            })
-        })
+        usable_ep(&self.mb, self.turn, self.ep.map(|(sq, _)| sq))
     }
 
     fn identity(&self) -> Identity {
@@ -202,15 +174,8 @@ impl Reference {
         if self.plies >= self.ply_cap {
             return Some("cap");
         }
-        if is_bare(&self.mb) {
-            return Some("insufficient-material");
-        }
-        if self.halfmoves >= 100 {
-            return Some("fifty-moves");
-        }
-        let now = self.identity();
-        if self.seen.iter().filter(|p| **p == now).count() >= 2 {
-            return Some("repetition");
+        if let Some(why) = common_draw(&self.mb, self.halfmoves, &self.seen, &self.identity()) {
+            return Some(why);
         }
         if self.legal_moves().is_empty() {
             return Some(if self.in_check() {
@@ -281,11 +246,7 @@ fn run(
             assert_eq!(Mailbox::of(g.board_ref()), r.mb, "squares at {here}");
             let engine_mirror: Vec<bool> = Square::all().map(|s| g.mirror().contains(s)).collect();
             assert_eq!(engine_mirror, r.mirror.to_vec(), "mirror at {here}");
-            let expected = r.result();
-            assert_eq!(g.result().map(|x| x.reason), expected, "end at {here}");
-            if let Some(reason) = expected {
-                assert_eq!(g.turn(), Turn::Terminal);
-                ends.push(reason);
+            if same_end(&g, r.result(), &here, &mut ends) {
                 break;
             }
             let seat = r.turn.index();
@@ -350,9 +311,7 @@ fn half_alice_matches_the_reference_in_random_and_greedy_play() {
         ends.extend(run(opening, &full, n, 0.8, &mut rng));
         ends.extend(run(opening, &twelve, n / 2, 0.5, &mut rng));
     }
-    ends.sort();
-    ends.dedup();
-    eprintln!("end reasons seen: {ends:?}");
+    let ends = ends_seen(ends);
     assert!(ends.contains(&"checkmate"), "{ends:?}");
 }
 

@@ -23,13 +23,16 @@
 
 #[path = "common/mailbox.rs"]
 mod mailbox;
+#[path = "common/rules_track.rs"]
+mod rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::two_move::{TwoMove, TwoMoveAction, TwoMoveParams};
 use engine::{Color, Move, MoveKind, Role, Square};
-use mailbox::{castle_dest, Mailbox};
+use mailbox::Mailbox;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use rules_track::{common_draw, ends_seen, same_end, uci};
 
 const CARDS: [Role; 5] = [
     Role::Knight,
@@ -39,31 +42,6 @@ const CARDS: [Role; 5] = [
     Role::King,
 ];
 const LETTERS: [char; 5] = ['N', 'B', 'R', 'Q', 'K'];
-
-fn uci(m: Move, us: Color) -> String {
-    let to = if m.kind() == MoveKind::Castle {
-        castle_dest(us, m.from(), m.to()).0
-    } else {
-        m.to()
-    };
-    let mut s = format!("{}{}", m.from(), to);
-    if let MoveKind::Promotion(r) = m.kind() {
-        s.push(r.char());
-    }
-    s
-}
-
-fn is_bare(mb: &Mailbox) -> bool {
-    let mut minors = 0;
-    for p in mb.sq.iter().flatten() {
-        match p.role {
-            Role::King => {}
-            Role::Knight | Role::Bishop => minors += 1,
-            _ => return false,
-        }
-    }
-    minors <= 1
-}
 
 /// Cards as five flags in N, B, R, Q, K order.
 type Cards = [bool; 5];
@@ -162,13 +140,8 @@ impl Reference {
         }
         if self.piece_moves >= self.ply_cap {
             Some("cap")
-        } else if is_bare(&self.mb) {
-            Some("insufficient-material")
-        } else if self.quiet >= 100 {
-            Some("fifty-moves")
         } else {
-            let k = self.key();
-            (self.turn_keys.iter().filter(|&x| *x == k).count() >= 2).then_some("repetition")
+            common_draw(&self.mb, self.quiet, &self.turn_keys, &self.key())
         }
     }
 
@@ -298,11 +271,7 @@ fn run(
                     "face up at {here}"
                 );
             }
-            let expected = r.result();
-            assert_eq!(g.result().map(|x| x.reason), expected, "end at {here}");
-            if let Some(reason) = expected {
-                assert_eq!(g.turn(), Turn::Terminal);
-                ends.push(reason);
+            if same_end(&g, r.result(), &here, &mut ends) {
                 break;
             }
             done += 1;
@@ -404,9 +373,7 @@ fn two_move_matches_the_reference_in_random_and_greedy_play() {
         ends.extend(run(opening, &default, n, 0.9, &mut rng));
         ends.extend(run(opening, &short, n / 4, 0.3, &mut rng));
     }
-    ends.sort();
-    ends.dedup();
-    eprintln!("end reasons seen: {ends:?}");
+    let ends = ends_seen(ends);
     assert!(ends.contains(&"royal-capture"), "{ends:?}");
     assert!(ends.contains(&"cap"), "{ends:?}");
 }

@@ -5,12 +5,18 @@
 //! (for repetition). Nothing here asks the engine; it reads the start position once.
 //!
 //! Also an attack walk that returns the attackers themselves (square and piece), with a
-//! hook for variants whose pieces lose their attacks (Tar Pit's tar).
+//! hook for variants whose pieces lose their attacks (Tar Pit's tar); and the pieces the
+//! references that keep their own position (Adrenaline, Half Alice, Two-Move, Cassandra,
+//! Crowded House) share: a move's UCI text, the en passant target a position's identity
+//! counts, bare material and the common draws.
 //!
 //! Included with `#[path = "common/rules_track.rs"] mod rules_track;` after `mailbox`.
 #![allow(dead_code)]
 
-use crate::mailbox::{forward, step, Mailbox, BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS};
+use crate::mailbox::{
+    castle_dest, forward, step, Mailbox, BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS,
+};
+use engine::game::{Game, Turn};
 use engine::{Board, Color, Move, MoveKind, Piece, Role, Square};
 
 /// What decides whether two positions are "the same" for repetition: the pieces, the
@@ -53,13 +59,7 @@ impl Track {
 
     /// The en passant target if a pawn of the side to move stands next to it to take.
     pub fn usable_ep(&self) -> Option<Square> {
-        let ep = self.ep?;
-        let pawn = Piece::new(self.turn, Role::Pawn);
-        let back = -forward(self.turn);
-        [-1, 1]
-            .iter()
-            .any(|&df| step(ep, df, back).and_then(|s| self.mb.at(s)) == Some(pawn))
-            .then_some(ep)
+        usable_ep(&self.mb, self.turn, self.ep)
     }
 
     pub fn key(&self) -> PosKey {
@@ -124,15 +124,7 @@ impl Track {
 
     /// K v K or K + one minor v K (RULES.md: insufficient material in every variant).
     pub fn bare_material(&self) -> bool {
-        let mut minors = 0;
-        for p in self.mb.sq.iter().flatten() {
-            match p.role {
-                Role::King => {}
-                Role::Knight | Role::Bishop => minors += 1,
-                _ => return false,
-            }
-        }
-        minors <= 1
+        bare_material(&self.mb)
     }
 }
 
@@ -203,4 +195,87 @@ pub fn attackers(mb: &Mailbox, target: Square, by: Color) -> Vec<(Square, Piece)
 /// King-step distance between two squares.
 pub fn distance(a: Square, b: Square) -> u8 {
     a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank()))
+}
+
+/// `m` as the engines write it: UCI, castling as the king's destination square.
+pub fn uci(m: Move, us: Color) -> String {
+    let to = if m.kind() == MoveKind::Castle {
+        castle_dest(us, m.from(), m.to()).0
+    } else {
+        m.to()
+    };
+    let mut s = format!("{}{}", m.from(), to);
+    if let MoveKind::Promotion(r) = m.kind() {
+        s.push(r.char());
+    }
+    s
+}
+
+/// The en passant target `ep` if a pawn of `us` (to move) stands next to it to take: what
+/// a position's identity counts for repetition.
+pub fn usable_ep(mb: &Mailbox, us: Color, ep: Option<Square>) -> Option<Square> {
+    let ep = ep?;
+    let pawn = Piece::new(us, Role::Pawn);
+    let back = -forward(us);
+    [-1, 1]
+        .iter()
+        .any(|&df| step(ep, df, back).and_then(|s| mb.at(s)) == Some(pawn))
+        .then_some(ep)
+}
+
+/// K v K or K + one minor v K (RULES.md: insufficient material in every variant).
+pub fn bare_material(mb: &Mailbox) -> bool {
+    let mut minors = 0;
+    for p in mb.sq.iter().flatten() {
+        match p.role {
+            Role::King => {}
+            Role::Knight | Role::Bishop => minors += 1,
+            _ => return false,
+        }
+    }
+    minors <= 1
+}
+
+/// The common draws in RULES.md's order after the cap: bare material, 50 moves
+/// (`halfmoves` plies without a capture or pawn move), and threefold repetition (`now`
+/// met twice before among `seen`).
+pub fn common_draw<K: PartialEq>(
+    mb: &Mailbox,
+    halfmoves: u32,
+    seen: &[K],
+    now: &K,
+) -> Option<&'static str> {
+    if bare_material(mb) {
+        return Some("insufficient-material");
+    }
+    if halfmoves >= 100 {
+        return Some("fifty-moves");
+    }
+    (seen.iter().filter(|p| *p == now).count() >= 2).then_some("repetition")
+}
+
+/// Compares the engine's end of `g` with the reference's (`expected`: the same reason, or
+/// both going on; an ended game is terminal) and records the reason in `ends`; whether the
+/// game is over.
+pub fn same_end<G: Game>(
+    g: &G,
+    expected: Option<&'static str>,
+    here: &str,
+    ends: &mut Vec<&'static str>,
+) -> bool {
+    assert_eq!(g.result().map(|x| x.reason), expected, "end at {here}");
+    let Some(reason) = expected else {
+        return false;
+    };
+    assert_eq!(g.turn(), Turn::Terminal, "at {here}");
+    ends.push(reason);
+    true
+}
+
+/// The end reasons met, each once and sorted, printed for the test's log.
+pub fn ends_seen(mut ends: Vec<&'static str>) -> Vec<&'static str> {
+    ends.sort();
+    ends.dedup();
+    eprintln!("end reasons seen: {ends:?}");
+    ends
 }

@@ -1,7 +1,7 @@
 //! Time Chess (seed "Time Chess", 2009; RULES.md "Time Chess"): orthodox chess in a
 //! cycle of six phases, in two of which one player is blind to the enemy pieces.
 //!
-//! Rules implemented (the `rule_*` test for each is in `tests.rs`):
+//! Rules implemented (the `rule_*` test for each is in `tests/`):
 //! - Black moves first. Six phases repeat ([`Phase`]): Dawn (Black, all see), Midday
 //!   (White, Black blind), Evening (Black, Black blind), Dusk (White, all see), Midnight
 //!   (Black, White blind), Morning (White, White blind)
@@ -114,6 +114,10 @@
 //!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
+//!
+//! Files: `mod.rs` (this: the game), `belief.rs` (the blind seat's belief), `playout.rs`
+//! (the lean playout), `tests/mod.rs` (the `rule_*` tests), `tests/generators.rs` (the
+//! generators against each other, the reference and the apply loop).
 
 pub mod belief;
 mod playout;

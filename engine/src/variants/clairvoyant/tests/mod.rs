@@ -901,3 +901,5 @@ fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
         assert_eq!(draw(fen), None, "{fen}");
     }
 }
+
+mod replay;
