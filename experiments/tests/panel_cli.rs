@@ -133,3 +133,40 @@ fn rule_panel_bad_input_is_refused_before_play() {
     assert!(err.contains("--chess-openings"), "{err}");
     assert!(!out.exists(), "nothing is played before the checks");
 }
+
+/// The example panels, and the Clairvoyant kit's space file (with its shape
+/// constraints), stay valid: every member's agent is one the registry knows, and the
+/// space file reads against Clairvoyant's parameters.
+#[test]
+fn example_panels_and_the_clairvoyant_space_file_are_valid() {
+    use experiments::studies::panel::Panel;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/panels");
+    let mut panels = 0;
+    for entry in std::fs::read_dir(&root)
+        .unwrap()
+        .chain(std::fs::read_dir(root.join("clairvoyant")).unwrap())
+    {
+        let p = entry.unwrap().path();
+        if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".toml"))
+            && !["space.toml", "targets.toml"].contains(&p.file_name().unwrap().to_str().unwrap())
+        {
+            let panel = Panel::load(&p).unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));
+            for m in &panel.members {
+                agents::spec::Spec::parse(&m.agent)
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", p.display(), m.agent));
+            }
+            panels += 1;
+        }
+    }
+    assert!(panels >= 4, "{panels}");
+    let table: toml::Table = toml::from_str(
+        &toml::to_string(&engine::variants::clairvoyant::ClairvoyantParams::default()).unwrap(),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(root.join("clairvoyant/space.toml")).unwrap();
+    let space = experiments::studies::tune::space::Space::parse(&text, &table).unwrap();
+    assert!(space.constraints.len() >= 10);
+    // The tuned-b0 level (values × 0.11 or so) keeps the seed's shape once enforced.
+    let t = space.write(&table, &[0.05, 1.0, 0.0]).unwrap();
+    assert!(space.broken(&t).is_empty());
+}

@@ -45,6 +45,7 @@ impl Report {
              from its record in `games.csv` and ended as recorded.\n",
             first.variant, first.params_digest, agent_list
         );
+        let _ = writeln!(md, "{}\n", distinct_sentence(metrics, n));
 
         if games[0].cooperative {
             team_section(&mut md, games);

@@ -218,6 +218,42 @@ fn zorkmid_rate(l: &Learned, z: usize) -> String {
 
 /// The fits of a strength ladder side by side (weakest rung first), with the change of
 /// each value between the last two rungs measured against its interval there.
+/// `values --panel`: the ladder's tables with members for rungs, the panel (ratings),
+/// and the verdict over members: do the learned values predict the games better than
+/// 1/3/3/5/9 (lower cross-validated log loss)?
+pub fn panel_markdown(
+    variant: &str,
+    panel: &crate::studies::panel::Panel,
+    fits: &[(String, Learned)],
+) -> String {
+    let mut s = format!("# Piece values over panel '{}': {variant}\n\n", panel.name);
+    if let Some(note) = panel.size_note() {
+        let _ = writeln!(s, "**Note:** {note}\n");
+    }
+    s.push_str(&panel.table());
+    let ladder = ladder_markdown(variant, fits);
+    // The ladder's tables without its title (members are not ordered by strength).
+    if let Some(at) = ladder.find("| feature |") {
+        s.push_str("\nSelf-play of each member; values in pawns with 95% bootstrap intervals.\n\n");
+        s.push_str(&ladder[at..]);
+    }
+    let labels: Vec<&str> = fits.iter().map(|f| f.0.as_str()).collect();
+    let holds: Vec<Option<bool>> = fits
+        .iter()
+        .map(|(_, l)| Some(worse_than_orthodox(l).is_none()))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\n{}",
+        crate::studies::panel::verdict_over_members(
+            "The learned values predict the games at least as well as 1/3/3/5/9",
+            &labels,
+            &holds
+        )
+    );
+    s
+}
+
 pub fn ladder_markdown(variant: &str, fits: &[(String, Learned)]) -> String {
     let mut s = format!(
         "# Piece values over a strength ladder: {variant}\n\nSelf-play at each rung (weakest first); values in pawns with 95% bootstrap intervals.\n\n| feature |"
