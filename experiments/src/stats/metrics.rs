@@ -50,7 +50,8 @@
 //! the standard error of a proportion, floored at one game's weight so 0% and 100% do
 //! not print as certainties). The first seat's score is the exception (issue 37): when
 //! every game names its colour-swapped pair, its interval is over pairs
-//! ([`Estimate::clustered`]), because with deterministic agents from one opening the two
+//! ([`Estimate::clustered_score`]: floored at one pair's weight, as shares are at one
+//! game's), because with deterministic agents from one opening the two
 //! games of a pair can be the same game (test
 //! `rule_intervals_over_pairs_count_identical_pairs_once`). Differences between two runs take
 //! √(h₁² + h₂²) as their half-width (independent runs).
@@ -126,6 +127,20 @@ impl Estimate {
             mean,
             half: 1.96 * var.sqrt(),
         }
+    }
+
+    /// [`Estimate::clustered`] for scores in [0, 1], the half-width floored at that of
+    /// one cluster's weight in a proportion (as [`Estimate::share`] floors at one game's),
+    /// so a run where every pair splits 1-1 (a spread of exactly zero) does not print as
+    /// a certainty.
+    pub fn clustered_score(xs: &[(u64, f64)]) -> Estimate {
+        let mut e = Estimate::clustered(xs);
+        let g = xs.iter().map(|x| x.0).collect::<std::collections::BTreeSet<_>>().len() as f64;
+        if g >= 2.0 && !e.half.is_nan() {
+            let floor = 1.96 * ((1.0 / g) * (1.0 - 1.0 / g) / g).sqrt();
+            e.half = e.half.max(floor);
+        }
+        e
     }
 
     /// A share `k / n` with the interval of a proportion, its standard error floored at
@@ -316,7 +331,7 @@ pub fn compute(games: &[GameTrace]) -> Metrics {
                 .zip(&scores)
                 .map(|(g, &s)| (g.pair.unwrap_or_default(), s))
                 .collect();
-            Estimate::clustered(&by_pair)
+            Estimate::clustered_score(&by_pair)
         } else {
             Estimate::of(&scores)
         },
@@ -435,6 +450,10 @@ mod tests {
         let e = Estimate::clustered(&swapped);
         assert_eq!(e.mean, 0.5);
         assert!(e.half.abs() < 1e-12);
+        // As a score it keeps one pair's weight: 1.96 · sqrt((1/20)(19/20)/20).
+        let f = Estimate::clustered_score(&swapped);
+        assert!((f.half - 1.96 * (0.05f64 * 0.95 / 20.0).sqrt()).abs() < 1e-12);
+        assert_eq!(Estimate::clustered_score(&xs).half, pairs.half);
         // compute() uses pairs when every game names one.
         let mut games: Vec<GameTrace> = xs
             .iter()

@@ -18,7 +18,7 @@
 //! - `runs DIR [DIR...]`: one row per run folder from its `games.csv`: agents, games,
 //!   distinct games (distinct opening + action records), the first seat's score with its
 //!   95% interval over colour-swapped pairs
-//!   ([`crate::stats::metrics::Estimate::clustered`]), draws and mean length. Reading the
+//!   ([`crate::stats::metrics::Estimate::clustered_score`]), draws and mean length. Reading the
 //!   CSV is enough (no replay: `chesslab verify` checks that the games replay).
 //!
 //! Decisions: a block's text is replaced whole, so hand edits inside it are lost by the
@@ -203,7 +203,7 @@ pub fn run_row(dir: &Path) -> Result<RunRow> {
         games: n,
         distinct: distinct.len(),
         pairs: pairs.len(),
-        first: Estimate::clustered(&scores),
+        first: Estimate::clustered_score(&scores),
         draws: rows.iter().filter(|r| r.returns.iter().all(|x| *x == 0.0)).count() as f64
             / n as f64,
         length: rows.iter().map(|r| r.plies).sum::<usize>() as f64 / n as f64,

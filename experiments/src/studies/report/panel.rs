@@ -109,6 +109,14 @@ fn check_specs(variant: &str, params: Option<&str>, specs: &[String], panel: &Pa
         .with_context(|| format!("variant '{variant}'"))?
 }
 
+/// `white` → `White`, for a seat name opening a sentence.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 /// Whether an estimate is clear above ½ (`Some(true)`), clear below (`Some(false)`) or
 /// covers it (`None`).
 fn above_half(e: &Estimate) -> Option<bool> {
@@ -198,7 +206,7 @@ pub(super) fn write_panel(
         .map(|r| above_half(&r.metrics.first_move_advantage))
         .collect();
     let first = verdict_over_members(
-        &format!("{seat} scores above ½ in {variant}"),
+        &format!("{} scores above ½ in {variant}", capitalised(&seat)),
         &labels,
         &edge,
     );
@@ -227,7 +235,10 @@ pub(super) fn write_panel(
             })
             .collect();
         let line = verdict_over_members(
-            &format!("{seat}'s score in {variant} differs from White's in orthodox chess"),
+            &format!(
+                "{}'s score in {variant} differs from White's in orthodox chess",
+                capitalised(&seat)
+            ),
             &labels,
             &differs,
         );

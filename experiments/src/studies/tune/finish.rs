@@ -70,6 +70,7 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
         );
         let mut lb = Vec::new();
         let mut lt = Vec::new();
+        let mut reciprocals = Vec::new();
         for (mi, ti, label, t) in setup.columns() {
             let (bm, bc) = setup.column(&pb, mi, ti);
             let (tm, tc) = setup.column(&pt, mi, ti);
@@ -82,6 +83,22 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
                 t.centre,
                 t.half_width,
                 if t.met(tm) { "yes" } else { "no" }
+            );
+            if matches!(t.measure, targets::Measure::Ratio(..)) {
+                reciprocals.push(format!(
+                    "{label}: base {}, tuned {}",
+                    reciprocal(bm, bc),
+                    reciprocal(tm, tc)
+                ));
+            }
+        }
+        if !reciprocals.is_empty() {
+            // Issue 37: the purchase rate read one way, as moves between purchases per
+            // player, is the reciprocal of the share a ratio target measures.
+            let _ = writeln!(
+                md,
+                "\nRatios read the other way up (1/x, e.g. moves between purchases per player for a purchase share; the interval's ends inverted): {}.",
+                reciprocals.join("; ")
             );
         }
         let (loss_base, loss_tuned) = (setup.loss(&lb), setup.loss(&lt));
@@ -109,6 +126,19 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
         crate::util::outln!("{l}");
     }
     Ok(())
+}
+
+/// `1/x [1/(x+h), 1/(x−h)]`; the upper end is unbounded when the interval reaches 0.
+pub(super) fn reciprocal(x: f64, h: f64) -> String {
+    if x <= 0.0 {
+        return "unbounded (mean 0)".into();
+    }
+    let hi = if x - h > 0.0 {
+        format!("{:.2}", 1.0 / (x - h))
+    } else {
+        "∞".into()
+    };
+    format!("{:.2} [{:.2}, {hi}]", 1.0 / x, 1.0 / (x + h))
 }
 
 /// The lowest loss among the points played, from `iterations.csv`'s lines (column 3).

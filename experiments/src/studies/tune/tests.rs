@@ -449,3 +449,11 @@ fn a_panel_is_tuned_to_the_smallest_worst_miss() {
     assert!(e.contains("leave out --agents"), "{e}");
     assert!(!both.out.exists());
 }
+
+#[test]
+fn ratios_read_the_other_way_up_invert_their_interval() {
+    // A purchase share 0.178 ± 0.005 is 5.62 moves per purchase, [5.46, 5.78].
+    assert_eq!(finish::reciprocal(0.178, 0.005), "5.62 [5.46, 5.78]");
+    assert_eq!(finish::reciprocal(0.1, 0.2), "10.00 [3.33, ∞]");
+    assert_eq!(finish::reciprocal(0.0, 0.1), "unbounded (mean 0)");
+}
