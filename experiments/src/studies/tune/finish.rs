@@ -188,9 +188,15 @@ fn summary_lines(
 ) -> Vec<String> {
     let mut out = Vec::new();
     if let Some((l, at)) = best_played(&ck.csv_lines) {
+        // Rows with a loss are played points; `estimate` rows have none.
+        let played = ck
+            .csv_lines
+            .iter()
+            .skip(1)
+            .filter(|line| line.split(',').nth(2).is_some_and(|f| f.parse::<f64>().is_ok()))
+            .count();
         out.push(format!(
-            "Best loss among the {} points played: {l:.3} ({at}); the tuned table is the optimiser's final estimate, not that point.",
-            ck.csv_lines.len().saturating_sub(1)
+            "Best loss among the {played} points played: {l:.3} ({at}); the tuned table is the optimiser's final estimate, not that point."
         ));
     }
     out.push(format!(
