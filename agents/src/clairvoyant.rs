@@ -718,14 +718,17 @@ mod tests {
         ));
         // Nothing affordable, nothing dropped; a rate that makes every Zorkmid dear
         // stops every drop.
-        assert!(!is_drop(first_action("clairvoyant:policy=value", &start_with(0, 25))));
+        assert!(!is_drop(first_action(
+            "clairvoyant:policy=value",
+            &start_with(0, 25)
+        )));
         assert!(!is_drop(first_action(
             "clairvoyant:policy=value,zk=10",
             &cheap
         )));
         // The guesser reads the opponent as itself: the predicted drop is the drop made.
-        let me = ClairvoyantAgent::from_spec(&Spec::parse("clairvoyant:policy=value").unwrap())
-            .unwrap();
+        let me =
+            ClairvoyantAgent::from_spec(&Spec::parse("clairvoyant:policy=value").unwrap()).unwrap();
         let planned = me.planned_drop(&cheap).unwrap();
         assert_eq!(
             first_action("clairvoyant:policy=value", &cheap),

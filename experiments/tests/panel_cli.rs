@@ -86,15 +86,27 @@ fn rule_panel_balance_reports_each_member_beside_chess() {
     // Two members: the report says the issue asks for three.
     assert!(report.contains("at least three players"), "{report}");
     // Neither member is in the strength table.
-    assert!(report.contains("| ab1 | `alphabeta:depth=1,noise=10` | unrated |"), "{report}");
-    assert!(report.contains("| [greedy](greedy/report.md) | unrated | 4 ("), "{report}");
+    assert!(
+        report.contains("| ab1 | `alphabeta:depth=1,noise=10` | unrated |"),
+        "{report}"
+    );
+    assert!(
+        report.contains("| [greedy](greedy/report.md) | unrated | 4 ("),
+        "{report}"
+    );
     assert!(report.contains("greedy: White scores "), "{report}");
     assert!(report.contains(" in orthodox chess and "), "{report}");
-    assert!(report.contains("scores above ½ in half-alice: "), "{report}");
+    assert!(
+        report.contains("scores above ½ in half-alice: "),
+        "{report}"
+    );
     assert!(stdout.contains("report: "), "{stdout}");
     // The orthodox runs are chess games, not Half Alice games.
     let chess_games = read(&out.join("chess").join("ab1").join("games.csv"));
-    assert!(chess_games.lines().nth(1).unwrap().contains(",chess,"), "{chess_games}");
+    assert!(
+        chess_games.lines().nth(1).unwrap().contains(",chess,"),
+        "{chess_games}"
+    );
 }
 
 #[test]
@@ -102,33 +114,68 @@ fn rule_panel_bad_input_is_refused_before_play() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("run");
     let bad = d.path().join("bad.toml");
-    std::fs::write(&bad, "name = \"x\"\n[[member]]\nlabel = \"a\"\nagent = \"nosuchagent\"\n")
-        .unwrap();
+    std::fs::write(
+        &bad,
+        "name = \"x\"\n[[member]]\nlabel = \"a\"\nagent = \"nosuchagent\"\n",
+    )
+    .unwrap();
     let err = fails(&[
-        "balance", "--variant", "half-alice", "--panel", s(&bad), "--games", "2", "--out",
+        "balance",
+        "--variant",
+        "half-alice",
+        "--panel",
+        s(&bad),
+        "--games",
+        "2",
+        "--out",
         s(&out),
     ]);
     assert!(err.contains("member 'a'"), "{err}");
     let empty = d.path().join("empty.toml");
     std::fs::write(&empty, "name = \"x\"\n").unwrap();
     let err = fails(&[
-        "balance", "--variant", "half-alice", "--panel", s(&empty), "--games", "2", "--out",
+        "balance",
+        "--variant",
+        "half-alice",
+        "--panel",
+        s(&empty),
+        "--games",
+        "2",
+        "--out",
         s(&out),
     ]);
     assert!(err.contains("no members"), "{err}");
     let good = d.path().join("good.toml");
     std::fs::write(&good, PANEL).unwrap();
     let err = fails(&[
-        "balance", "--variant", "half-alice", "--panel", s(&good), "--agents", "random,random",
-        "--games", "2", "--out", s(&out),
+        "balance",
+        "--variant",
+        "half-alice",
+        "--panel",
+        s(&good),
+        "--agents",
+        "random,random",
+        "--games",
+        "2",
+        "--out",
+        s(&out),
     ]);
     assert!(err.contains("leave out --agents"), "{err}");
     // A variant suite is no chess suite: the orthodox runs need their own.
     let book = d.path().join("book.txt");
     std::fs::write(&book, "actions: a2a3\n").unwrap();
     let err = fails(&[
-        "balance", "--variant", "half-alice", "--panel", s(&good), "--games", "2",
-        "--openings", s(&book), "--out", s(&out),
+        "balance",
+        "--variant",
+        "half-alice",
+        "--panel",
+        s(&good),
+        "--games",
+        "2",
+        "--openings",
+        s(&book),
+        "--out",
+        s(&out),
     ]);
     assert!(err.contains("--chess-openings"), "{err}");
     assert!(!out.exists(), "nothing is played before the checks");
@@ -147,7 +194,9 @@ fn example_panels_and_the_clairvoyant_space_file_are_valid() {
         .chain(std::fs::read_dir(root.join("clairvoyant")).unwrap())
     {
         let p = entry.unwrap().path();
-        if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".toml"))
+        if p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(".toml"))
             && !["space.toml", "targets.toml"].contains(&p.file_name().unwrap().to_str().unwrap())
         {
             let panel = Panel::load(&p).unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));

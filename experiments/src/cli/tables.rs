@@ -36,10 +36,7 @@ pub fn run(args: &TablesArgs) -> Result<()> {
         }
         outln!("{blocks} generated tables match their data");
     } else {
-        outln!(
-            "{blocks} generated tables, {} rewritten",
-            stale.len()
-        );
+        outln!("{blocks} generated tables, {} rewritten", stale.len());
     }
     Ok(())
 }

@@ -135,7 +135,11 @@ impl Estimate {
     /// a certainty.
     pub fn clustered_score(xs: &[(u64, f64)]) -> Estimate {
         let mut e = Estimate::clustered(xs);
-        let g = xs.iter().map(|x| x.0).collect::<std::collections::BTreeSet<_>>().len() as f64;
+        let g = xs
+            .iter()
+            .map(|x| x.0)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len() as f64;
         if g >= 2.0 && !e.half.is_nan() {
             let floor = 1.96 * ((1.0 / g) * (1.0 - 1.0 / g) / g).sqrt();
             e.half = e.half.max(floor);

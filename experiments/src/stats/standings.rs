@@ -311,14 +311,8 @@ pub fn pair_interval(low: f64, high: f64) -> String {
             "n/a (no spread: every pair scored the same)".to_string()
         }
         (true, true) => format!("[{}, {}]", fmt_elo(low), fmt_elo(high)),
-        (true, false) => format!(
-            "≥ {} (the interval reaches a 100% score)",
-            fmt_elo(low)
-        ),
-        (false, true) => format!(
-            "≤ {} (the interval reaches a 0% score)",
-            fmt_elo(high)
-        ),
+        (true, false) => format!("≥ {} (the interval reaches a 100% score)", fmt_elo(low)),
+        (false, true) => format!("≤ {} (the interval reaches a 0% score)", fmt_elo(high)),
         (false, false) => "n/a (the interval reaches both 0% and 100%)".to_string(),
     }
 }
@@ -437,10 +431,10 @@ impl Standings {
                     format!("≤ {} (one-sided)", fmt_elo(-one_sided_elo_bound(n))),
                 )
             } else {
-                stats::penta_elo(&p.penta).map_or(
-                    ("-".to_string(), "-".to_string()),
-                    |(e, l, h)| (fmt_elo(e), pair_interval(l, h)),
-                )
+                stats::penta_elo(&p.penta)
+                    .map_or(("-".to_string(), "-".to_string()), |(e, l, h)| {
+                        (fmt_elo(e), pair_interval(l, h))
+                    })
             };
             let _ = writeln!(
                 s,
@@ -588,12 +582,21 @@ mod tests {
     fn sprt_line_says_which_bound_was_crossed() {
         let sp = Sprt::parse("0,10,0.05,0.05", stats::SprtModel::Logistic).unwrap();
         let done = sprt_line(&sp, 2.950, SprtState::AcceptH1);
-        assert!(done.contains("LLR 2.950 crossed the upper bound 2.944: H1 accepted"), "{done}");
+        assert!(
+            done.contains("LLR 2.950 crossed the upper bound 2.944: H1 accepted"),
+            "{done}"
+        );
         assert!(!done.contains(" in ["), "{done}");
         let low = sprt_line(&sp, -3.1, SprtState::AcceptH0);
-        assert!(low.contains("crossed the lower bound -2.944: H0 accepted"), "{low}");
+        assert!(
+            low.contains("crossed the lower bound -2.944: H0 accepted"),
+            "{low}"
+        );
         let on = sprt_line(&sp, 1.0, SprtState::Continue);
-        assert!(on.contains("inside the bounds [-2.944, 2.944]: no decision yet"), "{on}");
+        assert!(
+            on.contains("inside the bounds [-2.944, 2.944]: no decision yet"),
+            "{on}"
+        );
     }
 
     #[test]
@@ -602,7 +605,10 @@ mod tests {
         let (_, l, h) = stats::penta_elo(&[0, 0, 0, 1, 9]).unwrap();
         assert!(l.is_finite() && h.is_infinite());
         let cell = pair_interval(l, h);
-        assert!(cell.contains("reaches a 100% score") && cell.starts_with("≥ +"), "{cell}");
+        assert!(
+            cell.contains("reaches a 100% score") && cell.starts_with("≥ +"),
+            "{cell}"
+        );
         assert!(pair_interval(-h, -l).contains("reaches a 0% score"));
         // Every pair 1-1: a real zero spread.
         let (_, l, h) = stats::penta_elo(&[0, 0, 10, 0, 0]).unwrap();

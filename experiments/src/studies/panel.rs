@@ -87,7 +87,9 @@ impl Panel {
                 bail!("panel {what}: member '{}' has no agent spec", m.label);
             }
             if m.label == "chess" {
-                bail!("panel {what}: the label 'chess' is reserved (the orthodox-chess runs' folder)");
+                bail!(
+                    "panel {what}: the label 'chess' is reserved (the orthodox-chess runs' folder)"
+                );
             }
         }
         Ok(panel)
@@ -225,18 +227,23 @@ rating = "mcts:iters=100,cutoff=16"
         let err = |text: &str| format!("{:#}", Panel::parse(text, "t").unwrap_err());
         assert!(err("name = \"x\"").contains("no members"));
         assert!(err("name = \"\"\n[[member]]\nlabel=\"a\"\nagent=\"random\"").contains("empty"));
-        assert!(err("name = \"x\"\n[[member]]\nlabel=\"a/b\"\nagent=\"random\"")
-            .contains("label 'a/b'"));
-        assert!(err("name = \"x\"\n[[member]]\nlabel=\"a\"\nagnet=\"random\"")
-            .contains("agnet"));
+        assert!(
+            err("name = \"x\"\n[[member]]\nlabel=\"a/b\"\nagent=\"random\"")
+                .contains("label 'a/b'")
+        );
+        assert!(err("name = \"x\"\n[[member]]\nlabel=\"a\"\nagnet=\"random\"").contains("agnet"));
         assert!(err(
             "name = \"x\"\n[[member]]\nlabel=\"a\"\nagent=\"random\"\n[[member]]\nlabel=\"a\"\nagent=\"greedy\""
         )
         .contains("two members are labelled 'a'"));
-        assert!(err("name = \"x\"\n[[member]]\nlabel=\"chess\"\nagent=\"random\"")
-            .contains("reserved"));
-        let small = Panel::parse("name = \"x\"\n[[member]]\nlabel=\"a\"\nagent=\"random\"", "t")
-            .unwrap();
+        assert!(
+            err("name = \"x\"\n[[member]]\nlabel=\"chess\"\nagent=\"random\"").contains("reserved")
+        );
+        let small = Panel::parse(
+            "name = \"x\"\n[[member]]\nlabel=\"a\"\nagent=\"random\"",
+            "t",
+        )
+        .unwrap();
         assert!(small.size_note().unwrap().contains("1 member(s)"));
     }
 
@@ -256,7 +263,10 @@ rating = "mcts:iters=100,cutoff=16"
         let v = verdict_over_members("X", &l, &[Some(true); 3]);
         assert_eq!(v, "X: holds for every member (3 of 3).");
         let v = verdict_over_members("X", &l, &[Some(true), Some(false), None]);
-        assert!(v.contains("holds for a; fails for b; undecided for c (1 of 3 hold)"), "{v}");
+        assert!(
+            v.contains("holds for a; fails for b; undecided for c (1 of 3 hold)"),
+            "{v}"
+        );
         assert!(verdict_over_members("X", &l, &[None; 3]).contains("not decided"));
         assert!(verdict_over_members("X", &l, &[Some(false); 3]).contains("no member"));
     }

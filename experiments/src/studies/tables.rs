@@ -59,7 +59,13 @@ pub fn regenerate(text: &str, dir: &Path, readme: &Path) -> Result<(String, Vec<
         if let Some(rest) = trimmed.strip_prefix(OPEN) {
             let spec = rest
                 .strip_suffix("-->")
-                .ok_or_else(|| anyhow!("{}:{}: the marker does not end with -->", readme.display(), i + 1))?
+                .ok_or_else(|| {
+                    anyhow!(
+                        "{}:{}: the marker does not end with -->",
+                        readme.display(),
+                        i + 1
+                    )
+                })?
                 .trim()
                 .to_string();
             let end = (i + 1..lines.len())
@@ -124,7 +130,8 @@ pub fn render(spec: &str, dir: &Path) -> Result<String> {
 }
 
 fn csv_table(path: &Path, columns: Option<&str>) -> Result<String> {
-    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut r =
+        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let header: Vec<String> = r
         .headers()
         .with_context(|| format!("{}: no header", path.display()))?
@@ -137,7 +144,11 @@ fn csv_table(path: &Path, columns: Option<&str>) -> Result<String> {
             .split(',')
             .map(|c| {
                 header.iter().position(|h| h == c).ok_or_else(|| {
-                    anyhow!("{}: no column '{c}' (columns: {})", path.display(), header.join(", "))
+                    anyhow!(
+                        "{}: no column '{c}' (columns: {})",
+                        path.display(),
+                        header.join(", ")
+                    )
                 })
             })
             .collect::<Result<_>>()?,
@@ -145,7 +156,11 @@ fn csv_table(path: &Path, columns: Option<&str>) -> Result<String> {
     let mut s = String::new();
     s.push_str(&format!(
         "| {} |\n|{}\n",
-        picks.iter().map(|&i| header[i].as_str()).collect::<Vec<_>>().join(" | "),
+        picks
+            .iter()
+            .map(|&i| header[i].as_str())
+            .collect::<Vec<_>>()
+            .join(" | "),
         "---|".repeat(picks.len())
     ));
     for rec in r.records() {
@@ -204,7 +219,10 @@ pub fn run_row(dir: &Path) -> Result<RunRow> {
         distinct: distinct.len(),
         pairs: pairs.len(),
         first: Estimate::clustered_score(&scores),
-        draws: rows.iter().filter(|r| r.returns.iter().all(|x| *x == 0.0)).count() as f64
+        draws: rows
+            .iter()
+            .filter(|r| r.returns.iter().all(|x| *x == 0.0))
+            .count() as f64
             / n as f64,
         length: rows.iter().map(|r| r.plies).sum::<usize>() as f64 / n as f64,
     })
@@ -316,7 +334,12 @@ mod tests {
         // Two pairs, each pair the same game twice: 2 distinct of 4.
         std::fs::write(
             run.join("games.csv"),
-            games_csv(&[(0, "e2e4 e7e5", 1.0), (0, "e2e4 e7e5", 1.0), (1, "d2d4", 0.0), (1, "d2d4", 0.0)]),
+            games_csv(&[
+                (0, "e2e4 e7e5", 1.0),
+                (0, "e2e4 e7e5", 1.0),
+                (1, "d2d4", 0.0),
+                (1, "d2d4", 0.0),
+            ]),
         )
         .unwrap();
         let r = run_row(&run).unwrap();
@@ -325,13 +348,20 @@ mod tests {
         assert_eq!(r.draws, 0.5);
         assert_eq!(r.length, 1.5);
         let t = render("runs run", d.path()).unwrap();
-        assert!(t.contains("| [run](run/report.md) | `random` | 4 | 2 | 2 | 0.750 ± "), "{t}");
+        assert!(
+            t.contains("| [run](run/report.md) | `random` | 4 | 2 | 2 | 0.750 ± "),
+            "{t}"
+        );
     }
 
     #[test]
     fn generated_blocks_are_rewritten_and_checked() {
         let d = tempfile::tempdir().unwrap();
-        std::fs::write(d.path().join("v.csv"), "feature,value,lo\npawn,1.0,1.0\nqueen,9.1,8\n").unwrap();
+        std::fs::write(
+            d.path().join("v.csv"),
+            "feature,value,lo\npawn,1.0,1.0\nqueen,9.1,8\n",
+        )
+        .unwrap();
         let readme = d.path().join("README.md");
         let text = "# T\n\nprose 9.1\n<!-- generated: csv v.csv columns=feature,value -->\n| old |\n<!-- end generated -->\nafter\n";
         std::fs::write(&readme, text).unwrap();
@@ -350,7 +380,11 @@ mod tests {
         let (stale, _) = run(&[d.path().to_path_buf()], true).unwrap();
         assert!(stale.is_empty(), "{stale:?}");
         // The data changes: the committed table is now stale.
-        std::fs::write(d.path().join("v.csv"), "feature,value,lo\npawn,1.0,1.0\nqueen,9.2,8\n").unwrap();
+        std::fs::write(
+            d.path().join("v.csv"),
+            "feature,value,lo\npawn,1.0,1.0\nqueen,9.2,8\n",
+        )
+        .unwrap();
         assert_eq!(run(&[d.path().to_path_buf()], true).unwrap().0.len(), 1);
     }
 
@@ -359,14 +393,26 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("v.csv"), "a,b\n1,2\n").unwrap();
         let err = |text: &str| {
-            format!("{:#}", regenerate(text, d.path(), Path::new("R.md")).unwrap_err())
+            format!(
+                "{:#}",
+                regenerate(text, d.path(), Path::new("R.md")).unwrap_err()
+            )
         };
         assert!(err("<!-- generated: csv v.csv -->\n").contains("no `<!-- end generated -->`"));
-        assert!(err("<!-- generated: pie v.csv -->\n<!-- end generated -->\n").contains("unknown kind 'pie'"));
-        assert!(err("<!-- generated: csv nope.csv -->\n<!-- end generated -->\n").contains("nope.csv"));
-        assert!(err("<!-- generated: csv v.csv columns=a,z -->\n<!-- end generated -->\n")
-            .contains("no column 'z'"));
-        assert!(err("<!-- generated: runs -->\n<!-- end generated -->\n").contains("expected `runs"));
+        assert!(
+            err("<!-- generated: pie v.csv -->\n<!-- end generated -->\n")
+                .contains("unknown kind 'pie'")
+        );
+        assert!(
+            err("<!-- generated: csv nope.csv -->\n<!-- end generated -->\n").contains("nope.csv")
+        );
+        assert!(
+            err("<!-- generated: csv v.csv columns=a,z -->\n<!-- end generated -->\n")
+                .contains("no column 'z'")
+        );
+        assert!(
+            err("<!-- generated: runs -->\n<!-- end generated -->\n").contains("expected `runs")
+        );
         assert!(err("x\n<!-- generated: csv v.csv -->\n<!-- generated: csv v.csv -->\n<!-- end generated -->\n")
             .contains("R.md:3"));
         // No markers: untouched.

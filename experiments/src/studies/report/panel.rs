@@ -39,7 +39,9 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
             );
         }
     } else if args.chess_openings.is_some() {
-        bail!("--chess-openings is only used beside a variant other than chess (without --no-chess)");
+        bail!(
+            "--chess-openings is only used beside a variant other than chess (without --no-chess)"
+        );
     }
     let base = tournament::out_dir(&args.run);
     let mut here = Vec::new();

@@ -18,7 +18,11 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
         args.iterations,
         args.optimizer,
         args.games,
-        if setup.members.len() > 1 { " and member" } else { "" },
+        if setup.members.len() > 1 {
+            " and member"
+        } else {
+            ""
+        },
         setup
             .members
             .iter()
@@ -166,10 +170,7 @@ pub(super) fn progress_line(setup: &Setup, ck: &Checkpoint) -> String {
     let loss = if last.is_empty() {
         "–".to_string()
     } else {
-        format!(
-            "{:.3}",
-            last.iter().copied().fold(f64::INFINITY, f64::min)
-        )
+        format!("{:.3}", last.iter().copied().fold(f64::INFINITY, f64::min))
     };
     format!(
         "best loss this iteration {loss} | estimate {}",
@@ -193,7 +194,11 @@ fn summary_lines(
             .csv_lines
             .iter()
             .skip(1)
-            .filter(|line| line.split(',').nth(2).is_some_and(|f| f.parse::<f64>().is_ok()))
+            .filter(|line| {
+                line.split(',')
+                    .nth(2)
+                    .is_some_and(|f| f.parse::<f64>().is_ok())
+            })
             .count();
         out.push(format!(
             "Best loss among the {played} points played: {l:.3} ({at}); the tuned table is the optimiser's final estimate, not that point."
@@ -221,4 +226,3 @@ fn summary_lines(
     });
     out
 }
-

@@ -104,7 +104,12 @@ pub struct TuneArgs {
     #[arg(long, alias = "target")]
     pub targets: PathBuf,
     /// Agent specs: one (self-play) or two (colour-swapped pairs). Not with --panel.
-    #[arg(long, default_value = "", hide_default_value = true, required_unless_present = "panel")]
+    #[arg(
+        long,
+        default_value = "",
+        hide_default_value = true,
+        required_unless_present = "panel"
+    )]
     pub agents: String,
     /// A panel file (`examples/panels/`, issue 37): every member plays self-play at
     /// every point, each against its own targets (the member's `targets` file, else
@@ -280,15 +285,16 @@ fn setup(args: &TuneArgs) -> Result<Setup> {
             let panel = crate::studies::panel::Panel::load(path)?;
             let mut out = Vec::new();
             for m in &panel.members {
-                let agents = self_play(&m.agent)
-                    .with_context(|| format!("--panel member '{}'", m.label))?;
+                let agents =
+                    self_play(&m.agent).with_context(|| format!("--panel member '{}'", m.label))?;
                 for a in &agents {
                     check_agent(&args.variant, a)
                         .with_context(|| format!("--panel member '{}'", m.label))?;
                 }
                 let targets = match panel.targets_of(m) {
-                    Some(p) => read_targets(&p)
-                        .with_context(|| format!("--panel member '{}'", m.label))?,
+                    Some(p) => {
+                        read_targets(&p).with_context(|| format!("--panel member '{}'", m.label))?
+                    }
                     None => targets.clone(),
                 };
                 out.push(MemberSetup {
@@ -486,7 +492,12 @@ impl Setup {
 
     /// One column's mean and 95% half-width over the member's pairs.
     fn column(&self, p: &Played, member: usize, target: usize) -> (f64, f64) {
-        targets::mean_ci(&p.values[member].iter().map(|v| v[target]).collect::<Vec<_>>())
+        targets::mean_ci(
+            &p.values[member]
+                .iter()
+                .map(|v| v[target])
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// The mean of every column, in [`Setup::columns`] order.
@@ -552,10 +563,7 @@ impl Evaluator {
     /// as [`play_plain`]).
     pub fn loss_and_plies(&self, seed: u64) -> Result<(f64, usize)> {
         let p = self.setup.play(&self.base, self.games, seed)?;
-        Ok((
-            self.setup.loss(&self.setup.means(&p)),
-            p.plies,
-        ))
+        Ok((self.setup.loss(&self.setup.means(&p)), p.plies))
     }
 }
 
@@ -801,10 +809,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                 };
                 let t0 = Instant::now();
                 let (mp, mm) = (setup.means(&pp), setup.means(&pm));
-                let (lp, lm) = (
-                    setup.loss(&mp),
-                    setup.loss(&mm),
-                );
+                let (lp, lm) = (setup.loss(&mp), setup.loss(&mm));
                 let spread: Vec<f64> = setup
                     .space
                     .to_unit(&xp)

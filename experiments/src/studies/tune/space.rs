@@ -293,7 +293,9 @@ impl Space {
         };
         // The base table must be repairable: a cycle of constraints never settles.
         let mut base = table.clone();
-        space.enforce(&mut base).context("the space file's constraints")?;
+        space
+            .enforce(&mut base)
+            .context("the space file's constraints")?;
         // The lowest point that keeps every tie must fit under the upper bounds.
         let low: Vec<f64> = space.params.iter().map(|p| p.min).collect();
         let fixed = space.repair_unclamped(&low);
@@ -499,7 +501,10 @@ fn number_at(table: &toml::Table, path: &str) -> Result<(f64, bool)> {
     match get(table, path)? {
         toml::Value::Integer(i) => Ok((*i as f64, true)),
         toml::Value::Float(f) => Ok((*f, false)),
-        other => bail!("path '{path}' is not a number (it holds {})", other.type_str()),
+        other => bail!(
+            "path '{path}' is not a number (it holds {})",
+            other.type_str()
+        ),
     }
 }
 

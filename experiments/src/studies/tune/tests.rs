@@ -167,9 +167,15 @@ fn spsa_tunes_a_parameter_with_a_known_effect_to_its_value() {
     assert!(report.contains("| plies | 30.000 ± 3.000 |"), "{report}");
     // The summary (issue 39): best loss, where the table went, the comparison.
     assert!(report.contains("## Summary"), "{report}");
-    assert!(report.contains("Best loss among the 120 points played: "), "{report}");
+    assert!(
+        report.contains("Best loss among the 120 points played: "),
+        "{report}"
+    );
     assert!(report.contains("best.toml (report: "), "{report}");
-    assert!(report.contains("Confirmation run: best.toml has loss"), "{report}");
+    assert!(
+        report.contains("Confirmation run: best.toml has loss"),
+        "{report}"
+    );
     let svg = std::fs::read_to_string(args.out.join("params.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{svg}");
 }
@@ -352,7 +358,10 @@ fn constraints_keep_the_seed_shape_after_rounding() {
     for a in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
         for b in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
             if seed[a].as_integer() < seed[b].as_integer() {
-                assert!(tuned[a].as_integer() < tuned[b].as_integer(), "{a} < {b}: {tuned:?}");
+                assert!(
+                    tuned[a].as_integer() < tuned[b].as_integer(),
+                    "{a} < {b}: {tuned:?}"
+                );
             }
         }
     }
@@ -382,12 +391,24 @@ fn contradictory_constraints_are_refused() {
     let e = format!("{:#}", Space::parse(&cycle, &table).unwrap_err());
     assert!(e.contains("contradict"), "{e}");
     for (bad, says) in [
-        ("[[constraint]]\ngreater = \"v.a\"\n", "give `greater` and `than`"),
-        ("[[constraint]]\ngreater = \"v.a\"\nthan = \"v.zz\"\n", "v.zz"),
+        (
+            "[[constraint]]\ngreater = \"v.a\"\n",
+            "give `greater` and `than`",
+        ),
+        (
+            "[[constraint]]\ngreater = \"v.a\"\nthan = \"v.zz\"\n",
+            "v.zz",
+        ),
         ("[[constraint]]\nkeep_order = \"v.a\"\n", "fewer than two"),
-        ("[[constraint]]\ngreater = \"v.a\"\nthan = \"v.a\"\n", "above itself"),
+        (
+            "[[constraint]]\ngreater = \"v.a\"\nthan = \"v.a\"\n",
+            "above itself",
+        ),
     ] {
-        let e = format!("{:#}", Space::parse(&format!("{head}{bad}"), &table).unwrap_err());
+        let e = format!(
+            "{:#}",
+            Space::parse(&format!("{head}{bad}"), &table).unwrap_err()
+        );
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
@@ -437,10 +458,19 @@ fn a_panel_is_tuned_to_the_smallest_worst_miss() {
     let cap = read_tuned_cap(&args.out);
     assert!((cap - 40).abs() <= 3, "tuned ply_cap {cap}");
     let csv = std::fs::read_to_string(args.out.join("iterations.csv")).unwrap();
-    assert!(csv.starts_with("iteration,point,loss,cap,short:plies,long:plies\n"), "{csv}");
+    assert!(
+        csv.starts_with("iteration,point,loss,cap,short:plies,long:plies\n"),
+        "{csv}"
+    );
     let report = std::fs::read_to_string(args.out.join("report.md")).unwrap();
-    assert!(report.contains("| short:plies | 30.000 ± 3.000 |"), "{report}");
-    assert!(report.contains("| long:plies | 50.000 ± 3.000 |"), "{report}");
+    assert!(
+        report.contains("| short:plies | 30.000 ± 3.000 |"),
+        "{report}"
+    );
+    assert!(
+        report.contains("| long:plies | 50.000 ± 3.000 |"),
+        "{report}"
+    );
     assert!(report.contains("minimises the worst miss"), "{report}");
     // --agents beside --panel is refused before any game.
     let mut both = f.args("chess", Optimizer::Cmaes, 2, "both");

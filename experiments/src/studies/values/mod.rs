@@ -265,8 +265,14 @@ pub fn learn(variant: &str, samples: &Samples, games: usize, args: &ValuesArgs) 
 /// Where the games come from.
 enum Source {
     From(PathBuf),
-    Play { specs: Vec<String>, games: u64 },
-    Ladder { rungs: Vec<String>, games: u64 },
+    Play {
+        specs: Vec<String>,
+        games: u64,
+    },
+    Ladder {
+        rungs: Vec<String>,
+        games: u64,
+    },
     Panel {
         panel: crate::studies::panel::Panel,
         games: u64,
@@ -291,7 +297,12 @@ fn source(args: &ValuesArgs, params: Option<&str>) -> Result<Source> {
     if let Some(path) = &args.panel {
         let panel = crate::studies::panel::Panel::load(path)?;
         for m in &panel.members {
-            check_agents(args, params, &[m.agent.clone()], &format!("--panel member '{}'", m.label))?;
+            check_agents(
+                args,
+                params,
+                &[m.agent.clone()],
+                &format!("--panel member '{}'", m.label),
+            )?;
         }
         return Ok(Source::Panel {
             panel,
