@@ -1,5 +1,12 @@
 //! Standings from finished games: points, Bradley-Terry Elo, per-pairing pentanomial
 //! counts, LOS, and the SPRT verdict; rendered as Markdown and CSV.
+//!
+//! Wording (issue 39): once the SPRT has stopped, its line says which bound the LLR
+//! crossed and which hypothesis that accepts ([`sprt_line`], test
+//! `sprt_line_says_which_bound_was_crossed`); a pentanomial interval that reaches a 0%
+//! or 100% score says so, with its finite end as a one-sided bound, and "no spread" is
+//! kept for the case where every pair scored the same ([`pair_interval`], test
+//! `pentanomial_interval_names_its_real_reason`).
 
 use crate::record::Row;
 use crate::stats::{self, Matchup, Pentanomial, Rating, Sprt, SprtState};
