@@ -8,10 +8,11 @@
 //! capture in reply), turned into probabilities by a softmax with temperature `temp`
 //! (pawns), and every candidate guess gets probability x value: a piece guess sums its
 //! moves' probabilities, a destination guess takes its move's. In open mode, when the
-//! mover's balance reaches `drop_at`, the drop this agent's own policy would make in the
-//! mover's place is added as a buy and a buy-square guess with probability 1/2 each.
+//! mover would drop under this agent's own policy (below), that drop is added as a buy
+//! and a buy-square guess with probability 1/2 each.
 //! Guesses are scored independently, so the sheet repeats the best guess three times
-//! (`repeat=true`); `repeat=false` writes the three best distinct ones.
+//! (`repeat=true`, the "repeat" guesser style); `repeat=false` writes the three best
+//! distinct ones (the "spread" style).
 //! `guesser=naive`: the three best moves of a one-ply search, as destination guesses.
 //! `depth=3` or `4` (default 2) deepens the search behind the smart guesser's
 //! probabilities and the free move: full-width alpha-beta plies before the last,
@@ -21,13 +22,22 @@
 //!
 //! Moving (the documented policy):
 //! - The retraction guess is always written: it costs nothing.
-//! - With a balance of at least `drop_at`, the agent drops instead of moving: the
-//!   affordable drop with the best two-ply score (pieces on attacked squares are
-//!   judged after the opponent's best capture), then ends the turn.
+//! - Drops (`policy`): with `policy=threshold` (the default), a balance of at least
+//!   `drop_at` makes the agent drop instead of moving, whatever the prices: the most
+//!   valuable affordable type on the square with the best two-ply score (pieces on
+//!   attacked squares are judged after the opponent's best capture), then it ends the
+//!   turn. With `policy=value` (issue 37) prices count: every affordable type on its
+//!   best square is set against the best free move, and the agent drops the one whose
+//!   gain over that move, less its price at `zk` pawns per Zorkmid, is largest, if that
+//!   net gain exceeds `margin` pawns; `drop_at` is not read. Decision: one exchange rate
+//!   (`zk`) for every purchase, as the bought-move rule below already used, so a tuned
+//!   table's prices move drops and bought moves alike. Test
+//!   `tests::value_policy_looks_at_prices`.
 //! - Otherwise the free move maximises the two-ply score less `zk` pawns per Zorkmid the
 //!   opponent's naive sheet (top three one-ply moves) would earn on it.
 //! - A bought move is taken when it must repair the king, or when its two-ply gain over
-//!   passing exceeds its price at `zk` pawns per Zorkmid plus half a pawn.
+//!   passing exceeds its price at `zk` pawns per Zorkmid plus `margin` (default half a
+//!   pawn).
 //! - A retraction is forced when the free move captured a piece whose drop price is at
 //!   least the retraction's price (the capture would cost more to buy back than to
 //!   refuse), or when the move checks and the guesser can pay twice the price.
@@ -53,12 +63,27 @@ pub enum Guesser {
     Naive,
 }
 
+/// When the mover drops a piece instead of moving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Whenever the balance reaches `drop_at`, whatever the prices (the agent of issues
+    /// 15-17; the default, so kept runs replay with the same players).
+    Threshold,
+    /// When a drop's gain over the best free move exceeds its price at `zk` pawns per
+    /// Zorkmid plus `margin` pawns (issue 37: a policy that looks at prices).
+    Value,
+}
+
 /// The `clairvoyant` agent.
 #[derive(Clone, Debug)]
 pub struct ClairvoyantAgent {
     pub guesser: Guesser,
     pub temp: f64,
     pub drop_at: u32,
+    pub policy: Policy,
+    /// Pawns a purchase must gain beyond its price (drops under `policy=value`, and
+    /// bought moves).
+    pub margin: f64,
     pub zk: f64,
     pub repeat: bool,
     /// Plies of the search behind the guesser's probabilities and the free move: 2 is
@@ -99,6 +124,23 @@ impl ClairvoyantAgent {
                 help: "balance at which the mover drops a piece instead of moving",
             },
             Setting {
+                key: "policy",
+                kind: Kind::Choice(&["threshold", "value"]),
+                default: "threshold",
+                tunable: false,
+                help: "drops: at the drop_at balance whatever the price, or when the gain over the best free move beats the price at zk pawns per Zorkmid plus margin",
+            },
+            Setting {
+                key: "margin",
+                kind: Kind::Real {
+                    min: 0.0,
+                    max: 100.0,
+                },
+                default: "0.5",
+                tunable: true,
+                help: "pawns a purchase must gain beyond its price (value drops, bought moves)",
+            },
+            Setting {
                 key: "zk",
                 kind: Kind::Real {
                     min: 0.0,
@@ -134,6 +176,11 @@ impl ClairvoyantAgent {
             },
             temp: s.real("temp"),
             drop_at: s.int("drop_at").min(u32::MAX as u64) as u32,
+            policy: match s.choice("policy") {
+                "value" => Policy::Value,
+                _ => Policy::Threshold,
+            },
+            margin: s.real("margin"),
             zk: s.real("zk"),
             repeat: s.flag("repeat"),
             depth: s.int("depth").clamp(2, 4) as u32,
@@ -208,8 +255,8 @@ impl ClairvoyantAgent {
                 }
             }
         }
-        if !g.params().blind() && g.balance(mover) >= self.drop_at {
-            if let Some((role, sq)) = best_drop(g, mover) {
+        if !g.params().blind() {
+            if let Some((role, sq)) = self.planned_drop(g) {
                 cands.push((Guess::Buy(role), 0.5 * values.buy.get(role) as f64));
                 cands.push((
                     Guess::BuySquare(role, sq),
@@ -288,7 +335,58 @@ impl ClairvoyantAgent {
             }
         }
         let (s, a) = best?;
-        (must || s - pass_score > 0.5).then_some(a)
+        (must || s - pass_score > self.margin).then_some(a)
+    }
+
+    /// The drop this agent makes at the start of the mover's turn under its policy, if
+    /// any (the guesser predicts the same drop for the opponent, reading the opponent
+    /// as itself).
+    pub fn planned_drop(&self, g: &Clairvoyant) -> Option<(Role, Square)> {
+        let mover = g.mover();
+        match self.policy {
+            Policy::Threshold => (g.balance(mover) >= self.drop_at)
+                .then(|| best_drop(g, mover))
+                .flatten(),
+            Policy::Value => self.value_drop(g),
+        }
+    }
+
+    /// `policy=value`: every affordable type on its best square, its two-ply score set
+    /// against the best free move's; the drop with the best net gain (gain − price · zk)
+    /// if that is above `margin` pawns.
+    fn value_drop(&self, g: &Clairvoyant) -> Option<(Role, Square)> {
+        let mover = g.mover();
+        let balance = g.balance(mover);
+        let costs = &g.params().costs;
+        let affordable = [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ]
+        .into_iter()
+        .filter(|&r| costs.drop.get(r) <= balance);
+        let mut best: Option<(f64, Role, Square)> = None;
+        let mut move_score: Option<f64> = None;
+        for role in affordable {
+            let Some((s, sq)) = best_square(g, mover, role) else {
+                continue;
+            };
+            // The free move forgone: computed once, only when some drop is affordable.
+            let free = *move_score.get_or_insert_with(|| {
+                move_scores(g.board_ref(), true)
+                    .iter()
+                    .map(|m| m.1)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            });
+            let free = if free.is_finite() { free } else { s };
+            let net = s - free - self.zk * costs.drop.get(role) as f64;
+            if net > self.margin && best.is_none_or(|(b, _, _)| net > b) {
+                best = Some((net, role, sq));
+            }
+        }
+        best.map(|(_, r, sq)| (r, sq))
     }
 
     fn retract(&self, g: &Clairvoyant, seat: Seat) -> bool {
@@ -473,6 +571,11 @@ fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Square)> {
     ]
     .into_iter()
     .find(|&r| costs.drop.get(r) <= balance)?;
+    best_square(g, mover, role).map(|(_, sq)| (role, sq))
+}
+
+/// The square where a dropped `role` scores best by the two-ply rule, with that score.
+fn best_square(g: &Clairvoyant, mover: Color, role: Role) -> Option<(f64, Square)> {
     let b = g.board_ref();
     let mut best: Option<(f64, Square)> = None;
     let mut work = scratch(b, mover);
@@ -489,7 +592,7 @@ fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Square)> {
             best = Some((s, sq));
         }
     }
-    best.map(|(_, sq)| (role, sq))
+    best
 }
 
 impl Agent<Clairvoyant> for ClairvoyantAgent {
@@ -512,10 +615,8 @@ impl Agent<Clairvoyant> for ClairvoyantAgent {
             }
             Phase::MoverGuess => Some(ClairAction::RetractGuess),
             Phase::Start => {
-                let mover = g.mover();
-                let drop = (g.balance(mover) >= self.drop_at)
-                    .then(|| best_drop(g, mover))
-                    .flatten()
+                let drop = self
+                    .planned_drop(g)
                     .map(|(r, s)| ClairAction::Drop(r, s))
                     .filter(|a| legal.contains(a));
                 drop.or_else(|| self.choose_free(g, &legal))
@@ -559,6 +660,80 @@ mod tests {
             }
         }
         out
+    }
+
+    /// White to start its first turn with `balance` Zorkmids and a queen drop priced
+    /// `queen`: the guess phases before it are passed.
+    fn start_with(balance: u32, queen: u32) -> Clairvoyant {
+        use engine::variants::clairvoyant::ClairvoyantParams;
+        let mut p = ClairvoyantParams {
+            white_balance: balance,
+            ..Default::default()
+        };
+        p.costs.drop.queen = queen;
+        let mut g = Clairvoyant::new(&p);
+        let mut legal = Vec::new();
+        for _ in 0..10 {
+            if g.phase() == Phase::Start {
+                break;
+            }
+            let engine::game::Turn::Seat(s) = g.turn() else {
+                panic!("no seat to move")
+            };
+            g.legal_actions(s, &mut legal);
+            let a = [ClairAction::Pass, ClairAction::RetractGuess]
+                .into_iter()
+                .find(|a| legal.contains(a))
+                .unwrap_or(legal[0]);
+            g.apply(a);
+        }
+        assert_eq!(g.phase(), Phase::Start);
+        assert_eq!(g.mover(), Color::White);
+        g
+    }
+
+    fn first_action(spec: &str, g: &Clairvoyant) -> ClairAction {
+        let mut a = ClairvoyantAgent::from_spec(&Spec::parse(spec).unwrap()).unwrap();
+        a.act(g, 0, &mut Pcg64::seed_from_u64(1))
+    }
+
+    #[test]
+    fn value_policy_looks_at_prices() {
+        let is_drop = |a: ClairAction| matches!(a, ClairAction::Drop(..));
+        // A queen for 300 Z at 0.05 pawns per Zorkmid costs 15 pawns, more than it
+        // brings: the threshold policy drops it anyway, the value policy does not.
+        let dear = start_with(1000, 300);
+        assert!(matches!(
+            first_action("clairvoyant", &dear),
+            ClairAction::Drop(Role::Queen, _)
+        ));
+        let a = first_action("clairvoyant:policy=value", &dear);
+        // It may still drop a cheaper piece worth its price, never the dear queen.
+        assert!(!matches!(a, ClairAction::Drop(Role::Queen, _)), "{a:?}");
+        // The seed's queen (25 Z = 1.25 pawns) is worth buying with a big balance.
+        let cheap = start_with(1000, 25);
+        assert!(matches!(
+            first_action("clairvoyant:policy=value", &cheap),
+            ClairAction::Drop(Role::Queen, _)
+        ));
+        // Nothing affordable, nothing dropped; a rate that makes every Zorkmid dear
+        // stops every drop.
+        assert!(!is_drop(first_action(
+            "clairvoyant:policy=value",
+            &start_with(0, 25)
+        )));
+        assert!(!is_drop(first_action(
+            "clairvoyant:policy=value,zk=10",
+            &cheap
+        )));
+        // The guesser reads the opponent as itself: the predicted drop is the drop made.
+        let me =
+            ClairvoyantAgent::from_spec(&Spec::parse("clairvoyant:policy=value").unwrap()).unwrap();
+        let planned = me.planned_drop(&cheap).unwrap();
+        assert_eq!(
+            first_action("clairvoyant:policy=value", &cheap),
+            ClairAction::Drop(planned.0, planned.1)
+        );
     }
 
     #[test]

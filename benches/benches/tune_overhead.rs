@@ -42,6 +42,7 @@ fn setting(label: &'static str, agent: &'static str, games: u64) -> Setting {
         space: dir.path().join("space.toml"),
         targets: dir.path().join("targets.toml"),
         agents: agent.into(),
+        panel: None,
         games,
         iterations: 1,
         optimizer: Optimizer::Spsa,

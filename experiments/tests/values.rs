@@ -260,3 +260,34 @@ fn rule_values_clairvoyant_states_zorkmids_per_pawn() {
         None => assert!(exchange.contains("no exchange rate to state"), "{exchange}"),
     }
 }
+
+/// `--panel` (issue 37): one fit per member in `<out>/<label>`, and `panel.md` with the
+/// members side by side, their ratings ("unrated" here) and the verdict over members.
+#[test]
+fn rule_values_over_a_panel_fits_every_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let panel = dir.path().join("panel.toml");
+    std::fs::write(
+        &panel,
+        "name = \"p\"\n[[member]]\nlabel = \"g\"\nagent = \"greedy\"\n[[member]]\nlabel = \"ab\"\nagent = \"alphabeta:depth=1,noise=10\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    values::run(&ValuesArgs {
+        agents: None,
+        panel: Some(panel),
+        ..play_args("chess", "greedy", MIN_GAMES as u64, &out)
+    })
+    .unwrap();
+    for m in ["g", "ab"] {
+        assert!(out.join(m).join("values.csv").exists(), "{m}");
+    }
+    let md = std::fs::read_to_string(out.join("panel.md")).unwrap();
+    assert!(md.contains("# Piece values over panel 'p': chess"), "{md}");
+    assert!(md.contains("| g | `greedy` | unrated |"), "{md}");
+    assert!(md.contains("| feature | g ("), "{md}");
+    assert!(
+        md.contains("The learned values predict the games at least as well as 1/3/3/5/9: "),
+        "{md}"
+    );
+}

@@ -6,13 +6,13 @@ use anyhow::Result;
 pub use crate::studies::report::BalanceArgs;
 
 /// clap settings of `balance` that the flattened tournament arguments cannot say
-/// themselves: with --ladder, --agents is not needed.
+/// themselves: with --ladder or --panel, --agents is not needed.
 pub fn balance_command(cmd: clap::Command) -> clap::Command {
     cmd.mut_arg("agents", |a| {
         a.required(false)
             .default_value("")
             .hide_default_value(true)
-            .required_unless_present("ladder")
+            .required_unless_present_any(["ladder", "panel"])
     })
 }
 

@@ -15,6 +15,7 @@ pub mod play;
 pub mod replay;
 pub mod report;
 pub mod serve;
+pub mod tables;
 pub mod tournament;
 pub mod trace;
 pub mod tune;
@@ -75,6 +76,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Piece values learned from recorded games (logistic fit of outcome on material).
     Values(values::ValuesArgs),
+    /// Rewrite (or --check) the README figure tables under results/ from their CSVs.
+    Tables(tables::TablesArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
@@ -128,5 +131,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Values(args) => values::run(&args),
+        Command::Tables(args) => tables::run(&args),
     }
 }

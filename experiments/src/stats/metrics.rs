@@ -48,7 +48,12 @@
 //!
 //! Intervals: normal approximations, mean ± 1.96 standard errors over games (for a share,
 //! the standard error of a proportion, floored at one game's weight so 0% and 100% do
-//! not print as certainties). Differences between two runs take
+//! not print as certainties). The first seat's score is the exception (issue 37): when
+//! every game names its colour-swapped pair, its interval is over pairs
+//! ([`Estimate::clustered_score`]: floored at one pair's weight, as shares are at one
+//! game's), because with deterministic agents from one opening the two
+//! games of a pair can be the same game (test
+//! `rule_intervals_over_pairs_count_identical_pairs_once`). Differences between two runs take
 //! √(h₁² + h₂²) as their half-width (independent runs).
 
 use std::collections::BTreeMap;
@@ -87,6 +92,59 @@ impl Estimate {
             mean,
             half: 1.96 * (var / n).sqrt(),
         }
+    }
+
+    /// Mean over every value, with a 95% interval that treats each cluster (a
+    /// colour-swapped pair) as one sample: the cluster-robust variance
+    /// G/(G−1) · Σ_g (Σ_{i∈g} (x_i − x̄))² / n². Two identical games of a pair then count
+    /// once, so the interval is √2 wider than one over games when every pair's games are
+    /// the same; when a pair's games differ the way the swap intends (the stronger agent
+    /// wins both), the pair's residuals cancel and the interval is narrower than the
+    /// naive one. With every cluster a single value it is the usual interval up to
+    /// G/(G−1) against n/(n−1), the same thing. Half NaN below two clusters.
+    pub fn clustered(xs: &[(u64, f64)]) -> Estimate {
+        let n = xs.len() as f64;
+        if xs.is_empty() {
+            return Estimate {
+                mean: f64::NAN,
+                half: f64::NAN,
+            };
+        }
+        let mean = xs.iter().map(|x| x.1).sum::<f64>() / n;
+        let mut sums: BTreeMap<u64, f64> = BTreeMap::new();
+        for &(c, x) in xs {
+            *sums.entry(c).or_default() += x - mean;
+        }
+        let g = sums.len() as f64;
+        if sums.len() < 2 {
+            return Estimate {
+                mean,
+                half: f64::NAN,
+            };
+        }
+        let var = g / (g - 1.0) * sums.values().map(|s| s * s).sum::<f64>() / (n * n);
+        Estimate {
+            mean,
+            half: 1.96 * var.sqrt(),
+        }
+    }
+
+    /// [`Estimate::clustered`] for scores in [0, 1], the half-width floored at that of
+    /// one cluster's weight in a proportion (as [`Estimate::share`] floors at one game's),
+    /// so a run where every pair splits 1-1 (a spread of exactly zero) does not print as
+    /// a certainty.
+    pub fn clustered_score(xs: &[(u64, f64)]) -> Estimate {
+        let mut e = Estimate::clustered(xs);
+        let g = xs
+            .iter()
+            .map(|x| x.0)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len() as f64;
+        if g >= 2.0 && !e.half.is_nan() {
+            let floor = 1.96 * ((1.0 / g) * (1.0 - 1.0 / g) / g).sqrt();
+            e.half = e.half.max(floor);
+        }
+        e
     }
 
     /// A share `k / n` with the interval of a proportion, its standard error floored at
@@ -157,6 +215,9 @@ pub struct GameTrace {
     pub evals: Vec<f64>,
     /// The line: opening tokens, then the game's actions.
     pub line: Vec<String>,
+    /// The colour-swapped pair (or rotation cycle) the game belongs to, when recorded:
+    /// the first seat's score is then estimated over pairs ([`Estimate::clustered`]).
+    pub pair: Option<u64>,
 }
 
 /// Opening diversity at one depth.
@@ -268,7 +329,16 @@ pub fn compute(games: &[GameTrace]) -> Metrics {
         decisiveness: Estimate::share(decisive, n),
         drawishness: Estimate::share(n - decisive, n),
         duration: Estimate::of(&lengths),
-        first_move_advantage: Estimate::of(&scores),
+        first_move_advantage: if games.iter().all(|g| g.pair.is_some()) {
+            let by_pair: Vec<(u64, f64)> = games
+                .iter()
+                .zip(&scores)
+                .map(|(g, &s)| (g.pair.unwrap_or_default(), s))
+                .collect();
+            Estimate::clustered_score(&by_pair)
+        } else {
+            Estimate::of(&scores)
+        },
         lead_changes,
         drama,
         diversity: DIVERSITY_PLIES
@@ -361,7 +431,43 @@ mod tests {
             plies: evals.len().saturating_sub(1),
             evals: evals.to_vec(),
             line: line.split_whitespace().map(str::to_string).collect(),
+            pair: None,
         }
+    }
+
+    #[test]
+    fn rule_intervals_over_pairs_count_identical_pairs_once() {
+        // 20 pairs whose two games are the same game (first seat 1, 1 or 0, 0 ...): the
+        // over-pairs interval is wider than the over-games one by about √2.
+        let xs: Vec<(u64, f64)> = (0..40u64)
+            .map(|i| (i / 2, if (i / 2) % 3 == 0 { 1.0 } else { 0.0 }))
+            .collect();
+        let naive = Estimate::of(&xs.iter().map(|x| x.1).collect::<Vec<_>>());
+        let pairs = Estimate::clustered(&xs);
+        assert_eq!(pairs.mean, naive.mean);
+        let ratio = pairs.half / naive.half;
+        // √2 · sqrt(G/(G−1) · (n−1)/n) with n = 40, G = 20.
+        let expect = (2.0f64 * 20.0 / 19.0 * 39.0 / 40.0).sqrt();
+        assert!((ratio - expect).abs() < 1e-9, "{ratio} vs {expect}");
+        // Pairs the swap balances (each pair 1 then 0): every residual cancels.
+        let swapped: Vec<(u64, f64)> = (0..40u64).map(|i| (i / 2, (i % 2) as f64)).collect();
+        let e = Estimate::clustered(&swapped);
+        assert_eq!(e.mean, 0.5);
+        assert!(e.half.abs() < 1e-12);
+        // As a score it keeps one pair's weight: 1.96 · sqrt((1/20)(19/20)/20).
+        let f = Estimate::clustered_score(&swapped);
+        assert!((f.half - 1.96 * (0.05f64 * 0.95 / 20.0).sqrt()).abs() < 1e-12);
+        assert_eq!(Estimate::clustered_score(&xs).half, pairs.half);
+        // compute() uses pairs when every game names one.
+        let mut games: Vec<GameTrace> = xs
+            .iter()
+            .map(|&(_, x)| game(2.0 * x - 1.0, &[0.0], "a"))
+            .collect();
+        assert!((compute(&games).first_move_advantage.half - naive.half).abs() < 1e-12);
+        for (g, (p, _)) in games.iter_mut().zip(&xs) {
+            g.pair = Some(*p);
+        }
+        assert!((compute(&games).first_move_advantage.half - pairs.half).abs() < 1e-12);
     }
 
     #[test]

@@ -1,5 +1,12 @@
 //! Standings from finished games: points, Bradley-Terry Elo, per-pairing pentanomial
 //! counts, LOS, and the SPRT verdict; rendered as Markdown and CSV.
+//!
+//! Wording (issue 39): once the SPRT has stopped, its line says which bound the LLR
+//! crossed and which hypothesis that accepts ([`sprt_line`], test
+//! `sprt_line_says_which_bound_was_crossed`); a pentanomial interval that reaches a 0%
+//! or 100% score says so, with its finite end as a one-sided bound, and "no spread" is
+//! kept for the case where every pair scored the same ([`pair_interval`], test
+//! `pentanomial_interval_names_its_real_reason`).
 
 use crate::record::Row;
 use crate::stats::{self, Matchup, Pentanomial, Rating, Sprt, SprtState};
@@ -274,6 +281,49 @@ fn fmt_ci(x: f64) -> String {
     }
 }
 
+/// The SPRT's sentence: the LLR with its bounds, and, once it has left them, which
+/// bound it crossed and which hypothesis that accepts (issue 39: "LLR 2.950 in [-2.944,
+/// 2.944]" read as still running when it had stopped).
+pub fn sprt_line(sp: &Sprt, llr: f64, state: SprtState) -> String {
+    let head = format!(
+        "{:?} Elo [{}, {}] (H0 Elo {}, H1 Elo {}), alpha {}, beta {}",
+        sp.model, sp.elo0, sp.elo1, sp.elo0, sp.elo1, sp.alpha, sp.beta
+    );
+    match state {
+        SprtState::Continue => format!(
+            "{head}: LLR {llr:.3}, inside the bounds [{:.3}, {:.3}]: no decision yet.",
+            sp.lower(),
+            sp.upper()
+        ),
+        SprtState::AcceptH1 => format!(
+            "{head}: LLR {llr:.3} crossed the upper bound {:.3}: H1 accepted (Elo {} or more).",
+            sp.upper(),
+            sp.elo1
+        ),
+        SprtState::AcceptH0 => format!(
+            "{head}: LLR {llr:.3} crossed the lower bound {:.3}: H0 accepted (Elo {} or less).",
+            sp.lower(),
+            sp.elo0
+        ),
+    }
+}
+
+/// The pentanomial Elo interval's cell from its ends (Elo of μ ∓ 1.96 σ/√N): an end at
+/// ±∞ means the score interval reaches 0% or 100%, which is what the cell says (with the
+/// finite end as a one-sided bound); a zero-width interval means every pair scored the
+/// same (issue 39: both cases used to read "no spread between pairs").
+pub fn pair_interval(low: f64, high: f64) -> String {
+    match (low.is_finite(), high.is_finite()) {
+        (true, true) if high - low < 1e-9 => {
+            "n/a (no spread: every pair scored the same)".to_string()
+        }
+        (true, true) => format!("[{}, {}]", fmt_elo(low), fmt_elo(high)),
+        (true, false) => format!("≥ {} (the interval reaches a 100% score)", fmt_elo(low)),
+        (false, true) => format!("≤ {} (the interval reaches a 0% score)", fmt_elo(high)),
+        (false, false) => "n/a (the interval reaches both 0% and 100%)".to_string(),
+    }
+}
+
 impl Standings {
     /// Agents ordered by points (then Elo, then listing order).
     fn order(&self) -> Vec<&AgentLine> {
@@ -388,16 +438,10 @@ impl Standings {
                     format!("≤ {} (one-sided)", fmt_elo(-one_sided_elo_bound(n))),
                 )
             } else {
-                stats::penta_elo(&p.penta).map_or(
-                    ("-".to_string(), "-".to_string()),
-                    |(e, l, h)| {
-                        if !(l.is_finite() && h.is_finite()) || h - l < 1e-9 {
-                            (fmt_elo(e), "n/a (no spread between pairs)".to_string())
-                        } else {
-                            (fmt_elo(e), format!("[{}, {}]", fmt_elo(l), fmt_elo(h)))
-                        }
-                    },
-                )
+                stats::penta_elo(&p.penta)
+                    .map_or(("-".to_string(), "-".to_string()), |(e, l, h)| {
+                        (fmt_elo(e), pair_interval(l, h))
+                    })
             };
             let _ = writeln!(
                 s,
@@ -420,24 +464,7 @@ impl Standings {
         }
         let _ = writeln!(s, "\nPairings are seen from the first agent; pentanomial counts colour-swapped pairs by that agent's pair score; Elo (pairs) is Elo(mean pair score) with a 95% interval from the pentanomial variance; LOS = Φ((W-L)/√(W+L)).");
         if let Some((sp, llr, state)) = &self.sprt {
-            let verdict = match state {
-                SprtState::Continue => "no decision",
-                SprtState::AcceptH0 => "H0 accepted",
-                SprtState::AcceptH1 => "H1 accepted",
-            };
-            let _ = writeln!(
-                s,
-                "\n## SPRT\n\n{:?} Elo [{}, {}], alpha {}, beta {}: LLR {:.3} in [{:.3}, {:.3}]: {}.",
-                sp.model,
-                sp.elo0,
-                sp.elo1,
-                sp.alpha,
-                sp.beta,
-                llr,
-                sp.lower(),
-                sp.upper(),
-                verdict
-            );
+            let _ = writeln!(s, "\n## SPRT\n\n{}", sprt_line(sp, *llr, *state));
         }
         s
     }
@@ -556,6 +583,44 @@ mod tests {
         let b = one_sided_elo_bound(20);
         assert!((stats::elo_from_score(0.05f64.powf(0.05)) - b).abs() < 1e-9);
         assert!(b > 300.0 && b < 330.0, "{b}");
+    }
+
+    #[test]
+    fn sprt_line_says_which_bound_was_crossed() {
+        let sp = Sprt::parse("0,10,0.05,0.05", stats::SprtModel::Logistic).unwrap();
+        let done = sprt_line(&sp, 2.950, SprtState::AcceptH1);
+        assert!(
+            done.contains("LLR 2.950 crossed the upper bound 2.944: H1 accepted"),
+            "{done}"
+        );
+        assert!(!done.contains(" in ["), "{done}");
+        let low = sprt_line(&sp, -3.1, SprtState::AcceptH0);
+        assert!(
+            low.contains("crossed the lower bound -2.944: H0 accepted"),
+            "{low}"
+        );
+        let on = sprt_line(&sp, 1.0, SprtState::Continue);
+        assert!(
+            on.contains("inside the bounds [-2.944, 2.944]: no decision yet"),
+            "{on}"
+        );
+    }
+
+    #[test]
+    fn pentanomial_interval_names_its_real_reason() {
+        // 9 pairs 2-0 and one 1½-½: μ + 1.96 σ/√N passes 1, so the upper end is +∞.
+        let (_, l, h) = stats::penta_elo(&[0, 0, 0, 1, 9]).unwrap();
+        assert!(l.is_finite() && h.is_infinite());
+        let cell = pair_interval(l, h);
+        assert!(
+            cell.contains("reaches a 100% score") && cell.starts_with("≥ +"),
+            "{cell}"
+        );
+        assert!(pair_interval(-h, -l).contains("reaches a 0% score"));
+        // Every pair 1-1: a real zero spread.
+        let (_, l, h) = stats::penta_elo(&[0, 0, 10, 0, 0]).unwrap();
+        assert!(pair_interval(l, h).contains("every pair scored the same"));
+        assert_eq!(pair_interval(-20.0, 30.0), "[-20.0, +30.0]");
     }
 
     #[test]

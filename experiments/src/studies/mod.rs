@@ -1,10 +1,15 @@
 //! Studies made of many games, each a folder: [`report`] (the balance report of a run,
 //! `balance` = tournament + report, ladders and comparisons), [`tune`] (parameters moved
-//! toward designer targets) and [`values`] (piece values learned from games).
+//! toward designer targets) and [`values`] (piece values learned from games); [`panel`]
+//! is the panel file every study can run over (issue 37), a shared definition rather
+//! than a study; [`tables`] writes the README figure tables of `results/` from the data
+//! beside them.
 //!
 //! May depend on [`crate::run`], [`crate::stats`], [`crate::record`] and
 //! [`crate::util`]; never on `cli`, `serve` or `golf`, nor one study on another.
 
+pub mod panel;
 pub mod report;
+pub mod tables;
 pub mod tune;
 pub mod values;

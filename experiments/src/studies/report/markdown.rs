@@ -45,13 +45,17 @@ impl Report {
              from its record in `games.csv` and ended as recorded.\n",
             first.variant, first.params_digest, agent_list
         );
+        let _ = writeln!(md, "{}\n", distinct_sentence(metrics, n));
 
         if games[0].cooperative {
             team_section(&mut md, games);
         }
         // First seat (for a cooperative game the team's, since every seat shares it).
-        let first_scores: Vec<f64> = games.iter().map(|g| g.score(0)).collect();
-        let (m, h) = mean_ci(&first_scores);
+        // Over colour-swapped pairs (the metrics' estimate), not over games.
+        let (m, h) = (
+            metrics.first_move_advantage.mean,
+            metrics.first_move_advantage.half,
+        );
         let wins = games.iter().filter(|g| g.returns[0] > 0.0).count();
         let losses = games.iter().filter(|g| g.returns[0] < 0.0).count();
         let draws = n - wins - losses;
@@ -64,7 +68,7 @@ impl Report {
         let _ = writeln!(md, "| figure | value |\n|---|---|");
         let _ = writeln!(
             md,
-            "| {first_name}'s score (95% interval) | {} |",
+            "| {first_name}'s score (95% interval over colour-swapped pairs) | {} |",
             fmt_score(m, h)
         );
         let _ = writeln!(md, "| as an Elo difference | {} |", fmt_elo(m, h));
@@ -255,7 +259,8 @@ impl Report {
             )
         } else {
             format!(
-                "{n} games; {first_name} scores {} ({}), draws {:.1}%, mean length {mean_plies:.1}\n",
+                "{n} games ({} distinct); {first_name} scores {} ({}), draws {:.1}%, mean length {mean_plies:.1}\n",
+                metrics.whole.distinct,
                 fmt_score(m, h),
                 fmt_elo(m, h),
                 100.0 * draw_rate
@@ -267,6 +272,21 @@ impl Report {
             tally_names,
             seat_names: seat_names.clone(),
         }
+    }
+}
+
+/// "300 games, 150 distinct": how many distinct games (distinct action records from
+/// their openings) a run has, and what that means for its intervals.
+pub(super) fn distinct_sentence(metrics: &Metrics, n: usize) -> String {
+    let distinct = metrics.whole.distinct;
+    if distinct == n {
+        format!("Distinct games: {distinct} of {n} (every action record differs).")
+    } else {
+        format!(
+            "Distinct games: {distinct} of {n} (the others repeat an action record, most often the \
+             two games of a colour-swapped pair played alike by deterministic agents); the first \
+             seat's interval is over pairs, so a repeated pair counts once."
+        )
     }
 }
 

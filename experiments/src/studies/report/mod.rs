@@ -32,14 +32,17 @@
 //!
 //! The folder: this file (arguments, `run_report`, `run_balance`, the replay of every
 //! game), `figures` (per-game figures and formats), `markdown` (the report),
-//! `ladder` (ladders and comparisons), [`plots`] (SVG). May depend on [`crate::run`],
+//! `ladder` (ladders and comparisons), `panel` (`balance --panel`, issue 37), [`plots`]
+//! (SVG). May depend on [`crate::run`],
 //! [`crate::stats`], [`crate::record`] and [`crate::util`].
 //!
-//! Intervals are normal approximations over games (mean ± 1.96 standard errors). Both
-//! games of a colour-swapped pair start alike, so they are not independent samples of
-//! an agent's strength; for the first-seat score, the quantity reported here, the swap
-//! is what makes the estimate fair, and treating games as independent is the usual
-//! (slightly conservative) reading.
+//! Intervals are normal approximations (mean ± 1.96 standard errors), over games except
+//! the first seat's score, whose interval is over colour-swapped pairs (issue 37,
+//! [`crate::stats::metrics::Estimate::clustered`]): with deterministic agents from one
+//! opening the two games of a pair can be the same game (Expedition's ladder: every
+//! pair), and counting them as two samples made the interval about √2 too narrow. Every
+//! report says how many distinct games (distinct action records from their openings)
+//! it has.
 
 use crate::record::{self, Row};
 use crate::run::interrupt::INTERRUPTED;
@@ -52,6 +55,7 @@ use crate::util::{out, outln};
 mod figures;
 mod ladder;
 mod markdown;
+mod panel;
 pub mod plots;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -135,6 +139,19 @@ pub struct BalanceArgs {
     /// into `<out>/a` and `<out>/b`; `<out>/report.md` puts them side by side.
     #[arg(long, num_args = 2, value_name = "TOML")]
     pub compare: Vec<PathBuf>,
+    /// A panel file (TOML, `examples/panels/`) instead of --agents: every member plays
+    /// self-play into `<out>/<label>` and, unless --no-chess, orthodox chess from the
+    /// same kind of openings into `<out>/chess/<label>`; `<out>/report.md` gives every
+    /// figure per member and says whether the verdicts hold for all of them.
+    #[arg(long, conflicts_with_all = ["ladder", "compare"])]
+    pub panel: Option<PathBuf>,
+    /// With --panel and --openings: the orthodox-chess opening suite for the runs beside
+    /// the variant (`chesslab openings --variant chess`).
+    #[arg(long, requires = "panel")]
+    pub chess_openings: Option<PathBuf>,
+    /// With --panel: do not play orthodox chess beside the variant.
+    #[arg(long, requires = "panel")]
+    pub no_chess: bool,
 }
 
 /// `chesslab balance`: the tournament, then its report in the same folder.
@@ -143,6 +160,9 @@ pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     parse_splits(&args.options, Some(&args.run.variant.variant))?;
     if let Some(text) = &args.ladder {
         return run_ladder(args, text);
+    }
+    if let Some(p) = &args.panel {
+        return panel::run_panel(args, p);
     }
     if !args.compare.is_empty() {
         return run_compare(args);
@@ -402,6 +422,7 @@ fn analyse(
                 plies: r.plies,
                 evals,
                 line,
+                pair: Some(row.pair),
             }
         })
         .collect();

@@ -56,6 +56,7 @@
 //! [`crate::util`]; never on `cli`, `serve`, `golf` or another study.
 
 pub mod cmaes;
+mod finish;
 mod plots;
 pub mod space;
 pub mod spsa;
@@ -102,9 +103,20 @@ pub struct TuneArgs {
     /// The target file (TOML): per-game measures and their goals.
     #[arg(long, alias = "target")]
     pub targets: PathBuf,
-    /// Agent specs: one (self-play) or two (colour-swapped pairs).
-    #[arg(long)]
+    /// Agent specs: one (self-play) or two (colour-swapped pairs). Not with --panel.
+    #[arg(
+        long,
+        default_value = "",
+        hide_default_value = true,
+        required_unless_present = "panel"
+    )]
     pub agents: String,
+    /// A panel file (`examples/panels/`, issue 37): every member plays self-play at
+    /// every point, each against its own targets (the member's `targets` file, else
+    /// --targets), and the loss of a point is the worst member's (minimise the worst
+    /// miss).
+    #[arg(long)]
+    pub panel: Option<PathBuf>,
     /// Games per evaluated point.
     #[arg(long, default_value_t = 50)]
     pub games: u64,
@@ -173,6 +185,9 @@ struct Settings {
     seed: u64,
     #[serde(default)]
     random_opening_plies: u32,
+    /// The panel file's text and its members' target files (empty without --panel).
+    #[serde(default)]
+    panel: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -193,14 +208,23 @@ struct Checkpoint {
     games_played: u64,
 }
 
-/// Values of every target per colour-swapped pair (the mean of the pair's games), the
-/// games played, and time spent.
+/// Values of every target per colour-swapped pair (the mean of the pair's games), per
+/// member, the games played, and time spent.
 struct Played {
-    values: Vec<Vec<f64>>,
+    /// Member, then pair, then target.
+    values: Vec<Vec<Vec<f64>>>,
     games: u64,
     plies: usize,
     game_secs: f64,
     overhead_secs: f64,
+}
+
+/// One player (or pair) whose games a point plays, with its targets: the `--agents`
+/// alone (label empty), or a panel member.
+struct MemberSetup {
+    label: String,
+    agents: Vec<String>,
+    targets: Vec<Target>,
 }
 
 /// Everything read and checked before the first game.
@@ -208,8 +232,7 @@ struct Setup {
     variant: String,
     table: toml::Table,
     space: Space,
-    targets: Vec<Target>,
-    agents: Vec<String>,
+    members: Vec<MemberSetup>,
     seats: usize,
     threads: usize,
     random_plies: u32,
@@ -234,22 +257,60 @@ fn setup(args: &TuneArgs) -> Result<Setup> {
     let space_text = read_params_file(&args.space)?;
     let space = Space::parse(&space_text, &table)
         .with_context(|| format!("space file {}", args.space.display()))?;
-    let targets_text = read_params_file(&args.targets)?;
-    let targets = targets::parse(&targets_text, &tallies)
-        .with_context(|| format!("target file {}", args.targets.display()))?;
-    let mut agents = split_agents(&args.agents)?;
-    if agents.len() == 1 && seats > 1 {
-        agents.push(agents[0].clone());
-    }
-    if agents.len() > 2 {
-        bail!("--agents: give one spec (self-play) or two");
-    }
+    let read_targets = |path: &std::path::Path| -> Result<Vec<Target>> {
+        let text = read_params_file(path)?;
+        targets::parse(&text, &tallies).with_context(|| format!("target file {}", path.display()))
+    };
+    let targets = read_targets(&args.targets)?;
+    let self_play = |spec: &str| -> Result<Vec<String>> {
+        let mut agents = split_agents(spec)?;
+        if agents.len() == 1 && seats > 1 {
+            agents.push(agents[0].clone());
+        }
+        if agents.len() > 2 {
+            bail!("--agents: give one spec (self-play) or two");
+        }
+        Ok(agents)
+    };
+    let members = match &args.panel {
+        None => vec![MemberSetup {
+            label: String::new(),
+            agents: self_play(&args.agents)?,
+            targets,
+        }],
+        Some(path) => {
+            if !args.agents.trim().is_empty() {
+                bail!("--panel gives the agents; leave out --agents");
+            }
+            let panel = crate::studies::panel::Panel::load(path)?;
+            let mut out = Vec::new();
+            for m in &panel.members {
+                let agents =
+                    self_play(&m.agent).with_context(|| format!("--panel member '{}'", m.label))?;
+                for a in &agents {
+                    check_agent(&args.variant, a)
+                        .with_context(|| format!("--panel member '{}'", m.label))?;
+                }
+                let targets = match panel.targets_of(m) {
+                    Some(p) => {
+                        read_targets(&p).with_context(|| format!("--panel member '{}'", m.label))?
+                    }
+                    None => targets.clone(),
+                };
+                out.push(MemberSetup {
+                    label: m.label.clone(),
+                    agents,
+                    targets,
+                });
+            }
+            out
+        }
+    };
     Ok(Setup {
         variant: args.variant.variant.clone(),
         table,
         space,
-        targets,
-        agents,
+        members,
         seats,
         threads: args
             .threads
@@ -257,6 +318,18 @@ fn setup(args: &TuneArgs) -> Result<Setup> {
             .max(1),
         random_plies: args.random_opening_plies,
     })
+}
+
+/// Checks one agent spec against the variant before any game.
+fn check_agent(variant: &VariantArgs, spec: &str) -> Result<()> {
+    struct Check<'a>(&'a str);
+    impl VariantVisitor for Check<'_> {
+        type Output = Result<()>;
+        fn visit<G: Game>(self, _: &'static str, _: G::Params) -> Result<()> {
+            agents::registry::validate::<G>(self.0).map_err(|e| anyhow!(e))
+        }
+    }
+    variant.visit(Check(spec))?
 }
 
 struct Eval<'a> {
@@ -268,9 +341,36 @@ struct Eval<'a> {
 impl VariantVisitor for Eval<'_> {
     type Output = Result<Played>;
     fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Result<Played> {
+        let mut all = Played {
+            values: Vec::new(),
+            games: 0,
+            plies: 0,
+            game_secs: 0.0,
+            overhead_secs: 0.0,
+        };
+        // Every member plays the same game seeds (common random numbers across members).
+        for m in &self.setup.members {
+            let p = self.member::<G>(name, &params, m)?;
+            all.values.extend(p.values);
+            all.games += p.games;
+            all.plies += p.plies;
+            all.game_secs += p.game_secs;
+            all.overhead_secs += p.overhead_secs;
+        }
+        Ok(all)
+    }
+}
+
+impl Eval<'_> {
+    fn member<G: Game>(
+        &self,
+        name: &'static str,
+        params: &G::Params,
+        m: &MemberSetup,
+    ) -> Result<Played> {
         let s = self.setup;
         let plan = Plan::new(
-            s.agents.clone(),
+            m.agents.clone(),
             s.seats,
             false,
             self.games,
@@ -278,10 +378,10 @@ impl VariantVisitor for Eval<'_> {
             None,
         )?;
         let starts = Starts {
-            games: vec![G::new(&params)],
+            games: vec![G::new(params)],
             texts: vec![String::new()],
         };
-        let need_tallies = s.targets.iter().any(|t| t.measure.needs_tallies());
+        let need_tallies = m.targets.iter().any(|t| t.measure.needs_tallies());
         let run = Run {
             variant: name,
             params_digest: "tune",
@@ -310,7 +410,7 @@ impl VariantVisitor for Eval<'_> {
         let none = Vec::new();
         let mut pairs: BTreeMap<u64, (Vec<f64>, f64)> = BTreeMap::new();
         for (i, row) in &out.rows {
-            let v = measures(row, out.tallies.get(i).unwrap_or(&none), &s.targets);
+            let v = measures(row, out.tallies.get(i).unwrap_or(&none), &m.targets);
             let e = pairs
                 .entry(row.pair)
                 .or_insert_with(|| (vec![0.0; v.len()], 0.0));
@@ -323,7 +423,7 @@ impl VariantVisitor for Eval<'_> {
             .collect();
         Ok(Played {
             overhead_secs: t0.elapsed().as_secs_f64(),
-            values,
+            values: vec![values],
             games: out.rows.len() as u64,
             plies: out.rows.values().map(|r| r.plies).sum(),
             game_secs,
@@ -374,10 +474,51 @@ impl Setup {
         .with_context(|| format!("the point {}", self.point_label(x)))?
     }
 
+    /// Every (member, target) column: member index, target index, CSV label, target.
+    fn columns(&self) -> Vec<(usize, usize, String, &Target)> {
+        let mut out = Vec::new();
+        for (mi, m) in self.members.iter().enumerate() {
+            for (ti, t) in m.targets.iter().enumerate() {
+                let label = if m.label.is_empty() {
+                    t.label.clone()
+                } else {
+                    format!("{}:{}", m.label, t.label)
+                };
+                out.push((mi, ti, label, t));
+            }
+        }
+        out
+    }
+
+    /// One column's mean and 95% half-width over the member's pairs.
+    fn column(&self, p: &Played, member: usize, target: usize) -> (f64, f64) {
+        targets::mean_ci(
+            &p.values[member]
+                .iter()
+                .map(|v| v[target])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// The mean of every column, in [`Setup::columns`] order.
     fn means(&self, p: &Played) -> Vec<f64> {
-        (0..self.targets.len())
-            .map(|t| targets::mean_ci(&p.values.iter().map(|v| v[t]).collect::<Vec<_>>()).0)
+        self.columns()
+            .iter()
+            .map(|(m, t, _, _)| self.column(p, *m, *t).0)
             .collect()
+    }
+
+    /// The loss of a point from its column means: the worst member's loss (with one
+    /// member, that member's).
+    fn loss(&self, means: &[f64]) -> f64 {
+        let mut at = 0;
+        let mut worst = f64::NEG_INFINITY;
+        for m in &self.members {
+            let n = m.targets.len();
+            worst = worst.max(targets::loss(&m.targets, &means[at..at + n]));
+            at += n;
+        }
+        worst
     }
 
     /// Rounds integers (nearest) and repairs ties.
@@ -422,10 +563,7 @@ impl Evaluator {
     /// as [`play_plain`]).
     pub fn loss_and_plies(&self, seed: u64) -> Result<(f64, usize)> {
         let p = self.setup.play(&self.base, self.games, seed)?;
-        Ok((
-            targets::loss(&self.setup.targets, &self.setup.means(&p)),
-            p.plies,
-        ))
+        Ok((self.setup.loss(&self.setup.means(&p)), p.plies))
     }
 }
 
@@ -528,7 +666,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         params_toml: args.variant.params_text()?.unwrap_or_default(),
         space_toml: read_params_file(&args.space)?,
         targets_toml: read_params_file(&args.targets)?,
-        agents: setup.agents.clone(),
+        agents: setup.members[0].agents.clone(),
         games: args.games,
         iterations: args.iterations,
         optimizer: args.optimizer,
@@ -538,6 +676,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         cmaes_lambda: args.cmaes_lambda,
         seed: args.seed,
         random_opening_plies: args.random_opening_plies,
+        panel: panel_texts(args)?,
     };
     let ckpt_path = args.out.join("checkpoint.json");
     let mut ck = if args.resume {
@@ -576,7 +715,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         };
         let mut header = vec!["iteration".to_string(), "point".into(), "loss".into()];
         header.extend(setup.space.params.iter().map(|p| p.name.clone()));
-        header.extend(setup.targets.iter().map(|t| t.label.clone()));
+        header.extend(setup.columns().into_iter().map(|c| c.2));
         Checkpoint {
             settings,
             state,
@@ -670,10 +809,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                 };
                 let t0 = Instant::now();
                 let (mp, mm) = (setup.means(&pp), setup.means(&pm));
-                let (lp, lm) = (
-                    targets::loss(&setup.targets, &mp),
-                    targets::loss(&setup.targets, &mm),
-                );
+                let (lp, lm) = (setup.loss(&mp), setup.loss(&mm));
                 let spread: Vec<f64> = setup
                     .space
                     .to_unit(&xp)
@@ -713,7 +849,7 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
                         Err(e) => return interrupted(e),
                     };
                     let m = setup.means(&p);
-                    let l = targets::loss(&setup.targets, &m);
+                    let l = setup.loss(&m);
                     row(&format!("sample{i}"), Some(l), &x, &m);
                     losses.push(l);
                     played.push(p);
@@ -743,10 +879,34 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         ck.overhead_secs += t0.elapsed().as_secs_f64();
         write_atomic(&ckpt_path, serde_json::to_string_pretty(&ck)?.as_bytes())?;
         bar.set_position(k);
+        if bar.is_hidden() {
+            // Off a terminal (a log, CI): one line per iteration instead of the bar.
+            eprintln!(
+                "iteration {k}/{}: {}",
+                args.iterations,
+                finish::progress_line(&setup, &ck)
+            );
+        }
         session += 1;
     }
     bar.finish_and_clear();
-    finish(args, &setup, &ck, &base)
+    finish::finish(args, &setup, &ck, &base)
+}
+
+/// The texts a resumed run must find unchanged: the panel file and its members' target
+/// files (nothing without --panel).
+fn panel_texts(args: &TuneArgs) -> Result<Vec<String>> {
+    let Some(path) = &args.panel else {
+        return Ok(Vec::new());
+    };
+    let panel = crate::studies::panel::Panel::load(path)?;
+    let mut out = vec![read_params_file(path)?];
+    for m in &panel.members {
+        if let Some(p) = panel.targets_of(m) {
+            out.push(read_params_file(&p)?);
+        }
+    }
+    Ok(out)
 }
 
 /// The final estimate as a raw, playable point.
@@ -756,85 +916,6 @@ fn estimate(setup: &Setup, state: &State) -> Vec<f64> {
         State::Cmaes(c) => &c.mean,
     };
     setup.playable(&setup.space.from_unit(u))
-}
-
-fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Result<()> {
-    let tuned = estimate(setup, &ck.state);
-    write_atomic(&args.out.join("best.toml"), setup.text(&tuned)?.as_bytes())?;
-    plots::draw(&args.out, &ck.csv_lines, &setup.space)?;
-    let mut md = String::new();
-    let _ = writeln!(md, "# Tuning report — {}\n", setup.variant);
-    let _ = writeln!(
-        md,
-        "{} iterations of {:?}, {} games per point, agents {}, master seed {}. Files: \
-         `iterations.csv`, `checkpoint.json`, `best.toml` (the tuned table).\n",
-        args.iterations,
-        args.optimizer,
-        args.games,
-        setup.agents.join(" vs "),
-        args.seed
-    );
-    let _ = writeln!(
-        md,
-        "## Parameters\n\n| parameter | paths | bounds | base | tuned |\n|---|---|---|---|---|"
-    );
-    for (i, p) in setup.space.params.iter().enumerate() {
-        let _ = writeln!(
-            md,
-            "| {} | `{}` | [{}, {}] | {} | {} |",
-            p.name,
-            p.paths.join("`, `"),
-            p.min,
-            p.max,
-            fmt_value(base[i], p.integer),
-            fmt_value(tuned[i], p.integer)
-        );
-    }
-    if args.confirm_games > 0 {
-        let seed = mix(args.seed ^ CONFIRM_SALT, 0);
-        let pt = setup.play(&tuned, args.confirm_games, seed)?;
-        let pb = setup.play(base, args.confirm_games, seed)?;
-        let _ = writeln!(
-            md,
-            "\n## Confirmation run\n\n{} games with each table, the same game seeds for both; mean per game ± 95% interval (1.96 standard errors over colour-swapped pairs).\n\n| target | goal | base table | tuned table | tuned meets it |\n|---|---|---|---|---|",
-            args.confirm_games
-        );
-        let mut lb = Vec::new();
-        let mut lt = Vec::new();
-        for (i, t) in setup.targets.iter().enumerate() {
-            let col =
-                |p: &Played| targets::mean_ci(&p.values.iter().map(|v| v[i]).collect::<Vec<_>>());
-            let (bm, bc) = col(&pb);
-            let (tm, tc) = col(&pt);
-            lb.push(bm);
-            lt.push(tm);
-            let _ = writeln!(
-                md,
-                "| {} | {:.3} ± {:.3} | {bm:.3} ± {bc:.3} | {tm:.3} ± {tc:.3} | {} |",
-                t.label,
-                t.centre,
-                t.half_width,
-                if t.met(tm) { "yes" } else { "no" }
-            );
-        }
-        let _ = writeln!(
-            md,
-            "\nLoss (sum of weight·((mean − centre)/half-width)²; at most {} when every target is met): base {:.3}, tuned {:.3}.",
-            setup.targets.iter().map(|t| t.weight).sum::<f64>(),
-            targets::loss(&setup.targets, &lb),
-            targets::loss(&setup.targets, &lt)
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\n## Trajectories\n\n![loss per iteration](loss.svg)\n\n![parameters per iteration (the estimate)](params.svg)\n\n## Overhead\n\nGame time {:.1} s over {} games; the tuner's own work (target values, loss, optimiser, files) {:.3} s: {:.2}% of game time.",
-        ck.game_secs,
-        ck.games_played,
-        ck.overhead_secs,
-        100.0 * ck.overhead_secs / ck.game_secs.max(1e-9)
-    );
-    write_atomic(&args.out.join("report.md"), md.as_bytes())?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -19,7 +19,31 @@
 //! [[tie]]                  # optional: an order kept along a chain of names
 //! order = ["n", "b", "r"]  # n <= b <= r
 //! strict = false           # true: n < b < r (integers: at least 1 apart)
+//!
+//! [[constraint]]           # optional (issue 37): one field above another, in the
+//! greater = "values.move_destination.pawn"   # table as played (after rounding)
+//! than = "values.moves.pawn"
+//! or_equal = false         # true: >= instead of >
+//!
+//! [[constraint]]           # every number under the path keeps the base table's order
+//! keep_order = "costs.drop"
+//! strict = true            # seed a < b stays a < b (false: a <= b); seed ties are free
 //! ```
+//!
+//! Constraints are on fields of the parameter table (paths, like `paths`), not on the
+//! tuner's parameters, and they hold in the table as played: they are enforced after
+//! scaling and rounding, every time a point is written ([`Space::write`], so every
+//! evaluated point, `best.toml` and the confirmation run obey them). Decision: a broken
+//! constraint is repaired by raising the lower-bound side's offender (the `greater`
+//! field to `than` + 1 for integers, + 1e-6 for reals; along a `keep_order` path, each
+//! number to just above the largest number whose base value is strictly below its own),
+//! repeated over all constraints until none moves; raising never lowers a value, so the
+//! repair ends unless the constraints contradict one another (a cycle), which is an
+//! error when the space is read, found by repairing the base table. Why raise and not
+//! lower: the issue's failure was rounding that made a destination guess worth the same
+//! 1 Z as a piece guess; lowering the piece guess to 0 would remove it from the rules.
+//! Tests `tune::tests::constraints_keep_the_seed_shape_after_rounding`,
+//! `tune::tests::contradictory_constraints_are_refused`.
 //!
 //! A `scale` parameter is a factor (its base value is 1) applied to the base value of
 //! every number under its paths (a path naming a table or array takes every number
@@ -59,10 +83,29 @@ pub struct Tie {
     pub strict: bool,
 }
 
+/// A constraint on the table as played (after rounding).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Constraint {
+    /// `greater` above `than` (or equal, with `or_equal`).
+    Greater {
+        greater: String,
+        than: String,
+        or_equal: bool,
+    },
+    /// Every number under `path` ordered as in the base table: pairs (lower, higher) of
+    /// leaf paths whose base values are strictly ordered.
+    KeepOrder {
+        path: String,
+        pairs: Vec<(String, String)>,
+        strict: bool,
+    },
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Space {
     pub params: Vec<Param>,
     pub ties: Vec<Tie>,
+    pub constraints: Vec<Constraint>,
 }
 
 #[derive(Deserialize)]
@@ -72,6 +115,19 @@ struct SpaceFile {
     param: Vec<ParamFile>,
     #[serde(default)]
     tie: Vec<TieFile>,
+    #[serde(default)]
+    constraint: Vec<ConstraintFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConstraintFile {
+    greater: Option<String>,
+    than: Option<String>,
+    #[serde(default)]
+    or_equal: bool,
+    keep_order: Option<String>,
+    strict: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -184,7 +240,62 @@ impl Space {
                 strict: t.strict,
             });
         }
-        let space = Space { params, ties };
+        let mut constraints = Vec::new();
+        for (i, c) in file.constraint.into_iter().enumerate() {
+            let what = format!("constraint {}", i + 1);
+            constraints.push(match (c.greater, c.than, c.keep_order) {
+                (Some(greater), Some(than), None) => {
+                    if c.strict.is_some() {
+                        bail!("{what}: `strict` belongs to `keep_order`; use `or_equal` with `greater`");
+                    }
+                    for path in [&greater, &than] {
+                        number_at(table, path).with_context(|| what.clone())?;
+                    }
+                    if greater == than {
+                        bail!("{what}: '{greater}' cannot be above itself");
+                    }
+                    Constraint::Greater {
+                        greater,
+                        than,
+                        or_equal: c.or_equal,
+                    }
+                }
+                (None, None, Some(path)) => {
+                    if c.or_equal {
+                        bail!("{what}: `or_equal` belongs to `greater`; use `strict = false` with `keep_order`");
+                    }
+                    let mut found = Vec::new();
+                    leaves(get(table, &path).with_context(|| what.clone())?, &path, &mut found);
+                    if found.len() < 2 {
+                        bail!("{what}: '{path}' holds fewer than two numbers to keep in order");
+                    }
+                    let mut pairs = Vec::new();
+                    for (a, va, _) in &found {
+                        for (b, vb, _) in &found {
+                            if va < vb {
+                                pairs.push((a.clone(), b.clone()));
+                            }
+                        }
+                    }
+                    Constraint::KeepOrder {
+                        path,
+                        pairs,
+                        strict: c.strict.unwrap_or(true),
+                    }
+                }
+                _ => bail!("{what}: give `greater` and `than`, or `keep_order`"),
+            });
+        }
+        let space = Space {
+            params,
+            ties,
+            constraints,
+        };
+        // The base table must be repairable: a cycle of constraints never settles.
+        let mut base = table.clone();
+        space
+            .enforce(&mut base)
+            .context("the space file's constraints")?;
         // The lowest point that keeps every tie must fit under the upper bounds.
         let low: Vec<f64> = space.params.iter().map(|p| p.min).collect();
         let fixed = space.repair_unclamped(&low);
@@ -266,9 +377,98 @@ impl Space {
             .collect()
     }
 
+    /// Repairs `t` so that every constraint holds (see the module doc); returns how many
+    /// fields were raised. An error when the constraints do not settle (a cycle).
+    pub fn enforce(&self, t: &mut toml::Table) -> Result<usize> {
+        if self.constraints.is_empty() {
+            return Ok(0);
+        }
+        let mut raised = 0;
+        for _ in 0..1000 {
+            let mut moved = false;
+            for c in &self.constraints {
+                let checks: Vec<(&str, &str, bool)> = match c {
+                    Constraint::Greater {
+                        greater,
+                        than,
+                        or_equal,
+                    } => vec![(than.as_str(), greater.as_str(), !*or_equal)],
+                    Constraint::KeepOrder { pairs, strict, .. } => pairs
+                        .iter()
+                        .map(|(lo, hi)| (lo.as_str(), hi.as_str(), *strict))
+                        .collect(),
+                };
+                for (lo, hi, strict) in checks {
+                    let (vlo, _) = number_at(t, lo)?;
+                    let (vhi, int_hi) = number_at(t, hi)?;
+                    let gap = match (strict, int_hi) {
+                        (false, _) => 0.0,
+                        (true, true) => 1.0,
+                        (true, false) => 1e-6,
+                    };
+                    let ok = if strict { vhi >= vlo + gap } else { vhi >= vlo };
+                    if !ok {
+                        let v = vlo + gap;
+                        *get_mut(t, hi)? = if int_hi {
+                            toml::Value::Integer(v.ceil() as i64)
+                        } else {
+                            toml::Value::Float(v)
+                        };
+                        moved = true;
+                        raised += 1;
+                    }
+                }
+            }
+            if !moved {
+                return Ok(raised);
+            }
+        }
+        bail!("the constraints contradict one another (raising fields never settles: a cycle such as a > b > a)")
+    }
+
+    /// The constraints broken by `t` (none after [`Space::enforce`]), as sentences.
+    pub fn broken(&self, t: &toml::Table) -> Vec<String> {
+        let mut out = Vec::new();
+        let val = |p: &str| number_at(t, p).map(|v| v.0).unwrap_or(f64::NAN);
+        for c in &self.constraints {
+            match c {
+                Constraint::Greater {
+                    greater,
+                    than,
+                    or_equal,
+                } => {
+                    let (g, l) = (val(greater), val(than));
+                    if !(g > l || (*or_equal && g >= l)) {
+                        out.push(format!("{greater} = {g} is not above {than} = {l}"));
+                    }
+                }
+                Constraint::KeepOrder {
+                    path,
+                    pairs,
+                    strict,
+                } => {
+                    for (lo, hi) in pairs {
+                        let (a, b) = (val(lo), val(hi));
+                        if !(b > a || (!*strict && b >= a)) {
+                            out.push(format!("under {path}: {hi} = {b} is not above {lo} = {a} as in the base table"));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// `table` with every path of the space set to the point's values (integers written
-    /// as TOML integers).
+    /// as TOML integers), then the constraints enforced.
     pub fn write(&self, table: &toml::Table, x: &[f64]) -> Result<toml::Table> {
+        let mut t = self.write_raw(table, x)?;
+        self.enforce(&mut t)?;
+        Ok(t)
+    }
+
+    /// [`Space::write`] without the constraints (what rounding alone gives).
+    pub fn write_raw(&self, table: &toml::Table, x: &[f64]) -> Result<toml::Table> {
         let mut t = table.clone();
         for (p, &v) in self.params.iter().zip(x) {
             for (path, base, integer) in &p.scaled {
@@ -293,6 +493,18 @@ impl Space {
             }
         }
         Ok(t)
+    }
+}
+
+/// The number at `path` and whether it is an integer.
+fn number_at(table: &toml::Table, path: &str) -> Result<(f64, bool)> {
+    match get(table, path)? {
+        toml::Value::Integer(i) => Ok((*i as f64, true)),
+        toml::Value::Float(f) => Ok((*f, false)),
+        other => bail!(
+            "path '{path}' is not a number (it holds {})",
+            other.type_str()
+        ),
     }
 }
 

@@ -25,6 +25,7 @@ impl Files {
             space: self.dir.path().join("space.toml"),
             targets: self.dir.path().join("targets.toml"),
             agents: "random".into(),
+            panel: None,
             games: 8,
             iterations,
             optimizer,
@@ -164,6 +165,17 @@ fn spsa_tunes_a_parameter_with_a_known_effect_to_its_value() {
     }
     let report = std::fs::read_to_string(args.out.join("report.md")).unwrap();
     assert!(report.contains("| plies | 30.000 ± 3.000 |"), "{report}");
+    // The summary (issue 39): best loss, where the table went, the comparison.
+    assert!(report.contains("## Summary"), "{report}");
+    assert!(
+        report.contains("Best loss among the 120 points played: "),
+        "{report}"
+    );
+    assert!(report.contains("best.toml (report: "), "{report}");
+    assert!(
+        report.contains("Confirmation run: best.toml has loss"),
+        "{report}"
+    );
     let svg = std::fs::read_to_string(args.out.join("params.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{svg}");
 }
@@ -304,4 +316,174 @@ fn an_evaluation_plays_the_same_games_as_plain_play() {
         let plain = play_plain("clairvoyant", None, &["random".into()], 4, seed, 1).unwrap();
         assert_eq!(plies, plain, "seed {seed}");
     }
+}
+
+/// Issue 37: a scale factor of 0.05 on the seed's Clairvoyant values rounds the pawn,
+/// knight and bishop destination guesses to the same 1 Z as a piece guess (dominated);
+/// the space file's constraints keep the seed's shape in the table as played.
+#[test]
+fn constraints_keep_the_seed_shape_after_rounding() {
+    let table: toml::Table = toml::from_str(
+        &toml::to_string(&engine::variants::clairvoyant::ClairvoyantParams::default()).unwrap(),
+    )
+    .unwrap();
+    let scale = "[[param]]\nname = \"values\"\npaths = [\"values\"]\nkind = \"scale\"\nmin = 0.01\nmax = 1\n";
+    let plain = Space::parse(scale, &table).unwrap();
+    let t = plain.write(&table, &[0.05]).unwrap();
+    let at = |t: &toml::Table, a: &str, b: &str| t["values"][a][b].as_integer().unwrap();
+    // What rounding alone does (the failure the issue names).
+    assert_eq!(at(&t, "move", "pawn"), at(&t, "move_destination", "pawn"));
+    let mut shaped = String::from(scale);
+    for piece in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
+        shaped.push_str(&format!(
+            "[[constraint]]\ngreater = \"values.move_destination.{piece}\"\nthan = \"values.move.{piece}\"\n"
+        ));
+    }
+    shaped.push_str("[[constraint]]\nkeep_order = \"values.move_destination\"\n");
+    shaped.push_str("[[constraint]]\nkeep_order = \"costs.drop\"\nstrict = false\n");
+    let space = Space::parse(&shaped, &table).unwrap();
+    let raw = space.write_raw(&table, &[0.05]).unwrap();
+    assert!(!space.broken(&raw).is_empty());
+    let t = space.write(&table, &[0.05]).unwrap();
+    assert!(space.broken(&t).is_empty(), "{:?}", space.broken(&t));
+    for piece in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
+        assert!(
+            at(&t, "move_destination", piece) > at(&t, "move", piece),
+            "{piece}: {t:?}"
+        );
+    }
+    // Destination values grow wherever the seed's grow (pawn < knight there).
+    let seed = &table["values"]["move_destination"];
+    let tuned = &t["values"]["move_destination"];
+    for a in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
+        for b in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
+            if seed[a].as_integer() < seed[b].as_integer() {
+                assert!(
+                    tuned[a].as_integer() < tuned[b].as_integer(),
+                    "{a} < {b}: {tuned:?}"
+                );
+            }
+        }
+    }
+    // Values already in shape are not touched: the base table (factor 1) is the seed.
+    assert_eq!(space.write(&table, &[1.0]).unwrap(), table);
+    // The rounded table is a valid Clairvoyant parameter table.
+    let text = toml::to_string(&t).unwrap();
+    engine::registry::visit("clairvoyant", Some(&text), report_noop()).unwrap();
+}
+
+fn report_noop() -> impl VariantVisitor<Output = ()> {
+    struct N;
+    impl VariantVisitor for N {
+        type Output = ();
+        fn visit<G: Game>(self, _name: &'static str, _params: G::Params) {}
+    }
+    N
+}
+
+#[test]
+fn contradictory_constraints_are_refused() {
+    let table: toml::Table = toml::from_str("[v]\na = 1\nb = 2\n").unwrap();
+    let head = "[[param]]\nname = \"s\"\npaths = [\"v\"]\nkind = \"scale\"\nmin = 0.1\nmax = 3\n";
+    let cycle = format!(
+        "{head}[[constraint]]\ngreater = \"v.a\"\nthan = \"v.b\"\n[[constraint]]\ngreater = \"v.b\"\nthan = \"v.a\"\n"
+    );
+    let e = format!("{:#}", Space::parse(&cycle, &table).unwrap_err());
+    assert!(e.contains("contradict"), "{e}");
+    for (bad, says) in [
+        (
+            "[[constraint]]\ngreater = \"v.a\"\n",
+            "give `greater` and `than`",
+        ),
+        (
+            "[[constraint]]\ngreater = \"v.a\"\nthan = \"v.zz\"\n",
+            "v.zz",
+        ),
+        ("[[constraint]]\nkeep_order = \"v.a\"\n", "fewer than two"),
+        (
+            "[[constraint]]\ngreater = \"v.a\"\nthan = \"v.a\"\n",
+            "above itself",
+        ),
+    ] {
+        let e = format!(
+            "{:#}",
+            Space::parse(&format!("{head}{bad}"), &table).unwrap_err()
+        );
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
+
+/// A base table that already meets the target, and a space whose bounds exclude it: the
+/// tuned table cannot be as good, and the summary says so plainly (issue 39).
+#[test]
+fn a_tuned_table_worse_than_the_base_is_said_plainly() {
+    let f = Files::new(
+        "[[param]]\nname = \"cap\"\npath = \"ply_cap\"\nmin = 60\nmax = 90\n",
+        CAP_TARGET,
+    );
+    let base = f.dir.path().join("base.toml");
+    std::fs::write(&base, "ply_cap = 30\n").unwrap();
+    let mut args = f.args("chess", Optimizer::Spsa, 1, "worse");
+    args.variant.params = Some(base);
+    args.confirm_games = 4;
+    args.games = 2;
+    run_until(&args, None).unwrap();
+    let report = std::fs::read_to_string(args.out.join("report.md")).unwrap();
+    assert!(report.contains("WORSE THAN THE BASE TABLE"), "{report}");
+    assert!(read_tuned_cap(&args.out) >= 60);
+}
+
+/// Issue 37: a panel of two members whose targets disagree (30 and 50 plies, each ± 3)
+/// is tuned to the point that minimises the worst miss: 40, where both miss by 10.
+#[test]
+fn a_panel_is_tuned_to_the_smallest_worst_miss() {
+    let f = Files::new(CAP_SPACE, CAP_TARGET);
+    std::fs::write(
+        f.dir.path().join("long.toml"),
+        "[[target]]\nmeasure = \"plies\"\nvalue = 50\ntolerance = 3\n",
+    )
+    .unwrap();
+    let panel = f.dir.path().join("panel.toml");
+    std::fs::write(
+        &panel,
+        "name = \"two\"\n[[member]]\nlabel = \"short\"\nagent = \"random\"\n\
+         [[member]]\nlabel = \"long\"\nagent = \"random\"\ntargets = \"long.toml\"\n",
+    )
+    .unwrap();
+    let mut args = f.args("chess", Optimizer::Cmaes, 25, "panel");
+    args.agents = String::new();
+    args.panel = Some(panel.clone());
+    args.confirm_games = 4;
+    run_until(&args, None).unwrap();
+    let cap = read_tuned_cap(&args.out);
+    assert!((cap - 40).abs() <= 3, "tuned ply_cap {cap}");
+    let csv = std::fs::read_to_string(args.out.join("iterations.csv")).unwrap();
+    assert!(
+        csv.starts_with("iteration,point,loss,cap,short:plies,long:plies\n"),
+        "{csv}"
+    );
+    let report = std::fs::read_to_string(args.out.join("report.md")).unwrap();
+    assert!(
+        report.contains("| short:plies | 30.000 ± 3.000 |"),
+        "{report}"
+    );
+    assert!(
+        report.contains("| long:plies | 50.000 ± 3.000 |"),
+        "{report}"
+    );
+    assert!(report.contains("minimises the worst miss"), "{report}");
+    // --agents beside --panel is refused before any game.
+    let mut both = f.args("chess", Optimizer::Cmaes, 2, "both");
+    both.panel = Some(panel);
+    let e = format!("{:#}", run_until(&both, None).unwrap_err());
+    assert!(e.contains("leave out --agents"), "{e}");
+    assert!(!both.out.exists());
+}
+
+#[test]
+fn ratios_read_the_other_way_up_invert_their_interval() {
+    // A purchase share 0.178 ± 0.005 is 5.62 moves per purchase, [5.46, 5.78].
+    assert_eq!(finish::reciprocal(0.178, 0.005), "5.62 [5.46, 5.78]");
+    assert_eq!(finish::reciprocal(0.1, 0.2), "10.00 [3.33, ∞]");
+    assert_eq!(finish::reciprocal(0.0, 0.1), "unbounded (mean 0)");
 }

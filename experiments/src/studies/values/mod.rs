@@ -17,7 +17,10 @@
 //! spread by `--random-opening-plies`, parallel and deterministic, games.csv written in
 //! the output folder beside the report), or per rung of a strength ladder (`--ladder
 //! "SPEC SPEC ..."`: self-play of each spec, one folder per rung and `ladder.md` showing
-//! whether the values settle as play gets stronger).
+//! whether the values settle as play gets stronger), or per member of a panel
+//! (`--panel FILE`, issue 37: one folder per member and `panel.md`, the values side by
+//! side with each member's rating and whether the learned values predict better than
+//! 1/3/3/5/9 for every member).
 //!
 //! Decisions where the issue is silent: at least [`MIN_GAMES`] games are required
 //! (fewer give intervals too wide to read); the penalty `--l2` defaults to 1e-3 per
@@ -59,7 +62,7 @@ pub struct ValuesArgs {
     #[arg(long)]
     pub params: Option<PathBuf>,
     /// The games.csv of a finished run.
-    #[arg(long, conflicts_with_all = ["agents", "ladder"])]
+    #[arg(long, conflicts_with_all = ["agents", "ladder", "panel"])]
     pub from: Option<PathBuf>,
     /// Play the games here: agent specs, comma-separated (one spec plays itself).
     #[arg(long, requires = "games", conflicts_with = "ladder")]
@@ -71,6 +74,11 @@ pub struct ValuesArgs {
     /// per rung, to see whether the values settle as play gets stronger.
     #[arg(long, requires = "games")]
     pub ladder: Option<String>,
+    /// A panel file (`examples/panels/`, issue 37): self-play of every member into
+    /// `<out>/<label>`, a fit per member, and `panel.md` with the values side by side and
+    /// whether the learned values beat 1/3/3/5/9 for every member.
+    #[arg(long, requires = "games", conflicts_with_all = ["agents", "ladder"])]
+    pub panel: Option<PathBuf>,
     /// Uniformly random plies before the agents take over (played games only).
     #[arg(long, default_value_t = 8)]
     pub random_opening_plies: u32,
@@ -107,6 +115,7 @@ impl ValuesArgs {
             agents: None,
             games: None,
             ladder: None,
+            panel: None,
             random_opening_plies: 8,
             threads: None,
             out: None,
@@ -256,8 +265,18 @@ pub fn learn(variant: &str, samples: &Samples, games: usize, args: &ValuesArgs) 
 /// Where the games come from.
 enum Source {
     From(PathBuf),
-    Play { specs: Vec<String>, games: u64 },
-    Ladder { rungs: Vec<String>, games: u64 },
+    Play {
+        specs: Vec<String>,
+        games: u64,
+    },
+    Ladder {
+        rungs: Vec<String>,
+        games: u64,
+    },
+    Panel {
+        panel: crate::studies::panel::Panel,
+        games: u64,
+    },
 }
 
 /// Checks the arguments and the variant before any game is played or replayed.
@@ -275,6 +294,21 @@ fn source(args: &ValuesArgs, params: Option<&str>) -> Result<Source> {
         }
         Ok(g)
     };
+    if let Some(path) = &args.panel {
+        let panel = crate::studies::panel::Panel::load(path)?;
+        for m in &panel.members {
+            check_agents(
+                args,
+                params,
+                &[m.agent.clone()],
+                &format!("--panel member '{}'", m.label),
+            )?;
+        }
+        return Ok(Source::Panel {
+            panel,
+            games: games(args.games)?,
+        });
+    }
     match (&args.from, &args.agents, &args.ladder) {
         (Some(f), None, None) => {
             if args.games.is_some() {
@@ -447,6 +481,22 @@ pub fn run(args: &ValuesArgs) -> Result<()> {
             }
             let text = report::ladder_markdown(&args.variant, &fits);
             let p = out.join("ladder.md");
+            std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            print!("{text}");
+        }
+        Source::Panel { panel, games } => {
+            let mut fits = Vec::new();
+            for m in &panel.members {
+                let dir = out.join(&m.label);
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                let from = play(args, &[m.agent.clone(), m.agent.clone()], games, &dir)?;
+                let learned = fit_games(args, params.as_deref(), &from, &dir)
+                    .with_context(|| format!("panel member {}", m.label))?;
+                fits.push((m.label.clone(), learned));
+            }
+            let text = report::panel_markdown(&args.variant, &panel, &fits);
+            let p = out.join("panel.md");
             std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
             print!("{text}");
         }

@@ -37,12 +37,30 @@ pub fn toml(l: &Learned) -> String {
         "# piece values learned by `chesslab values` ({}), in pawns\n",
         l.variant
     );
+    if let Some(w) = worse_than_orthodox(l) {
+        let _ = writeln!(s, "# WARNING: {w}");
+    }
     for (i, n) in l.names.iter().enumerate() {
         if PIECES.contains(&n.as_str()) {
             let _ = writeln!(s, "{n} = {:.4}", l.values[i].0);
         }
     }
     s
+}
+
+/// Issue 39: when the learned values predict the results worse than 1/3/3/5/9 (a higher
+/// cross-validated log loss), every output says so: playing them is playing a worse
+/// description of these games than the textbook one. `None` when they do at least as
+/// well. Test `values::tests::a_fit_worse_than_orthodox_is_warned_about`.
+pub fn worse_than_orthodox(l: &Learned) -> Option<String> {
+    let (learned, _, ortho) = l.cv;
+    (learned > ortho).then(|| {
+        format!(
+            "the learned values predict these games worse than orthodox 1/3/3/5/9 \
+             (cross-validated log loss {learned:.4} against {ortho:.4}); prefer 1/3/3/5/9 \
+             unless a confirmation match says otherwise"
+        )
+    })
 }
 
 /// A value with its interval: `1.23 [0.45, 2.01]`.
@@ -129,6 +147,9 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
         l.model.weights.first().copied().unwrap_or(f64::NAN),
         l.model.intercept
     );
+    if let Some(w) = worse_than_orthodox(l) {
+        let _ = writeln!(s, "\n**Warning:** {w}.");
+    }
     s
 }
 
@@ -197,6 +218,42 @@ fn zorkmid_rate(l: &Learned, z: usize) -> String {
 
 /// The fits of a strength ladder side by side (weakest rung first), with the change of
 /// each value between the last two rungs measured against its interval there.
+/// `values --panel`: the ladder's tables with members for rungs, the panel (ratings),
+/// and the verdict over members: do the learned values predict the games better than
+/// 1/3/3/5/9 (lower cross-validated log loss)?
+pub fn panel_markdown(
+    variant: &str,
+    panel: &crate::studies::panel::Panel,
+    fits: &[(String, Learned)],
+) -> String {
+    let mut s = format!("# Piece values over panel '{}': {variant}\n\n", panel.name);
+    if let Some(note) = panel.size_note() {
+        let _ = writeln!(s, "**Note:** {note}\n");
+    }
+    s.push_str(&panel.table());
+    let ladder = ladder_markdown(variant, fits);
+    // The ladder's tables without its title (members are not ordered by strength).
+    if let Some(at) = ladder.find("| feature |") {
+        s.push_str("\nSelf-play of each member; values in pawns with 95% bootstrap intervals.\n\n");
+        s.push_str(&ladder[at..]);
+    }
+    let labels: Vec<&str> = fits.iter().map(|f| f.0.as_str()).collect();
+    let holds: Vec<Option<bool>> = fits
+        .iter()
+        .map(|(_, l)| Some(worse_than_orthodox(l).is_none()))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\n{}",
+        crate::studies::panel::verdict_over_members(
+            "The learned values predict the games at least as well as 1/3/3/5/9",
+            &labels,
+            &holds
+        )
+    );
+    s
+}
+
 pub fn ladder_markdown(variant: &str, fits: &[(String, Learned)]) -> String {
     let mut s = format!(
         "# Piece values over a strength ladder: {variant}\n\nSelf-play at each rung (weakest first); values in pawns with 95% bootstrap intervals.\n\n| feature |"
@@ -335,7 +392,53 @@ pub fn write(dir: &Path, l: &Learned, from: &Path) -> Result<()> {
         std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))
     };
     put("values.csv", csv(l))?;
+    if let Some(w) = worse_than_orthodox(l) {
+        eprintln!("warning: {w}");
+    }
     put("values.toml", toml(l))?;
     put("report.md", markdown(l, from))?;
     svg(&dir.join("values.svg"), l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn learned(cv: (f64, f64, f64)) -> Learned {
+        Learned {
+            variant: "chess".into(),
+            games: 100,
+            positions: 1000,
+            names: PIECES.iter().map(|s| s.to_string()).collect(),
+            model: super::super::fit::Model {
+                intercept: 0.0,
+                weights: vec![0.2, 0.6, 0.6, 1.0, 1.8],
+            },
+            values: vec![
+                (1.0, 1.0, 1.0),
+                (3.0, 2.0, 4.0),
+                (3.0, 2.0, 4.0),
+                (5.0, 4.0, 6.0),
+                (9.0, 8.0, 10.0),
+            ],
+            cv,
+            bootstrap: 10,
+            params: None,
+        }
+    }
+
+    #[test]
+    fn a_fit_worse_than_orthodox_is_warned_about() {
+        let worse = learned((0.6500, 0.69, 0.6450));
+        let w = worse_than_orthodox(&worse).unwrap();
+        assert!(w.contains("0.6500 against 0.6450"), "{w}");
+        assert!(toml(&worse).contains("# WARNING: the learned values predict these games worse"));
+        assert!(markdown(&worse, Path::new("g.csv")).contains("**Warning:** the learned values"));
+        // The comment keeps values.toml a valid evaluation file.
+        let t: toml::Table = toml::from_str(&toml(&worse)).unwrap();
+        assert_eq!(t.len(), 5);
+        let better = learned((0.6400, 0.69, 0.6450));
+        assert!(worse_than_orthodox(&better).is_none());
+        assert!(!toml(&better).contains("WARNING"));
+    }
 }

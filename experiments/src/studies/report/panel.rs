@@ -1,0 +1,281 @@
+//! `balance --panel FILE` (issue 37): every member of a panel ([`crate::studies::panel`])
+//! plays self-play of the variant into `<out>/<label>`, and, beside it, the same member
+//! plays orthodox chess from the same kind of opening suite into `<out>/chess/<label>`;
+//! `<out>/report.md` gives each figure per member, says whether "the first seat scores
+//! above ½" holds for every member, and reads "White scores X in orthodox chess and Y
+//! here" per member, with intervals over colour-swapped pairs.
+//!
+//! Decisions: the orthodox runs are played whenever the variant is not chess itself,
+//! unless `--no-chess` (the comparison is the point of a panel balance); "the same kind
+//! of opening suite" is the same `--random-opening-plies`/`--opening-plies`, or, with a
+//! suite file (`--openings`), the orthodox suite given by `--chess-openings` (refused
+//! without one, since a variant's suite is no chess position); `--split` applies to the
+//! variant's runs only (chess has no variant tallies). A member "shows an edge" when its
+//! interval is clear of ½; the difference to chess is of independent runs. Tests:
+//! `experiments/tests/panel_cli.rs` (`rule_panel_balance_reports_each_member_beside_chess`,
+//! `rule_panel_bad_input_is_refused_before_play`).
+
+use super::*;
+use crate::studies::panel::{verdict_over_members, Panel};
+
+/// `balance --panel`: check everything, play every member (and its orthodox run), write
+/// the panel report.
+pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
+    if !args.run.agents.trim().is_empty() {
+        bail!("--panel gives the agents of every run; leave out --agents");
+    }
+    let panel = Panel::load(path)?;
+    let variant = args.run.variant.variant.clone();
+    let params = args.run.variant.params_text()?;
+    let specs: Vec<String> = panel.members.iter().map(|m| m.agent.clone()).collect();
+    check_specs(&variant, params.as_deref(), &specs, &panel)?;
+    let beside = variant != "chess" && !args.no_chess;
+    if beside {
+        check_specs("chess", None, &specs, &panel)?;
+        if args.run.openings.is_some() && args.chess_openings.is_none() {
+            bail!(
+                "--panel with --openings plays orthodox chess beside {variant} from a chess suite: \
+                 give it with --chess-openings FILE (`chesslab openings --variant chess`), or pass --no-chess"
+            );
+        }
+    } else if args.chess_openings.is_some() {
+        bail!(
+            "--chess-openings is only used beside a variant other than chess (without --no-chess)"
+        );
+    }
+    let base = tournament::out_dir(&args.run);
+    let mut here = Vec::new();
+    let mut chess = Vec::new();
+    for (k, m) in panel.members.iter().enumerate() {
+        let mut one = args.clone();
+        one.panel = None;
+        one.run.agents = format!("{},{}", m.agent, m.agent);
+        let dir = base.join(&m.label);
+        one.run.out = Some(dir.clone());
+        outln!(
+            "member {} of {} ({}): {} self-play, {variant}",
+            k + 1,
+            panel.members.len(),
+            m.label,
+            m.agent
+        );
+        run_one_balance(&one)?;
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        here.push(dir);
+        if beside {
+            let mut c = one.clone();
+            c.run.variant.variant = "chess".into();
+            c.run.variant.params = None;
+            c.run.openings = args.chess_openings.clone();
+            c.options.split = Vec::new();
+            c.options.title = None;
+            let dir = base.join("chess").join(&m.label);
+            c.run.out = Some(dir.clone());
+            outln!("member {} ({}): orthodox chess beside it", k + 1, m.label);
+            run_one_balance(&c)?;
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            chess.push(dir);
+        }
+    }
+    let figs = |dirs: &[PathBuf]| {
+        dirs.iter()
+            .map(|d| RunFigures::of_folder(d, None))
+            .collect::<Result<Vec<_>>>()
+    };
+    let here = figs(&here)?;
+    let chess = if beside { Some(figs(&chess)?) } else { None };
+    write_panel(&base.join("report.md"), &panel, &here, chess.as_deref())
+}
+
+/// Every member's spec is an agent `variant` accepts.
+fn check_specs(variant: &str, params: Option<&str>, specs: &[String], panel: &Panel) -> Result<()> {
+    struct Check<'a>(&'a [String], &'a Panel);
+    impl VariantVisitor for Check<'_> {
+        type Output = Result<()>;
+        fn visit<G: Game>(self, name: &'static str, _params: G::Params) -> Result<()> {
+            for (spec, m) in self.0.iter().zip(&self.1.members) {
+                agents::registry::validate::<G>(spec)
+                    .map_err(|e| anyhow!(e))
+                    .with_context(|| {
+                        format!("--panel member '{}' ('{spec}') on {name}", m.label)
+                    })?;
+            }
+            Ok(())
+        }
+    }
+    engine::registry::visit(variant, params, Check(specs, panel))
+        .with_context(|| format!("variant '{variant}'"))?
+}
+
+/// `white` → `White`, for a seat name opening a sentence.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// Whether an estimate is clear above ½ (`Some(true)`), clear below (`Some(false)`) or
+/// covers it (`None`).
+fn above_half(e: &Estimate) -> Option<bool> {
+    if e.half.is_nan() {
+        None
+    } else if e.mean - e.half > 0.5 {
+        Some(true)
+    } else if e.mean + e.half < 0.5 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The panel report (`<out>/report.md`).
+pub(super) fn write_panel(
+    out: &Path,
+    panel: &Panel,
+    here: &[RunFigures],
+    chess: Option<&[RunFigures]>,
+) -> Result<()> {
+    let seat = here[0].seat0.clone();
+    let variant = &here[0].variant;
+    let mut md = String::new();
+    let _ = writeln!(md, "# Panel balance — {variant}, panel '{}'\n", panel.name);
+    let _ = writeln!(
+        md,
+        "Each member plays self-play (colour-swapped pairs) of {variant}{}. Every game was \
+         replayed from its record. Intervals are 95%, the first seat's over pairs (a pair \
+         whose two games are the same game counts once).\n",
+        if chess.is_some() {
+            ", and the same member orthodox chess from the same kind of opening suite"
+        } else {
+            ""
+        }
+    );
+    if let Some(note) = panel.size_note() {
+        let _ = writeln!(md, "**Note:** {note}\n");
+    }
+    md.push_str(&panel.table());
+    md.push('\n');
+    let _ = writeln!(
+        md,
+        "| member | rating | games (distinct) | {seat}'s score here | White in orthodox chess | here − chess | draws here | length here |\n|---|---|---|---|---|---|---|---|"
+    );
+    for (k, (m, r)) in panel.members.iter().zip(here).enumerate() {
+        let e = &r.metrics.first_move_advantage;
+        let (c, d) = match chess {
+            Some(ch) => {
+                let ce = &ch[k].metrics.first_move_advantage;
+                let d = ce.diff(e);
+                let dt = if d.clear_of_zero() {
+                    format!("**{}**", d.fmt(3))
+                } else {
+                    d.fmt(3)
+                };
+                (
+                    format!(
+                        "[{}](chess/{}/report.md) ({} games, {} distinct)",
+                        ce.fmt(3),
+                        m.label,
+                        ch[k].metrics.games,
+                        ch[k].metrics.whole.distinct
+                    ),
+                    dt,
+                )
+            }
+            None => ("–".into(), "–".into()),
+        };
+        let _ = writeln!(
+            md,
+            "| [{}]({}/report.md) | {} | {} ({}) | {} | {c} | {d} | {} | {} |",
+            m.label,
+            m.label,
+            m.rating_cell(),
+            r.metrics.games,
+            r.metrics.whole.distinct,
+            e.fmt(3),
+            r.metrics.drawishness.fmt_pct(),
+            r.metrics.duration.fmt(1)
+        );
+    }
+    let labels: Vec<&str> = panel.members.iter().map(|m| m.label.as_str()).collect();
+    let _ = writeln!(md, "\n## Verdicts\n");
+    let edge: Vec<Option<bool>> = here
+        .iter()
+        .map(|r| above_half(&r.metrics.first_move_advantage))
+        .collect();
+    let first = verdict_over_members(
+        &format!("{} scores above ½ in {variant}", capitalised(&seat)),
+        &labels,
+        &edge,
+    );
+    let _ = writeln!(md, "- {first}");
+    let mut summary = vec![first];
+    if let Some(ch) = chess {
+        for (k, m) in panel.members.iter().enumerate() {
+            let line = format!(
+                "{}: White scores {} in orthodox chess and {} here ({seat}'s score).",
+                m.label,
+                ch[k].metrics.first_move_advantage.fmt(3),
+                here[k].metrics.first_move_advantage.fmt(3)
+            );
+            let _ = writeln!(md, "- {line}");
+            summary.push(line);
+        }
+        let differs: Vec<Option<bool>> = ch
+            .iter()
+            .zip(here)
+            .map(|(c, r)| {
+                let d = c
+                    .metrics
+                    .first_move_advantage
+                    .diff(&r.metrics.first_move_advantage);
+                d.clear_of_zero().then_some(true)
+            })
+            .collect();
+        let line = verdict_over_members(
+            &format!(
+                "{}'s score in {variant} differs from White's in orthodox chess",
+                capitalised(&seat)
+            ),
+            &labels,
+            &differs,
+        );
+        let _ = writeln!(md, "- {line}");
+        summary.push(line);
+        let shows: Vec<&str> = ch
+            .iter()
+            .zip(&labels)
+            .filter(|(c, _)| above_half(&c.metrics.first_move_advantage) == Some(true))
+            .map(|(_, l)| *l)
+            .collect();
+        let line = if shows.is_empty() {
+            format!(
+                "Orthodox White's edge does not show for any member (every orthodox interval reaches ½): \
+                 the panel is too weak to tell whether {variant} changes it."
+            )
+        } else {
+            format!(
+                "Orthodox White's edge shows for {} (interval clear above ½): those members can tell whether {variant} changes it.",
+                shows.join(", ")
+            )
+        };
+        let _ = writeln!(md, "- {line}");
+        summary.push(line);
+    }
+    for r in here.iter().chain(chess.unwrap_or(&[])) {
+        for w in r.metrics.warnings() {
+            let _ = writeln!(md, "\n**Warning ({}):** {w}.", r.dir.display());
+        }
+    }
+    record::write_atomic(out, md.as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    for line in summary {
+        outln!("{line}");
+    }
+    outln!("report: {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,422 @@
+//! Figure tables generated from the data beside them (issue 37, "evidence that stays
+//! true"): `chesslab tables results/` rewrites every block of a `README.md` under the
+//! given folders that sits between
+//!
+//! ```text
+//! <!-- generated: KIND ARGS -->
+//! ...the table, rewritten...
+//! <!-- end generated -->
+//! ```
+//!
+//! and `chesslab tables --check results/` says which blocks differ from what the data
+//! gives, exiting 1 (the CI test `experiments/tests/results_tables.rs` runs it on the
+//! repository's `results/`). Kinds, paths relative to the README's folder:
+//!
+//! - `csv FILE [columns=a,b,c]`: the CSV as a Markdown table (the named columns, in that
+//!   order; all by default), cells as written in the CSV, so the README quotes exactly
+//!   the figures the run wrote.
+//! - `runs DIR [DIR...]`: one row per run folder from its `games.csv`: agents, games,
+//!   distinct games (distinct opening + action records), the first seat's score with its
+//!   95% interval over colour-swapped pairs
+//!   ([`crate::stats::metrics::Estimate::clustered_score`]), draws and mean length. Reading the
+//!   CSV is enough (no replay: `chesslab verify` checks that the games replay).
+//!
+//! Decisions: a block's text is replaced whole, so hand edits inside it are lost by the
+//! next run (the markers say so); an unknown kind, a missing file or column, a marker
+//! without its end, are errors naming the README and line, and nothing is written for
+//! that README; README files without markers are left alone byte for byte. Tests:
+//! `generated_blocks_are_rewritten_and_checked`, `bad_markers_are_errors`,
+//! `runs_rows_count_pairs_and_distinct_games`.
+
+use crate::record;
+use crate::stats::metrics::Estimate;
+use anyhow::{anyhow, bail, Context, Result};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const OPEN: &str = "<!-- generated: ";
+const CLOSE: &str = "<!-- end generated -->";
+
+/// One block that differs from the data.
+#[derive(Debug, PartialEq)]
+pub struct Stale {
+    pub readme: PathBuf,
+    pub line: usize,
+    pub spec: String,
+}
+
+/// The README's text with every generated block rewritten from the data in `dir`, and
+/// the blocks whose text changed.
+pub fn regenerate(text: &str, dir: &Path, readme: &Path) -> Result<(String, Vec<Stale>)> {
+    let mut out = String::with_capacity(text.len());
+    let mut stale = Vec::new();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        out.push_str(line);
+        let trimmed = line.trim();
+        if let Some(rest) = trimmed.strip_prefix(OPEN) {
+            let spec = rest
+                .strip_suffix("-->")
+                .ok_or_else(|| {
+                    anyhow!(
+                        "{}:{}: the marker does not end with -->",
+                        readme.display(),
+                        i + 1
+                    )
+                })?
+                .trim()
+                .to_string();
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].trim() == CLOSE)
+                .ok_or_else(|| {
+                    anyhow!(
+                        "{}:{}: `{OPEN}{spec} -->` has no `{CLOSE}` after it",
+                        readme.display(),
+                        i + 1
+                    )
+                })?;
+            if let Some(j) = (i + 1..end).find(|&j| lines[j].trim().starts_with(OPEN)) {
+                bail!(
+                    "{}:{}: a generated block starts inside the one opened at line {}",
+                    readme.display(),
+                    j + 1,
+                    i + 1
+                );
+            }
+            let body = render(&spec, dir)
+                .with_context(|| format!("{}:{}: `{spec}`", readme.display(), i + 1))?;
+            let old: String = lines[i + 1..end].concat();
+            if old != body {
+                stale.push(Stale {
+                    readme: readme.to_path_buf(),
+                    line: i + 1,
+                    spec: spec.clone(),
+                });
+            }
+            out.push_str(&body);
+            out.push_str(lines[end]);
+            i = end + 1;
+            continue;
+        }
+        i += 1;
+    }
+    Ok((out, stale))
+}
+
+/// The table a block's spec asks for (ending in a newline).
+pub fn render(spec: &str, dir: &Path) -> Result<String> {
+    let mut words = spec.split_whitespace();
+    let kind = words.next().unwrap_or_default();
+    let args: Vec<&str> = words.collect();
+    match kind {
+        "csv" => {
+            let (file, columns) = match args.as_slice() {
+                [f] => (*f, None),
+                [f, c] if c.starts_with("columns=") => (*f, Some(&c["columns=".len()..])),
+                _ => bail!("expected `csv FILE [columns=a,b,c]`"),
+            };
+            csv_table(&dir.join(file), columns)
+        }
+        "runs" => {
+            if args.is_empty() {
+                bail!("expected `runs DIR [DIR...]`");
+            }
+            runs_table(dir, &args)
+        }
+        other => bail!("unknown kind '{other}' (known: csv, runs)"),
+    }
+}
+
+fn csv_table(path: &Path, columns: Option<&str>) -> Result<String> {
+    let mut r =
+        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let header: Vec<String> = r
+        .headers()
+        .with_context(|| format!("{}: no header", path.display()))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let picks: Vec<usize> = match columns {
+        None => (0..header.len()).collect(),
+        Some(list) => list
+            .split(',')
+            .map(|c| {
+                header.iter().position(|h| h == c).ok_or_else(|| {
+                    anyhow!(
+                        "{}: no column '{c}' (columns: {})",
+                        path.display(),
+                        header.join(", ")
+                    )
+                })
+            })
+            .collect::<Result<_>>()?,
+    };
+    let mut s = String::new();
+    s.push_str(&format!(
+        "| {} |\n|{}\n",
+        picks
+            .iter()
+            .map(|&i| header[i].as_str())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(picks.len())
+    ));
+    for rec in r.records() {
+        let rec = rec.with_context(|| format!("reading {}", path.display()))?;
+        s.push_str(&format!(
+            "| {} |\n",
+            picks
+                .iter()
+                .map(|&i| rec.get(i).unwrap_or("").replace('|', "\\|"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+    }
+    Ok(s)
+}
+
+/// One run folder's row figures.
+pub struct RunRow {
+    pub agents: String,
+    pub games: usize,
+    pub distinct: usize,
+    pub pairs: usize,
+    pub first: Estimate,
+    pub draws: f64,
+    pub length: f64,
+}
+
+/// The figures of a run folder's `games.csv`.
+pub fn run_row(dir: &Path) -> Result<RunRow> {
+    let games = dir.join("games.csv");
+    let loaded = record::load(&games)?;
+    let rows = loaded.rows;
+    if rows.is_empty() {
+        bail!("{} holds no games", games.display());
+    }
+    let n = rows.len();
+    let scores: Vec<(u64, f64)> = rows
+        .iter()
+        .map(|r| (r.pair, (r.returns[0].clamp(-1.0, 1.0) + 1.0) / 2.0))
+        .collect();
+    let distinct: BTreeSet<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r.opening.as_str(), r.actions.as_str()))
+        .collect();
+    let pairs: BTreeSet<u64> = rows.iter().map(|r| r.pair).collect();
+    let mut agents: Vec<String> = rows.iter().flat_map(|r| r.agents.clone()).collect();
+    agents.sort();
+    agents.dedup();
+    Ok(RunRow {
+        agents: agents
+            .iter()
+            .map(|a| format!("`{a}`"))
+            .collect::<Vec<_>>()
+            .join(" vs "),
+        games: n,
+        distinct: distinct.len(),
+        pairs: pairs.len(),
+        first: Estimate::clustered_score(&scores),
+        draws: rows
+            .iter()
+            .filter(|r| r.returns.iter().all(|x| *x == 0.0))
+            .count() as f64
+            / n as f64,
+        length: rows.iter().map(|r| r.plies).sum::<usize>() as f64 / n as f64,
+    })
+}
+
+fn runs_table(dir: &Path, runs: &[&str]) -> Result<String> {
+    let mut s = String::from(
+        "| run | agents | games | distinct games | pairs | first seat's score (95%, over pairs) | draws | mean length |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for run in runs {
+        let r = run_row(&dir.join(run))?;
+        s.push_str(&format!(
+            "| [{run}]({run}/report.md) | {} | {} | {} | {} | {} | {:.1}% | {:.1} |\n",
+            r.agents,
+            r.games,
+            r.distinct,
+            r.pairs,
+            r.first.fmt(3),
+            100.0 * r.draws,
+            r.length
+        ));
+    }
+    Ok(s)
+}
+
+/// Every `README.md` under `roots` (a root may be a README itself), sorted.
+pub fn readmes(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("reading {}", p.display()))?
+                .map(|e| e.map(|e| e.path()))
+                .collect::<std::io::Result<_>>()?;
+            entries.sort();
+            for e in entries {
+                walk(&e, out)?;
+            }
+        } else if p.file_name().is_some_and(|n| n == "README.md") {
+            out.push(p.to_path_buf());
+        }
+        Ok(())
+    }
+    for r in roots {
+        if !r.exists() {
+            bail!("{} does not exist", r.display());
+        }
+        walk(r, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Regenerates (or, with `check`, only compares) every README under `roots`; returns
+/// the stale blocks (with `check`, the ones that would change; otherwise the ones
+/// rewritten) and the number of blocks seen.
+pub fn run(roots: &[PathBuf], check: bool) -> Result<(Vec<Stale>, usize)> {
+    let mut stale = Vec::new();
+    let mut blocks = 0;
+    for readme in readmes(roots)? {
+        let text = std::fs::read_to_string(&readme)
+            .with_context(|| format!("reading {}", readme.display()))?;
+        if !text.contains(OPEN) {
+            continue;
+        }
+        blocks += text.lines().filter(|l| l.trim().starts_with(OPEN)).count();
+        let dir = readme.parent().unwrap_or(Path::new("."));
+        let (new, s) = regenerate(&text, dir, &readme)?;
+        if !check && new != text {
+            record::write_atomic(&readme, new.as_bytes())
+                .with_context(|| format!("writing {}", readme.display()))?;
+        }
+        stale.extend(s);
+    }
+    Ok((stale, blocks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games_csv(rows: &[(u64, &str, f64)]) -> String {
+        let mut s = String::from_utf8(record::header_line()).unwrap();
+        for (i, (pair, actions, r)) in rows.iter().enumerate() {
+            let row = record::Row {
+                index: i as u64,
+                seed: i as u64,
+                variant: "chess".into(),
+                params_digest: "0".into(),
+                pair: *pair,
+                opening: String::new(),
+                players: vec![0, 0],
+                agents: vec!["random".into(), "random".into()],
+                result: crate::util::result_text(&[*r, -*r]),
+                returns: vec![*r, -*r],
+                reason: "checkmate".into(),
+                plies: actions.split_whitespace().count(),
+                actions: actions.to_string(),
+            };
+            s.push_str(std::str::from_utf8(&row.to_line()).unwrap());
+        }
+        s
+    }
+
+    #[test]
+    fn runs_rows_count_pairs_and_distinct_games() {
+        let d = tempfile::tempdir().unwrap();
+        let run = d.path().join("run");
+        std::fs::create_dir(&run).unwrap();
+        // Two pairs, each pair the same game twice: 2 distinct of 4.
+        std::fs::write(
+            run.join("games.csv"),
+            games_csv(&[
+                (0, "e2e4 e7e5", 1.0),
+                (0, "e2e4 e7e5", 1.0),
+                (1, "d2d4", 0.0),
+                (1, "d2d4", 0.0),
+            ]),
+        )
+        .unwrap();
+        let r = run_row(&run).unwrap();
+        assert_eq!((r.games, r.distinct, r.pairs), (4, 2, 2));
+        assert_eq!(r.first.mean, 0.75);
+        assert_eq!(r.draws, 0.5);
+        assert_eq!(r.length, 1.5);
+        let t = render("runs run", d.path()).unwrap();
+        assert!(
+            t.contains("| [run](run/report.md) | `random` | 4 | 2 | 2 | 0.750 ± "),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn generated_blocks_are_rewritten_and_checked() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("v.csv"),
+            "feature,value,lo\npawn,1.0,1.0\nqueen,9.1,8\n",
+        )
+        .unwrap();
+        let readme = d.path().join("README.md");
+        let text = "# T\n\nprose 9.1\n<!-- generated: csv v.csv columns=feature,value -->\n| old |\n<!-- end generated -->\nafter\n";
+        std::fs::write(&readme, text).unwrap();
+        let (stale, blocks) = run(&[d.path().to_path_buf()], true).unwrap();
+        assert_eq!(blocks, 1);
+        assert_eq!(stale.len(), 1);
+        assert_eq!(stale[0].line, 4);
+        // --check writes nothing.
+        assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
+        run(&[d.path().to_path_buf()], false).unwrap();
+        let new = std::fs::read_to_string(&readme).unwrap();
+        assert_eq!(
+            new,
+            "# T\n\nprose 9.1\n<!-- generated: csv v.csv columns=feature,value -->\n| feature | value |\n|---|---|\n| pawn | 1.0 |\n| queen | 9.1 |\n<!-- end generated -->\nafter\n"
+        );
+        let (stale, _) = run(&[d.path().to_path_buf()], true).unwrap();
+        assert!(stale.is_empty(), "{stale:?}");
+        // The data changes: the committed table is now stale.
+        std::fs::write(
+            d.path().join("v.csv"),
+            "feature,value,lo\npawn,1.0,1.0\nqueen,9.2,8\n",
+        )
+        .unwrap();
+        assert_eq!(run(&[d.path().to_path_buf()], true).unwrap().0.len(), 1);
+    }
+
+    #[test]
+    fn bad_markers_are_errors() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("v.csv"), "a,b\n1,2\n").unwrap();
+        let err = |text: &str| {
+            format!(
+                "{:#}",
+                regenerate(text, d.path(), Path::new("R.md")).unwrap_err()
+            )
+        };
+        assert!(err("<!-- generated: csv v.csv -->\n").contains("no `<!-- end generated -->`"));
+        assert!(
+            err("<!-- generated: pie v.csv -->\n<!-- end generated -->\n")
+                .contains("unknown kind 'pie'")
+        );
+        assert!(
+            err("<!-- generated: csv nope.csv -->\n<!-- end generated -->\n").contains("nope.csv")
+        );
+        assert!(
+            err("<!-- generated: csv v.csv columns=a,z -->\n<!-- end generated -->\n")
+                .contains("no column 'z'")
+        );
+        assert!(
+            err("<!-- generated: runs -->\n<!-- end generated -->\n").contains("expected `runs")
+        );
+        assert!(err("x\n<!-- generated: csv v.csv -->\n<!-- generated: csv v.csv -->\n<!-- end generated -->\n")
+            .contains("R.md:3"));
+        // No markers: untouched.
+        let (t, s) = regenerate("plain\n", d.path(), Path::new("R.md")).unwrap();
+        assert_eq!((t.as_str(), s.len()), ("plain\n", 0));
+    }
+}
