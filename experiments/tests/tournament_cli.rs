@@ -70,6 +70,8 @@ fn resume_after_a_torn_write_equals_an_uninterrupted_run() {
         let mut text: String = lines[..=k].concat();
         text.push_str(&lines[k + 1][..lines[k + 1].len() / 2]);
         std::fs::write(cut.join("games.csv"), &text).unwrap();
+        // run.json is written before games.csv: a resume needs it (issue 39).
+        std::fs::copy(whole.join("run.json"), cut.join("run.json")).unwrap();
         let o = tournament(&cut, &pf, &["--threads", "2", "--resume"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(read(&cut.join("games.csv")), full, "k = {k}");

@@ -592,19 +592,39 @@ fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
 }
 
 /// A resumed run must play its remaining games as the interrupted one played its first:
-/// the settings no row records (random opening plies, draw and resign adjudication) are
-/// compared with the interrupted run's run.json before anything is written. A run.json
-/// that is missing or unreadable (a run killed before writing it) is no evidence either
-/// way, and the rows are still checked one by one.
+/// the settings are compared with the interrupted run's run.json before anything is
+/// written: those no row records (random opening plies, draw and resign adjudication)
+/// and those the rows do (variant, parameters, agents, seed, gauntlet, openings), since a
+/// games.csv with no finished row yet checks nothing. run.json is written before
+/// games.csv, so a run.json that is missing, truncated or not a run description means the
+/// folder is not what it claims: the resume is refused (issue 39: it used to be taken
+/// as no evidence, and a resume with other agents rewrote it). Test:
+/// `resume_without_a_readable_run_description_is_refused`.
 fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
-    let Some(before) = std::fs::read_to_string(path)
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot resume: the run's description {} cannot be read, so the command line cannot be checked against it; nothing was changed (start a new run with another --out)",
+            path.display()
+        )
+    })?;
+    let before = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    else {
-        return Ok(());
-    };
+        .filter(|v| v.get("agents").is_some_and(|a| a.is_array()) && v.get("seed").is_some())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "cannot resume: {} is not a run description (truncated or edited?), so the command line cannot be checked against it; nothing was changed (start a new run with another --out)",
+                path.display()
+            )
+        })?;
     let now = serde_json::to_value(now)?;
     for (key, flag) in [
+        ("variant", "--variant"),
+        ("params_digest", "--params (digest)"),
+        ("agents", "--agents"),
+        ("seed", "--seed"),
+        ("gauntlet", "--gauntlet"),
+        ("openings", "--openings"),
+        ("opening_order", "--opening-order"),
         ("random_opening_plies", "--random-opening-plies"),
         ("draw", "--draw"),
         ("resign", "--resign"),
@@ -621,6 +641,11 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
             let show = |v: &serde_json::Value| match v {
                 serde_json::Value::Null => "none".to_string(),
                 serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => a
+                    .iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
                 other => other.to_string(),
             };
             bail!(
