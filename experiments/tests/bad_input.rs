@@ -533,6 +533,35 @@ fn resume_compares_the_full_agent_specs_and_verifies_every_row() {
     );
 }
 
+/// Issue 39: a second report written into the run folder (after the default one wrote
+/// run/tallies.csv) is not refused because of the run's own tallies.csv.
+#[test]
+fn report_out_inside_the_run_folder_replaces_only_the_runs_tallies() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    let report = |out: Option<&str>| {
+        let mut a = vec!["report", "--games", "run/games.csv", "--params", "cap.toml"];
+        if let Some(o) = out {
+            a.extend(["--out", o]);
+        }
+        ok_in(dir, &a);
+    };
+    report(None);
+    let tallies = std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap();
+    report(Some("run/second.md"));
+    assert!(dir.join("run/second.md").exists());
+    assert_eq!(std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap(), tallies);
+    // Elsewhere an existing tallies.csv is still someone else's file.
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    std::fs::write(dir.join("other/tallies.csv"), "keep\n").unwrap();
+    refused(
+        dir,
+        &["report", "--games", "run/games.csv", "--params", "cap.toml", "--out", "other/r.md"],
+        &["tallies.csv", "already exists"],
+    );
+}
+
 /// Issue 39: a resume whose run description (run.json) is missing, truncated or not a
 /// description is refused, also when games.csv holds only its header (no row to check the
 /// agents against), and with it a resume with other agents or other random opening plies;

@@ -315,6 +315,46 @@ fn rule_uci_cmd_python_chess_client_plays_every_limit() {
     }
 }
 
+/// Issue 39: `chesslab uci` playing an outside engine that crashes when asked to move
+/// ends with a clear error and a non-zero exit, not a panic and silence with status 0.
+#[test]
+fn rule_uci_cmd_crashing_outside_engine_is_an_error() {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    if need("rule_uci_cmd_crashing_outside_engine_is_an_error", "python3", "python3").is_none() {
+        return;
+    }
+    let spec = format!("uci:cmd=python3 {} crash,depth=1", data("fake_uci.py"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chesslab"))
+        .args(["uci", "--agent", &spec])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "uci\nisready\nposition startpos\ngo depth 1").unwrap();
+    stdin.flush().unwrap();
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(60), "chesslab uci never ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("error: the search failed"), "{err}");
+    assert!(err.contains("forfeit-crash") || err.contains("crash"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.contains("info string error"), "{out}");
+    assert!(!out.contains("bestmove"), "{out}");
+}
+
 #[test]
 fn rule_uci_cmd_isready_and_stop_while_searching() {
     use agents::process::Child;

@@ -9,6 +9,7 @@ use crate::run::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::run::gameplay::PlayOptions;
 use crate::run::interrupt::INTERRUPTED;
 use crate::run::matches::{self, Starts};
+use crate::run::progress;
 use crate::run::shard::{self, Shard};
 use crate::run::variant_args::VariantArgs;
 use crate::stats::standings::{self, Standings};
@@ -19,9 +20,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::game::Game;
 use engine::registry::{self, VariantVisitor};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -46,8 +46,9 @@ pub enum OpeningOrder {
 pub struct TournamentArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).
-    #[arg(long, long_help = agents::registry::help())]
+    /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`); `chesslab
+    /// agents` lists every agent with its settings.
+    #[arg(long)]
     pub agents: String,
     /// Games per matchup (played in colour-swapped pairs).
     #[arg(long, value_parser = crate::util::positive_u64)]
@@ -456,23 +457,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
 
     let done_count = done.len() as u64;
 
-    // Progress bar on a terminal only.
-    let bar = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::with_draw_target(Some(mine_count), ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} {wide_msg}",
-            )
-            .expect("template")
-            .progress_chars("=> "),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_position(done_count);
-    let rows_now: Vec<Row> = done.values().cloned().collect();
-    bar.set_message(standings::compute(&plan.specs, &rows_now, None).short());
+    // A bar on a terminal, a line per finished game elsewhere (run::progress).
+    let shown = progress::for_stderr(Some(mine_count), &done, &plan.specs);
 
     // Each finished game: its row appended and flushed to games.csv (the record), its
     // timing buffered (a by-product, flushed at the end).
@@ -500,8 +486,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         sprt: plan.sprt.as_ref(),
         options: plan.options,
     };
-    let outcome = matches::run(&schedule, &run, done, sink, &bar)?;
-    bar.finish_and_clear();
+    let outcome = matches::run(&schedule, &run, done, sink, shown.progress())?;
+    shown.finish();
     let elapsed = started.elapsed().as_secs_f64();
     let _ = timings_csv.flush();
     let mut sh = outcome;
