@@ -11,11 +11,6 @@ use crate::util::outln;
 pub struct AgentsArgs {}
 
 pub fn run(_: &AgentsArgs) -> Result<()> {
-    outln!("{}", agents::registry::help());
+    outln!("{}", ::agents::registry::help());
     Ok(())
 }
-
-/// The line `--agents` help shows in place of the catalogue.
-pub const AGENTS_HELP: &str = "Agent specs, comma-separated: name or name:key=value,... \
-(`random,greedy,alphabeta:depth=3`; a key=value piece belongs to the spec before it). \
-`chesslab agents` lists every agent with its settings.";

@@ -103,7 +103,7 @@ fn help_tail() -> String {
     format!(
         "Variants (--variant; `chesslab rules --variant V`, `chesslab params --variant V`):\n{}\nAgents (--agents NAME:key=value,...; `chesslab agents`): {}",
         engine::registry::help_table(),
-        agents::registry::names().join(", ")
+        ::agents::registry::names().join(", ")
     )
 }
 

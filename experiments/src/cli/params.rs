@@ -55,7 +55,7 @@ pub fn defaults(variant: &str) -> Result<(toml::Table, &'static [ParamDoc])> {
 }
 
 /// The description of `key` (dotted), or of the nearest table above it.
-fn doc_of<'a>(docs: &'a [ParamDoc], key: &str) -> Option<&'a ParamDoc> {
+pub fn doc_of<'a>(docs: &'a [ParamDoc], key: &str) -> Option<&'a ParamDoc> {
     let mut k = key;
     loop {
         if let Some(d) = docs.iter().find(|d| d.key == k) {
@@ -80,7 +80,12 @@ fn write_table(text: &mut String, path: &str, table: &toml::Table, docs: &[Param
             format!("{path}.{k}")
         }
     };
-    for (k, v) in table.iter().filter(|(_, v)| !v.is_table()) {
+    // In the order the variant's table describes them; keys it does not list last.
+    let rank = |k: &str| docs.iter().position(|d| d.key == full(k)).unwrap_or(usize::MAX);
+    let mut plain: Vec<(&String, &toml::Value)> =
+        table.iter().filter(|(_, v)| !v.is_table()).collect();
+    plain.sort_by_key(|(k, _)| rank(k));
+    for (k, v) in plain {
         let key = full(k);
         // A key's own entry is printed above it; one inherited from its table was
         // printed above the table's header.
