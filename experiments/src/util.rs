@@ -113,7 +113,11 @@ pub fn replaceable(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
             } else {
                 "not a regular file (a device, pipe or socket)"
             };
-            let flag = if flag.is_empty() { String::new() } else { format!("{flag} ") };
+            let flag = if flag.is_empty() {
+                String::new()
+            } else {
+                format!("{flag} ")
+            };
             anyhow::bail!(
                 "{flag}{} is {what}; chesslab writes and replaces only regular files: give a file name (or write to standard output and redirect it)",
                 path.display()
@@ -324,7 +328,16 @@ mod number_tests {
 
     #[test]
     fn numeric_flags_refuse_overflow_infinity_and_nan() {
-        for bad in ["inf", "-inf", "NaN", "1e30", "1e300", "18446744073709551616", "x", "-1"] {
+        for bad in [
+            "inf",
+            "-inf",
+            "NaN",
+            "1e30",
+            "1e300",
+            "18446744073709551616",
+            "x",
+            "-1",
+        ] {
             let e = seconds(bad).unwrap_err();
             assert!(e.contains("expected a number of seconds"), "{bad}: {e}");
         }

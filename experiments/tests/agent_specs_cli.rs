@@ -92,11 +92,17 @@ fn agents_lists_the_agent_settings_and_helps_point_to_it() {
     };
     let out = run(&["agents"]);
     for needle in ["alphabeta - ", "eval.knight=3.2", "c: UCB1", "worlds"] {
-        assert!(out.contains(needle), "'{needle}' missing from chesslab agents:\n{out}");
+        assert!(
+            out.contains(needle),
+            "'{needle}' missing from chesslab agents:\n{out}"
+        );
     }
     for cmd in ["play", "tournament", "balance"] {
         let help = run(&[cmd, "--help"]);
         assert!(help.contains("chesslab agents"), "{cmd} --help:\n{help}");
-        assert!(!help.contains("alphabeta - "), "{cmd} --help repeats the catalogue");
+        assert!(
+            !help.contains("alphabeta - "),
+            "{cmd} --help repeats the catalogue"
+        );
     }
 }

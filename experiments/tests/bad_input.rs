@@ -551,13 +551,24 @@ fn report_out_inside_the_run_folder_replaces_only_the_runs_tallies() {
     let tallies = std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap();
     report(Some("run/second.md"));
     assert!(dir.join("run/second.md").exists());
-    assert_eq!(std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap(), tallies);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap(),
+        tallies
+    );
     // Elsewhere an existing tallies.csv is still someone else's file.
     std::fs::create_dir_all(dir.join("other")).unwrap();
     std::fs::write(dir.join("other/tallies.csv"), "keep\n").unwrap();
     refused(
         dir,
-        &["report", "--games", "run/games.csv", "--params", "cap.toml", "--out", "other/r.md"],
+        &[
+            "report",
+            "--games",
+            "run/games.csv",
+            "--params",
+            "cap.toml",
+            "--out",
+            "other/r.md",
+        ],
         &["tallies.csv", "already exists"],
     );
 }
@@ -603,7 +614,10 @@ fn resume_without_a_readable_run_description_is_refused() {
     refused(
         dir,
         &resume("greedy,greedy", "0"),
-        &["cannot resume", "--agents random,greedy (now greedy,greedy)"],
+        &[
+            "cannot resume",
+            "--agents random,greedy (now greedy,greedy)",
+        ],
     );
     refused(
         dir,
@@ -650,25 +664,58 @@ fn outputs_never_replace_anything_but_a_regular_file() {
     for out in ["/dev/full", "/dev/null", "link.pgn"] {
         let err = refused(
             dir,
-            &["export", "--pgn", "--games", "run/games.csv", "--params", "cap.toml", "--out", out, "--force"],
+            &[
+                "export",
+                "--pgn",
+                "--games",
+                "run/games.csv",
+                "--params",
+                "cap.toml",
+                "--out",
+                out,
+                "--force",
+            ],
             &["--out", "chesslab writes and replaces only regular files"],
         );
         assert!(err.contains(out), "{err}");
         refused(
             dir,
-            &["report", "--games", "run/games.csv", "--params", "cap.toml", "--out", out, "--force"],
+            &[
+                "report",
+                "--games",
+                "run/games.csv",
+                "--params",
+                "cap.toml",
+                "--out",
+                out,
+                "--force",
+            ],
             &["only regular files"],
         );
         refused(
             dir,
-            &["trace", "--variant", "chess", "--agent", "random", "--games", "1", "--out", out, "--force"],
+            &[
+                "trace",
+                "--variant",
+                "chess",
+                "--agent",
+                "random",
+                "--games",
+                "1",
+                "--out",
+                out,
+                "--force",
+            ],
             &["only regular files"],
         );
     }
     use std::os::unix::fs::FileTypeExt;
     let full = std::fs::symlink_metadata("/dev/full").unwrap();
     assert!(full.file_type().is_char_device(), "/dev/full was replaced");
-    assert_eq!(std::fs::read_to_string(dir.join("target.txt")).unwrap(), "keep\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("target.txt")).unwrap(),
+        "keep\n"
+    );
 }
 
 /// The sweep: each line of `tests/data/bad_inputs.txt` is a command (arguments split on
@@ -689,7 +736,11 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
     std::fs::write(dir.join("nan.toml"), "ply_cap = nan\n").unwrap();
     std::fs::write(dir.join("inf.toml"), "ply_cap = inf\n").unwrap();
     let sheet = "players = [\"a\", \"b\"]\n[[hole]]\ncounts = { a = 3, b = 4 }\n";
-    std::fs::write(dir.join("big-penalty.toml"), format!("penalty = 4294967296\n{sheet}")).unwrap();
+    std::fs::write(
+        dir.join("big-penalty.toml"),
+        format!("penalty = 4294967296\n{sheet}"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("nan-count.toml"),
         "players = [\"a\", \"b\"]\n[[hole]]\ncounts = { a = nan, b = 4 }\n",

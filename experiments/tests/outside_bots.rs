@@ -69,7 +69,11 @@ fn all_replay(out: &Path) {
 
 #[test]
 fn rule_uci_stockfish_match_at_low_nodes_replays() {
-    let Some(sf) = need("rule_uci_stockfish_match_at_low_nodes_replays", "stockfish", "stockfish") else {
+    let Some(sf) = need(
+        "rule_uci_stockfish_match_at_low_nodes_replays",
+        "stockfish",
+        "stockfish",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -141,7 +145,11 @@ fn rule_uci_chess960_with_stockfish() {
 
 #[test]
 fn rule_uci_adjudicated_draw_is_recorded_and_replays() {
-    let Some(sf) = need("rule_uci_adjudicated_draw_is_recorded_and_replays", "stockfish", "stockfish") else {
+    let Some(sf) = need(
+        "rule_uci_adjudicated_draw_is_recorded_and_replays",
+        "stockfish",
+        "stockfish",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -174,7 +182,13 @@ fn rule_uci_adjudicated_draw_is_recorded_and_replays() {
 /// crashed engine is started again for the next game.
 #[test]
 fn rule_uci_failures_are_recorded_forfeits() {
-    if need("rule_uci_failures_are_recorded_forfeits", "python3", "python3").is_none() {
+    if need(
+        "rule_uci_failures_are_recorded_forfeits",
+        "python3",
+        "python3",
+    )
+    .is_none()
+    {
         return;
     }
     let fake = data("fake_uci.py");
@@ -251,7 +265,13 @@ fn rule_uci_bad_engines_are_refused_before_the_run() {
         "{e}"
     );
     assert!(!out.join("games.csv").exists());
-    if need("rule_uci_bad_engines_are_refused_before_the_run", "python3", "python3").is_some() {
+    if need(
+        "rule_uci_bad_engines_are_refused_before_the_run",
+        "python3",
+        "python3",
+    )
+    .is_some()
+    {
         let fake = data("fake_uci.py");
         let e = run(&format!("uci:cmd={fake} nouciok,timeout_ms=500"));
         assert!(e.contains("did not answer 'uci' with 'uciok'"), "{e}");
@@ -322,7 +342,13 @@ fn rule_uci_cmd_crashing_outside_engine_is_an_error() {
     use std::io::Write;
     use std::process::Stdio;
     use std::time::{Duration, Instant};
-    if need("rule_uci_cmd_crashing_outside_engine_is_an_error", "python3", "python3").is_none() {
+    if need(
+        "rule_uci_cmd_crashing_outside_engine_is_an_error",
+        "python3",
+        "python3",
+    )
+    .is_none()
+    {
         return;
     }
     let spec = format!("uci:cmd=python3 {} crash,depth=1", data("fake_uci.py"));
@@ -338,7 +364,10 @@ fn rule_uci_cmd_crashing_outside_engine_is_an_error() {
     stdin.flush().unwrap();
     let t = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        assert!(t.elapsed() < Duration::from_secs(60), "chesslab uci never ended");
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "chesslab uci never ended"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(stdin);
@@ -349,7 +378,10 @@ fn rule_uci_cmd_crashing_outside_engine_is_an_error() {
     );
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(err.contains("error: the search failed"), "{err}");
-    assert!(err.contains("forfeit-crash") || err.contains("crash"), "{err}");
+    assert!(
+        err.contains("forfeit-crash") || err.contains("crash"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.contains("info string error"), "{out}");
     assert!(!out.contains("bestmove"), "{out}");
@@ -397,7 +429,11 @@ fn rule_uci_cmd_isready_and_stop_while_searching() {
 
 #[test]
 fn rule_uci_cmd_plays_stockfish_in_chesslabs_runner() {
-    let Some(sf) = need("rule_uci_cmd_plays_stockfish_in_chesslabs_runner", "stockfish", "stockfish") else {
+    let Some(sf) = need(
+        "rule_uci_cmd_plays_stockfish_in_chesslabs_runner",
+        "stockfish",
+        "stockfish",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -430,7 +466,13 @@ fn rule_uci_cmd_plays_stockfish_in_chesslabs_runner() {
 /// The example bot plays every variant through the ext protocol, and its games replay.
 #[test]
 fn rule_ext_example_bot_plays_every_variant() {
-    if need("rule_ext_example_bot_plays_every_variant", "python3", "python3").is_none() {
+    if need(
+        "rule_ext_example_bot_plays_every_variant",
+        "python3",
+        "python3",
+    )
+    .is_none()
+    {
         return;
     }
     let bot = format!("{}/../examples/ext_bot.py", env!("CARGO_MANIFEST_DIR"));

@@ -19,15 +19,33 @@ use std::process::{Command, Stdio};
 
 /// Commands (by a fragment) that are checked but not run, and why.
 const CHECKED_ONLY: &[(&str, &str)] = &[
-    ("--shard auto/8", "needs a scheduler's task index (tests/scale_out.rs runs shards)"),
-    ("values --variant cassandra --agents", "learning values needs at least 100 games"),
-    ("values --variant chess --games", "learning values needs at least 100 games"),
-    ("verify results/", "replays every kept run (tests/results_replay.rs checks them)"),
-    ("golf bench --book", "solves the whole book (minutes); `golf bench` runs in tests/golf_cli.rs"),
+    (
+        "--shard auto/8",
+        "needs a scheduler's task index (tests/scale_out.rs runs shards)",
+    ),
+    (
+        "values --variant cassandra --agents",
+        "learning values needs at least 100 games",
+    ),
+    (
+        "values --variant chess --games",
+        "learning values needs at least 100 games",
+    ),
+    (
+        "verify results/",
+        "replays every kept run (tests/results_replay.rs checks them)",
+    ),
+    (
+        "golf bench --book",
+        "solves the whole book (minutes); `golf bench` runs in tests/golf_cli.rs",
+    ),
 ];
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// The commands of the README's ```sh blocks: continued lines joined, comments cut, the
@@ -110,7 +128,11 @@ fn words(cmd: &str) -> Vec<String> {
 
 /// The subcommand path (`["golf", "solve"]`) of a command's words after `chesslab`.
 fn subcommand(w: &[String]) -> Vec<String> {
-    let n = if w.first().map(String::as_str) == Some("golf") { 2 } else { 1 };
+    let n = if w.first().map(String::as_str) == Some("golf") {
+        2
+    } else {
+        1
+    };
     w.iter().take(n).cloned().collect()
 }
 
@@ -118,7 +140,11 @@ fn help(sub: &[String]) -> String {
     let mut args: Vec<&str> = sub.iter().map(String::as_str).collect();
     args.push("--help");
     let o = common::chesslab(&args);
-    assert!(o.status.success(), "chesslab {sub:?} --help: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "chesslab {sub:?} --help: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
@@ -167,7 +193,11 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
         for flag in w.iter().map(|x| x.trim_matches(|c| c == '[' || c == ']')) {
             if flag.starts_with("--") && flag != "--help" {
                 let name = flag.split('=').next().unwrap();
-                assert!(h.contains(name), "README: `{cmd}`: {name} is not a flag of chesslab {}", sub.join(" "));
+                assert!(
+                    h.contains(name),
+                    "README: `{cmd}`: {name} is not a flag of chesslab {}",
+                    sub.join(" ")
+                );
             }
         }
         for f in inputs(&w) {
@@ -179,7 +209,8 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
         if let Some(i) = w.iter().position(|x| x == ">") {
             produced.push(w[i + 1].clone());
         }
-        let synopsis = cmd.contains('[') || cmd.contains('<') || cmd.contains("DIR") || cmd.contains('*');
+        let synopsis =
+            cmd.contains('[') || cmd.contains('<') || cmd.contains("DIR") || cmd.contains('*');
         if synopsis || CHECKED_ONLY.iter().any(|(frag, _)| cmd.contains(frag)) {
             continue;
         }
@@ -212,7 +243,13 @@ fn outside_programs(cmd: &str) -> Vec<&'static str> {
 
 /// Runs one command with small counts and outputs in `tmp`.
 fn run(root: &Path, tmp: &Path, n: usize, w: &[String], produced: &[String], cmd: &str) {
-    let small = ["--games", "--iterations", "--count", "--holes", "--confirm-games"];
+    let small = [
+        "--games",
+        "--iterations",
+        "--count",
+        "--holes",
+        "--confirm-games",
+    ];
     let mut args: Vec<String> = Vec::new();
     let mut stdout_to: Option<PathBuf> = None;
     let mut i = 0;
@@ -227,7 +264,10 @@ fn run(root: &Path, tmp: &Path, n: usize, w: &[String], produced: &[String], cmd
             args.extend([word.clone(), d.min(3).to_string()]);
             i += 2;
         } else if word == "--out" {
-            args.extend([word.clone(), tmp.join(format!("out{n}")).display().to_string()]);
+            args.extend([
+                word.clone(),
+                tmp.join(format!("out{n}")).display().to_string(),
+            ]);
             i += 2;
         } else if word == ">" {
             stdout_to = Some(tmp.join(next.unwrap()));
@@ -242,7 +282,10 @@ fn run(root: &Path, tmp: &Path, n: usize, w: &[String], produced: &[String], cmd
     }
     let writes_by_default = ["tournament", "balance", "values", "tune"];
     if writes_by_default.contains(&w[0].as_str()) && !args.iter().any(|a| a == "--out") {
-        args.extend(["--out".into(), tmp.join(format!("out{n}")).display().to_string()]);
+        args.extend([
+            "--out".into(),
+            tmp.join(format!("out{n}")).display().to_string(),
+        ]);
     }
     if w[0] == "tune" && !args.iter().any(|a| a == "--confirm-games") {
         args.extend(["--confirm-games".into(), "2".into()]);
@@ -268,9 +311,25 @@ fn readme_commands_are_read_as_written() {
     let md = "text\n```sh\nchesslab a --x 1 \\\n    --y \"p q\"   # note\ncargo run --release -p experiments -- b\n```\n```toml\nchesslab no\n```\n";
     assert_eq!(commands(md), ["chesslab a --x 1 --y \"p q\"", "chesslab b"]);
     assert_eq!(words("a \"b c\" d"), ["a", "b c", "d"]);
-    let w: Vec<String> = ["trace", "--params", "examples/cap.toml", "--out", "x.jsonl", "[--openings", "examples/book.epd|examples/book.pgn]", "DIR/games.csv"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(inputs(&w), ["examples/cap.toml", "examples/book.epd", "examples/book.pgn"]);
+    let w: Vec<String> = [
+        "trace",
+        "--params",
+        "examples/cap.toml",
+        "--out",
+        "x.jsonl",
+        "[--openings",
+        "examples/book.epd|examples/book.pgn]",
+        "DIR/games.csv",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(
+        inputs(&w),
+        [
+            "examples/cap.toml",
+            "examples/book.epd",
+            "examples/book.pgn"
+        ]
+    );
 }

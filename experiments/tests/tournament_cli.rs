@@ -587,7 +587,9 @@ fn tournament_off_a_terminal_prints_a_line_per_game() {
     assert_eq!(lines.len(), 18, "{err}");
     for k in 1..=18 {
         assert!(
-            lines.iter().any(|l| l.starts_with(&format!("game {k}/18 (#"))),
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("game {k}/18 (#"))),
             "no line for game {k}:\n{err}"
         );
     }

@@ -81,7 +81,11 @@ fn write_table(text: &mut String, path: &str, table: &toml::Table, docs: &[Param
         }
     };
     // In the order the variant's table describes them; keys it does not list last.
-    let rank = |k: &str| docs.iter().position(|d| d.key == full(k)).unwrap_or(usize::MAX);
+    let rank = |k: &str| {
+        docs.iter()
+            .position(|d| d.key == full(k))
+            .unwrap_or(usize::MAX)
+    };
     let mut plain: Vec<(&String, &toml::Value)> =
         table.iter().filter(|(_, v)| !v.is_table()).collect();
     plain.sort_by_key(|(k, _)| rank(k));
@@ -98,7 +102,8 @@ fn write_table(text: &mut String, path: &str, table: &toml::Table, docs: &[Param
     let depth = path.matches('.').count() + usize::from(!path.is_empty());
     for d in docs {
         let parts: Vec<&str> = d.key.split('.').collect();
-        let here = parts.len() == depth + 1 && (path.is_empty() || d.key.starts_with(&format!("{path}.")));
+        let here =
+            parts.len() == depth + 1 && (path.is_empty() || d.key.starts_with(&format!("{path}.")));
         if here && !table.contains_key(parts[depth]) {
             comment(text, d);
             let _ = writeln!(text, "# {} = (unset by default)", parts[depth]);
@@ -155,11 +160,16 @@ mod tests {
             let mut keys = Vec::new();
             leaf_keys(&table, "", &mut keys);
             for k in &keys {
-                assert!(doc_of(docs, k).is_some(), "{v}: parameter {k} has no description");
+                assert!(
+                    doc_of(docs, k).is_some(),
+                    "{v}: parameter {k} has no description"
+                );
             }
             for d in docs {
                 assert!(!d.about.is_empty() && !d.range.is_empty(), "{v}: {}", d.key);
-                let known = keys.iter().any(|k| k == d.key || k.starts_with(&format!("{}.", d.key)));
+                let known = keys
+                    .iter()
+                    .any(|k| k == d.key || k.starts_with(&format!("{}.", d.key)));
                 assert!(
                     known || d.range.contains("unset"),
                     "{v}: the description of {} names no parameter",
@@ -175,12 +185,20 @@ mod tests {
             let text = defaults_toml(v).unwrap();
             let (table, docs) = defaults(v).unwrap();
             // Read with --params's own reader, over the defaults...
-            let read: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{v}: {e}\n{text}"));
-            assert_eq!(read, table, "{v}: the printed file is not the defaults\n{text}");
+            let read: toml::Table =
+                toml::from_str(&text).unwrap_or_else(|e| panic!("{v}: {e}\n{text}"));
+            assert_eq!(
+                read, table,
+                "{v}: the printed file is not the defaults\n{text}"
+            );
             assert!(registry::visit(v, Some(&text), Defaults).is_ok(), "{v}");
             // ...and every key the printer emits is commented.
             for d in docs {
-                assert!(text.contains(&format!("# {}", d.about)), "{v}: {} not printed", d.key);
+                assert!(
+                    text.contains(&format!("# {}", d.about)),
+                    "{v}: {} not printed",
+                    d.key
+                );
             }
         }
         let chess = defaults_toml("chess").unwrap();

@@ -41,12 +41,12 @@
 use crate::record::Row;
 use crate::run::gameplay::{catch, play_game_with, PlayOptions};
 use crate::run::interrupt::INTERRUPTED;
+use crate::run::progress::Progress;
 use crate::stats::standings;
 use crate::stats::{self, Pentanomial, Sprt, SprtState};
 use crate::util::{mix, result_text};
 use anyhow::{anyhow, Context, Result};
 use engine::game::Game;
-use crate::run::progress::Progress;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;

@@ -128,7 +128,10 @@ impl<W: Write + Send> GameLines<W> {
 
     /// The writer back (tests).
     pub fn into_inner(self) -> W {
-        self.state.into_inner().unwrap_or_else(|p| p.into_inner()).out
+        self.state
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .out
     }
 }
 
@@ -138,7 +141,11 @@ fn tally(scores: &mut BTreeMap<(usize, usize), [u64; 3]>, row: &Row) -> Option<(
         return None;
     };
     // From the lower-numbered agent's side, whichever seat it held.
-    let (first, second, mine, theirs) = if a <= b { (*a, *b, *ra, *rb) } else { (*b, *a, *rb, *ra) };
+    let (first, second, mine, theirs) = if a <= b {
+        (*a, *b, *ra, *rb)
+    } else {
+        (*b, *a, *rb, *ra)
+    };
     let s = scores.entry((first, second)).or_insert([0; 3]);
     let k = if mine > theirs {
         0

@@ -71,7 +71,10 @@ use std::sync::atomic::Ordering;
 /// Whether two paths name one file (the folder resolved; the file need not exist).
 fn resolve_eq(a: &std::path::Path, b: &std::path::Path) -> bool {
     let dir = |p: &std::path::Path| {
-        let d = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        let d = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
         d.canonicalize().ok()
     };
     a.file_name() == b.file_name() && dir(a).is_some() && dir(a) == dir(b)
@@ -278,7 +281,12 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         // the run's, replaced as the default report replaces it (issue 39: such an --out
         // was refused because of the tallies.csv the first report wrote).
         let runs_own = resolve_eq(&csv_path, &sibling(&args.games, "tallies.csv"));
-        crate::util::check_output(&csv_path, &inputs, force || runs_own, "--out (its tallies.csv)")?;
+        crate::util::check_output(
+            &csv_path,
+            &inputs,
+            force || runs_own,
+            "--out (its tallies.csv)",
+        )?;
         if md_path == csv_path {
             bail!("--out {} would be overwritten by the tallies.csv written beside it; choose another name", md_path.display());
         }
