@@ -213,6 +213,8 @@ pub fn write_sorted(path: &Path, rows: &mut [Row]) -> Result<()> {
 
 /// Writes `bytes` to `path` via `<path>.tmp` + rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    // The rename below would replace a device or a link with a regular file.
+    crate::util::replaceable(path, "")?;
     let name = path
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());

@@ -78,6 +78,7 @@ pub fn check_output(
     if out.is_dir() {
         anyhow::bail!("{flag} {} is a folder; give a file name", out.display());
     }
+    replaceable(out, flag)?;
     let resolved = resolve(out);
     for input in inputs {
         if input.exists() && resolve(input) == resolved {
@@ -95,6 +96,35 @@ pub fn check_output(
         );
     }
     Ok(())
+}
+
+/// Refuses to replace `path` when it exists and is not a regular file: a device
+/// (`/dev/full`, `/dev/null`), a pipe, a socket or a link. Outputs are written to a
+/// temporary file renamed over `path`, and the rename would put a regular file where
+/// the device was (issue 39: `export --out /dev/full --force` replaced the device).
+/// `--force` does not change this. Test: `outputs_never_replace_anything_but_a_regular_file`.
+pub fn replaceable(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => {
+            let what = if m.file_type().is_symlink() {
+                "a symbolic link"
+            } else if m.is_dir() {
+                "a folder"
+            } else {
+                "not a regular file (a device, pipe or socket)"
+            };
+            let flag = if flag.is_empty() {
+                String::new()
+            } else {
+                format!("{flag} ")
+            };
+            anyhow::bail!(
+                "{flag}{} is {what}; chesslab writes and replaces only regular files: give a file name (or write to standard output and redirect it)",
+                path.display()
+            )
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `path` with links and `..` resolved; a path that does not exist yet resolves through
@@ -256,4 +286,66 @@ whole_parsers! {
     usize => any_usize, positive_usize;
     u32 => any_u32, positive_u32;
     u16 => any_u16, positive_u16;
+}
+
+/// Reads a decimal number for a command-line flag, in `min..=max`: NaN, infinities and
+/// numbers past `max` are refused with the range in our words (issue 39: `--max-seconds
+/// 1e30` used to panic converting to a duration). clap adds the flag's name.
+fn number_in(text: &str, min: f64, max: f64, unit: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let range = format!("a number of {unit} from {min} to {max}");
+    match t.parse::<f64>() {
+        Ok(v) if v.is_nan() => Err(format!("'{t}' is not a number; expected {range}")),
+        Ok(v) if v.is_infinite() => Err(format!("{t} is not finite; expected {range}")),
+        Ok(v) if v < min => Err(format!("{t} is below {min}; expected {range}")),
+        Ok(v) if v > max => Err(format!("{t} is too large; expected {range}")),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("'{t}' is not a number; expected {range}")),
+    }
+}
+
+/// The longest time limit a flag takes: a year, far below what a duration can hold.
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time limit in seconds (`--max-seconds`): 0 to a year.
+pub fn seconds(text: &str) -> Result<f64, String> {
+    number_in(text, 0.0, MAX_SECONDS, "seconds")
+}
+
+/// A material margin in pawns (`openings --margin`): 0 to 1000.
+pub fn pawns(text: &str) -> Result<f64, String> {
+    number_in(text, 0.0, 1000.0, "pawns")
+}
+
+/// A finite number in `min..=max` (for flags whose range is their own).
+pub fn finite_in(text: &str, min: f64, max: f64) -> Result<f64, String> {
+    number_in(text, min, max, "units")
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::*;
+
+    #[test]
+    fn numeric_flags_refuse_overflow_infinity_and_nan() {
+        for bad in [
+            "inf",
+            "-inf",
+            "NaN",
+            "1e30",
+            "1e300",
+            "18446744073709551616",
+            "x",
+            "-1",
+        ] {
+            let e = seconds(bad).unwrap_err();
+            assert!(e.contains("expected a number of seconds"), "{bad}: {e}");
+        }
+        assert_eq!(seconds("2.5"), Ok(2.5));
+        assert_eq!(pawns("0"), Ok(0.0));
+        for bad in ["18446744073709551616", "-1", "1e30"] {
+            assert!(any_u64(bad).is_err(), "{bad}");
+            assert!(any_u32(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -78,18 +78,31 @@ fn rule_agent_spec_syntax_is_enforced() {
     refused("random:depth=3,greedy", "agent 'random' has no settings");
 }
 
+/// `chesslab agents` is the catalogue; `play`, `tournament` and `balance --help` point to
+/// it instead of repeating it (issue 39: 130 lines in each help).
 #[test]
-fn help_lists_the_agent_settings() {
-    let o = Command::new(env!("CARGO_BIN_EXE_chesslab"))
-        .args(["play", "--help"])
-        .output()
-        .expect("run chesslab");
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success());
+fn agents_lists_the_agent_settings_and_helps_point_to_it() {
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_chesslab"))
+            .args(args)
+            .output()
+            .expect("run chesslab");
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = run(&["agents"]);
     for needle in ["alphabeta - ", "eval.knight=3.2", "c: UCB1", "worlds"] {
         assert!(
             out.contains(needle),
-            "'{needle}' missing from play --help:\n{out}"
+            "'{needle}' missing from chesslab agents:\n{out}"
+        );
+    }
+    for cmd in ["play", "tournament", "balance"] {
+        let help = run(&[cmd, "--help"]);
+        assert!(help.contains("chesslab agents"), "{cmd} --help:\n{help}");
+        assert!(
+            !help.contains("alphabeta - "),
+            "{cmd} --help repeats the catalogue"
         );
     }
 }

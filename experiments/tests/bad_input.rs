@@ -533,6 +533,191 @@ fn resume_compares_the_full_agent_specs_and_verifies_every_row() {
     );
 }
 
+/// Issue 39: a second report written into the run folder (after the default one wrote
+/// run/tallies.csv) is not refused because of the run's own tallies.csv.
+#[test]
+fn report_out_inside_the_run_folder_replaces_only_the_runs_tallies() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    let report = |out: Option<&str>| {
+        let mut a = vec!["report", "--games", "run/games.csv", "--params", "cap.toml"];
+        if let Some(o) = out {
+            a.extend(["--out", o]);
+        }
+        ok_in(dir, &a);
+    };
+    report(None);
+    let tallies = std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap();
+    report(Some("run/second.md"));
+    assert!(dir.join("run/second.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("run/tallies.csv")).unwrap(),
+        tallies
+    );
+    // Elsewhere an existing tallies.csv is still someone else's file.
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    std::fs::write(dir.join("other/tallies.csv"), "keep\n").unwrap();
+    refused(
+        dir,
+        &[
+            "report",
+            "--games",
+            "run/games.csv",
+            "--params",
+            "cap.toml",
+            "--out",
+            "other/r.md",
+        ],
+        &["tallies.csv", "already exists"],
+    );
+}
+
+/// Issue 39: a resume whose run description (run.json) is missing, truncated or not a
+/// description is refused, also when games.csv holds only its header (no row to check the
+/// agents against), and with it a resume with other agents or other random opening plies;
+/// nothing is written.
+#[test]
+fn resume_without_a_readable_run_description_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    let resume = |agents: &'static str, plies: &'static str| -> Vec<&'static str> {
+        vec![
+            "tournament",
+            "--variant",
+            "chess",
+            "--agents",
+            agents,
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--params",
+            "cap.toml",
+            "--out",
+            "run",
+            "--random-opening-plies",
+            plies,
+            "--resume",
+        ]
+    };
+    let games = dir.join("run/games.csv");
+    let header = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    std::fs::write(&games, format!("{header}\n")).unwrap();
+    // Header-only games.csv with the description intact: other agents or plies are refused.
+    refused(
+        dir,
+        &resume("greedy,greedy", "0"),
+        &[
+            "cannot resume",
+            "--agents random,greedy (now greedy,greedy)",
+        ],
+    );
+    refused(
+        dir,
+        &resume("random,greedy", "3"),
+        &["cannot resume", "--random-opening-plies 0 (now 3)"],
+    );
+    let info = dir.join("run/run.json");
+    let text = std::fs::read_to_string(&info).unwrap();
+    // Truncated, not a description, missing.
+    std::fs::write(&info, &text[..text.len() / 2]).unwrap();
+    refused(
+        dir,
+        &resume("greedy,greedy", "0"),
+        &["cannot resume", "run.json is not a run description"],
+    );
+    std::fs::write(&info, "{}\n").unwrap();
+    refused(
+        dir,
+        &resume("random,greedy", "0"),
+        &["run.json is not a run description"],
+    );
+    std::fs::remove_file(&info).unwrap();
+    refused(
+        dir,
+        &resume("random,greedy", "3"),
+        &["cannot resume", "run.json cannot be read"],
+    );
+    // With the description back, the same command resumes and plays the run.
+    std::fs::write(&info, &text).unwrap();
+    ok_in(dir, &resume("random,greedy", "0"));
+    assert_eq!(std::fs::read_to_string(&games).unwrap().lines().count(), 5);
+}
+
+/// Issue 39: outputs never replace anything but a regular file (a device, a link), with
+/// or without --force, and nothing is written.
+#[cfg(unix)]
+#[test]
+fn outputs_never_replace_anything_but_a_regular_file() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    small_run(dir);
+    std::fs::write(dir.join("target.txt"), "keep\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("target.txt"), dir.join("link.pgn")).unwrap();
+    for out in ["/dev/full", "/dev/null", "link.pgn"] {
+        let err = refused(
+            dir,
+            &[
+                "export",
+                "--pgn",
+                "--games",
+                "run/games.csv",
+                "--params",
+                "cap.toml",
+                "--out",
+                out,
+                "--force",
+            ],
+            &["--out", "chesslab writes and replaces only regular files"],
+        );
+        assert!(err.contains(out), "{err}");
+        refused(
+            dir,
+            &[
+                "report",
+                "--games",
+                "run/games.csv",
+                "--params",
+                "cap.toml",
+                "--out",
+                out,
+                "--force",
+            ],
+            &["only regular files"],
+        );
+        refused(
+            dir,
+            &[
+                "trace",
+                "--variant",
+                "chess",
+                "--agent",
+                "random",
+                "--games",
+                "1",
+                "--out",
+                out,
+                "--force",
+            ],
+            &["only regular files"],
+        );
+    }
+    use std::os::unix::fs::FileTypeExt;
+    let full = std::fs::symlink_metadata("/dev/full").unwrap();
+    assert!(full.file_type().is_char_device(), "/dev/full was replaced");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("target.txt")).unwrap(),
+        "keep\n"
+    );
+}
+
 /// The sweep: each line of `tests/data/bad_inputs.txt` is a command (arguments split on
 /// whitespace, `_` standing for a space inside one argument, `RUN` for a finished run's
 /// folder) that must exit non-zero with a
@@ -547,6 +732,20 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
     std::fs::write(dir.join("alice13.toml"), "checkers_per_side = 13\n").unwrap();
     std::fs::write(dir.join("alice0.toml"), "checkers_per_side = 0\n").unwrap();
     std::fs::write(dir.join("c960.toml"), "position = 960\n").unwrap();
+    std::fs::write(dir.join("big.toml"), "ply_cap = 4294967296\n").unwrap();
+    std::fs::write(dir.join("nan.toml"), "ply_cap = nan\n").unwrap();
+    std::fs::write(dir.join("inf.toml"), "ply_cap = inf\n").unwrap();
+    let sheet = "players = [\"a\", \"b\"]\n[[hole]]\ncounts = { a = 3, b = 4 }\n";
+    std::fs::write(
+        dir.join("big-penalty.toml"),
+        format!("penalty = 4294967296\n{sheet}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("nan-count.toml"),
+        "players = [\"a\", \"b\"]\n[[hole]]\ncounts = { a = nan, b = 4 }\n",
+    )
+    .unwrap();
     let board = "5q2/1R5Q/1N1n1n2/b2B3r/3k1N2/1R2B3/2K2b2/3r4";
     std::fs::write(dir.join("one-card.txt"), format!("{board} chosen=Q\n")).unwrap();
     let many = format!("{board} chosen=NNBBRRQKnnbbrrqkN\n");

@@ -173,3 +173,42 @@ fn a_closed_pipe_ends_every_command_quietly() {
     assert!(t_out.join("standings.md").exists());
     assert!(games.with_file_name("report.md").exists());
 }
+
+/// Issue 39: games of a variant with no PGN form are answered with one message saying so
+/// and where their record is, not one failure per row; nothing is written.
+#[test]
+fn export_pgn_of_a_variant_without_pgn_says_so_once() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = d.path().join("cap.toml");
+    std::fs::write(&pf, "ply_cap = 30\n").unwrap();
+    let out = d.path().join("run");
+    let o = chesslab(&[
+        "tournament",
+        "--variant",
+        "synchronous",
+        "--agents",
+        "random,random",
+        "--games",
+        "4",
+        "--params",
+        s(&pf),
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let target = d.path().join("x.pgn");
+    let o = chesslab(&[
+        "export",
+        "--pgn",
+        "--games",
+        s(&out.join("games.csv")),
+        "--out",
+        s(&target),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("synchronous games are not PGN"), "{err}");
+    assert!(err.contains("chesslab trace"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!target.exists());
+}

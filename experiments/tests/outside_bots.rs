@@ -10,18 +10,19 @@ use common::{chesslab, ok, refused as fails, s};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The path of program `name` (in PATH or /usr/games), or `None` after a note; with
+/// The path of program `name` (in PATH or /usr/games), or `None` after a skip note for
+/// `test` (printed at the end of the test command's run); with
 /// `CHESSLAB_REQUIRE_ENGINES=1` a missing program fails the test naming the package.
-fn need(name: &str, package: &str) -> Option<PathBuf> {
+fn need(test: &str, name: &str, package: &str) -> Option<PathBuf> {
     if let Ok(p) = agents::process::locate(name) {
         return Some(p);
     }
-    if std::env::var("CHESSLAB_REQUIRE_ENGINES").as_deref() == Ok("1") {
-        panic!(
-            "'{name}' is not installed: apt-get install -y {package} (CHESSLAB_REQUIRE_ENGINES=1)"
-        );
-    }
-    eprintln!("note: '{name}' not found, test skipped (apt-get install -y {package})");
+    common::skip::missing(
+        test,
+        &format!("'{name}'"),
+        &format!("sudo apt-get install -y {package} (or scripts/install-test-tools)"),
+        "CHESSLAB_REQUIRE_ENGINES",
+    );
     None
 }
 
@@ -68,7 +69,11 @@ fn all_replay(out: &Path) {
 
 #[test]
 fn rule_uci_stockfish_match_at_low_nodes_replays() {
-    let Some(sf) = need("stockfish", "stockfish") else {
+    let Some(sf) = need(
+        "rule_uci_stockfish_match_at_low_nodes_replays",
+        "stockfish",
+        "stockfish",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -109,7 +114,7 @@ fn rule_uci_stockfish_match_at_low_nodes_replays() {
 
 #[test]
 fn rule_uci_chess960_with_stockfish() {
-    let Some(sf) = need("stockfish", "stockfish") else {
+    let Some(sf) = need("rule_uci_chess960_with_stockfish", "stockfish", "stockfish") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -140,7 +145,11 @@ fn rule_uci_chess960_with_stockfish() {
 
 #[test]
 fn rule_uci_adjudicated_draw_is_recorded_and_replays() {
-    let Some(sf) = need("stockfish", "stockfish") else {
+    let Some(sf) = need(
+        "rule_uci_adjudicated_draw_is_recorded_and_replays",
+        "stockfish",
+        "stockfish",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -173,7 +182,13 @@ fn rule_uci_adjudicated_draw_is_recorded_and_replays() {
 /// crashed engine is started again for the next game.
 #[test]
 fn rule_uci_failures_are_recorded_forfeits() {
-    if need("python3", "python3").is_none() {
+    if need(
+        "rule_uci_failures_are_recorded_forfeits",
+        "python3",
+        "python3",
+    )
+    .is_none()
+    {
         return;
     }
     let fake = data("fake_uci.py");
@@ -250,7 +265,13 @@ fn rule_uci_bad_engines_are_refused_before_the_run() {
         "{e}"
     );
     assert!(!out.join("games.csv").exists());
-    if need("python3", "python3").is_some() {
+    if need(
+        "rule_uci_bad_engines_are_refused_before_the_run",
+        "python3",
+        "python3",
+    )
+    .is_some()
+    {
         let fake = data("fake_uci.py");
         let e = run(&format!("uci:cmd={fake} nouciok,timeout_ms=500"));
         assert!(e.contains("did not answer 'uci' with 'uciok'"), "{e}");
@@ -276,8 +297,8 @@ fn rule_uci_bad_engines_are_refused_before_the_run() {
 }
 
 /// Whether python3 with the `chess` package (python-chess) is there.
-fn need_python_chess() -> bool {
-    if need("python3", "python3").is_none() {
+fn need_python_chess(test: &str) -> bool {
+    if need(test, "python3", "python3").is_none() {
         return false;
     }
     let ok = Command::new("python3")
@@ -285,17 +306,19 @@ fn need_python_chess() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        if std::env::var("CHESSLAB_REQUIRE_ENGINES").as_deref() == Ok("1") {
-            panic!("python-chess is not installed: pip install chess (CHESSLAB_REQUIRE_ENGINES=1)");
-        }
-        eprintln!("note: python-chess not found, test skipped (pip install chess)");
+        common::skip::missing(
+            test,
+            "python-chess",
+            "python3 -m pip install chess (or scripts/install-test-tools)",
+            "CHESSLAB_REQUIRE_ENGINES",
+        );
     }
     ok
 }
 
 #[test]
 fn rule_uci_cmd_python_chess_client_plays_every_limit() {
-    if !need_python_chess() {
+    if !need_python_chess("rule_uci_cmd_python_chess_client_plays_every_limit") {
         return;
     }
     for spec in ["alphabeta:depth=3", "mcts:iters=200"] {
@@ -310,6 +333,58 @@ fn rule_uci_cmd_python_chess_client_plays_every_limit() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
+}
+
+/// Issue 39: `chesslab uci` playing an outside engine that crashes when asked to move
+/// ends with a clear error and a non-zero exit, not a panic and silence with status 0.
+#[test]
+fn rule_uci_cmd_crashing_outside_engine_is_an_error() {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    if need(
+        "rule_uci_cmd_crashing_outside_engine_is_an_error",
+        "python3",
+        "python3",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let spec = format!("uci:cmd=python3 {} crash,depth=1", data("fake_uci.py"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chesslab"))
+        .args(["uci", "--agent", &spec])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "uci\nisready\nposition startpos\ngo depth 1").unwrap();
+    stdin.flush().unwrap();
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "chesslab uci never ended"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("error: the search failed"), "{err}");
+    assert!(
+        err.contains("forfeit-crash") || err.contains("crash"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.contains("info string error"), "{out}");
+    assert!(!out.contains("bestmove"), "{out}");
 }
 
 #[test]
@@ -354,7 +429,11 @@ fn rule_uci_cmd_isready_and_stop_while_searching() {
 
 #[test]
 fn rule_uci_cmd_plays_stockfish_in_chesslabs_runner() {
-    let Some(sf) = need("stockfish", "stockfish") else {
+    let Some(sf) = need(
+        "rule_uci_cmd_plays_stockfish_in_chesslabs_runner",
+        "stockfish",
+        "stockfish",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -387,7 +466,13 @@ fn rule_uci_cmd_plays_stockfish_in_chesslabs_runner() {
 /// The example bot plays every variant through the ext protocol, and its games replay.
 #[test]
 fn rule_ext_example_bot_plays_every_variant() {
-    if need("python3", "python3").is_none() {
+    if need(
+        "rule_ext_example_bot_plays_every_variant",
+        "python3",
+        "python3",
+    )
+    .is_none()
+    {
         return;
     }
     let bot = format!("{}/../examples/ext_bot.py", env!("CARGO_MANIFEST_DIR"));
@@ -432,7 +517,7 @@ fn rule_ext_example_bot_plays_every_variant() {
 
 #[test]
 fn rule_ext_failures_and_bad_bots() {
-    if need("python3", "python3").is_none() {
+    if need("rule_ext_failures_and_bad_bots", "python3", "python3").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -70,6 +70,8 @@ fn resume_after_a_torn_write_equals_an_uninterrupted_run() {
         let mut text: String = lines[..=k].concat();
         text.push_str(&lines[k + 1][..lines[k + 1].len() / 2]);
         std::fs::write(cut.join("games.csv"), &text).unwrap();
+        // run.json is written before games.csv: a resume needs it (issue 39).
+        std::fs::copy(whole.join("run.json"), cut.join("run.json")).unwrap();
         let o = tournament(&cut, &pf, &["--threads", "2", "--resume"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(read(&cut.join("games.csv")), full, "k = {k}");
@@ -569,4 +571,65 @@ fn balance_writes_a_report_from_replayed_games_and_rejects_bad_input() {
     // An empty or missing file is a clear error too.
     let err = fails(&["report", "--games", s(&d.path().join("nope.csv"))]);
     assert!(err.contains("nope.csv"), "{err}");
+}
+
+/// Issue 39: off a terminal (standard error is a pipe here) a tournament prints one line
+/// per finished game, with the count, the players, the result and the matchup's score.
+#[test]
+fn tournament_off_a_terminal_prints_a_line_per_game() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 40);
+    let out = d.path().join("run");
+    let o = tournament(&out, &pf, &["--threads", "2"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(lines.len(), 18, "{err}");
+    for k in 1..=18 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("game {k}/18 (#"))),
+            "no line for game {k}:\n{err}"
+        );
+    }
+    // Every line names two players, a result and the running score of its matchup.
+    for l in &lines {
+        assert!(l.contains(" vs "), "{l}");
+        assert!(l.contains(" plies | "), "{l}");
+        assert!(l.ends_with("%)"), "{l}");
+    }
+    // Resumed, only the games still to play are printed, counted from those kept.
+    let full = read(&out.join("games.csv"));
+    let keep: String = full.split_inclusive('\n').take(13).collect();
+    std::fs::write(out.join("games.csv"), keep).unwrap();
+    let o = tournament(&out, &pf, &["--threads", "1", "--resume"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(lines.len(), 6, "{err}");
+    assert!(lines[0].starts_with("game 13/18 "), "{err}");
+    assert_eq!(read(&out.join("games.csv")), full);
+}
+
+/// Issue 39: `--version` names the commit the binary was built from.
+#[test]
+fn version_names_the_commit() {
+    let v = ok(&["--version"]);
+    let rest = v
+        .trim()
+        .strip_prefix(&format!("chesslab {} (git ", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{v}"));
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match head {
+        Some(h) => assert_eq!(rest, h, "{v}"),
+        None => assert_eq!(rest, "unknown", "{v}"),
+    }
 }

@@ -150,8 +150,32 @@ pub enum OpeningError {
 pub trait VariantParams:
     Clone + Debug + Default + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
 {
+    /// What each parameter is, declared beside the struct: one entry per TOML key
+    /// (dotted for nested tables; an entry for a table covers every key under it).
+    /// `chesslab params --variant V` prints the defaults with these as comments, and a
+    /// test checks every default key has one.
+    const DOCS: &'static [ParamDoc] = &[];
+
     /// Checks every value's range and the values' consistency.
     fn validate(&self) -> Result<(), InvalidParams>;
+}
+
+/// One parameter's description, for the commented defaults `chesslab params` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamDoc {
+    /// The TOML key, dotted for nested tables (`deck.pawns`).
+    pub key: &'static str,
+    /// What the number or setting is.
+    pub about: &'static str,
+    /// Its range, in words (`1 or more`, `"choose" or "random"`).
+    pub range: &'static str,
+}
+
+impl ParamDoc {
+    /// A description (a `const fn`, so the tables stay `const`).
+    pub const fn new(key: &'static str, about: &'static str, range: &'static str) -> ParamDoc {
+        ParamDoc { key, about, range }
+    }
 }
 
 /// Games without parameters (test games).

@@ -69,7 +69,28 @@ impl Default for CassandraParams {
     }
 }
 
+/// What each of [`CassandraParams`]'s keys is (printed by `chesslab params`).
+pub const CASSANDRA_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "horizon",
+        "own turns between a prophecy and its resolution (the seed's two moves ahead)",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "secret",
+        "hide pending prophecies from the opponent until they resolve",
+        "true or false (seed: false)",
+    ),
+];
+
 impl VariantParams for CassandraParams {
+    const DOCS: &'static [crate::game::ParamDoc] = CASSANDRA_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if self.horizon == 0 {

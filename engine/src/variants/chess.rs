@@ -168,7 +168,28 @@ impl Chess {
     }
 }
 
+/// What each of [`ChessParams`]'s keys is (printed by `chesslab params`).
+pub const CHESS_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "chess960",
+        "start from Chess960 positions (always true for the `chess960` variant)",
+        "true or false",
+    ),
+    crate::game::ParamDoc::new(
+        "position",
+        "a fixed Chess960 start by Scharnagl number (518 = the orthodox start); unset: a chance node draws one of the 960",
+        "0 to 959, or unset",
+    ),
+];
+
 impl VariantParams for ChessParams {
+    const DOCS: &'static [crate::game::ParamDoc] = CHESS_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if let Some(p) = self.position {

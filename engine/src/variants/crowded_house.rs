@@ -59,7 +59,23 @@ impl Default for CrowdedHouseParams {
     }
 }
 
+/// What each of [`CrowdedHouseParams`]'s keys is (printed by `chesslab params`).
+pub const CROWDED_HOUSE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "partner_answers_check",
+        "not the seed's rule: a seat in check may answer with any piece of its colour, not only those starting or ending on its half",
+        "true or false (seed: false)",
+    ),
+];
+
 impl VariantParams for CrowdedHouseParams {
+    const DOCS: &'static [crate::game::ParamDoc] = CROWDED_HOUSE_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         Ok(())

@@ -71,7 +71,23 @@ impl Default for HalfAliceParams {
     }
 }
 
+/// What each of [`HalfAliceParams`]'s keys is (printed by `chesslab params`).
+pub const HALF_ALICE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "checkers_per_side",
+        "checkers per colour: 16 gives every piece one, 12 is a standard set",
+        "12 or 16",
+    ),
+];
+
 impl VariantParams for HalfAliceParams {
+    const DOCS: &'static [crate::game::ParamDoc] = HALF_ALICE_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if !matches!(self.checkers_per_side, 12 | 16) {

@@ -6,14 +6,17 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+pub mod agents;
 pub mod balance;
 pub mod golf;
 pub mod merge;
 pub mod openings;
+pub mod params;
 pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod report;
+pub mod rules;
 pub mod serve;
 pub mod tables;
 pub mod tournament;
@@ -23,10 +26,19 @@ pub mod uci;
 pub mod values;
 pub mod verify;
 
+/// `chesslab --version`: the package version and the commit it was built from
+/// (`build.rs`; "unknown" outside a git checkout).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("CHESSLAB_GIT_HASH"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "chesslab",
-    version,
+    version = VERSION,
     about = "A laboratory where bots play chess variants",
     after_help = help_tail()
 )]
@@ -78,15 +90,23 @@ pub enum Command {
     Values(values::ValuesArgs),
     /// Rewrite (or --check) the README figure tables under results/ from their CSVs.
     Tables(tables::TablesArgs),
+    /// The agent catalogue: every agent, what it is, its settings, ranges and defaults.
+    Agents(agents::AgentsArgs),
+    /// A variant's default parameters as a commented TOML file for --params (what each
+    /// number is, its range, the seed's value).
+    Params(params::ParamsArgs),
+    /// A variant's rules as the lab implements them (docs/RULES.md: the common rules and
+    /// the variant's section).
+    Rules(rules::RulesArgs),
 }
 
 /// The variant and agent lists under `chesslab --help`, generated from the variant table
 /// (`engine::registry`) and the agent registry, so they never drift from the code.
 fn help_tail() -> String {
     format!(
-        "Variants (--variant; rules in docs/RULES.md):\n{}\nAgents (--agents NAME:key=value,...): {}",
+        "Variants (--variant; `chesslab rules --variant V`, `chesslab params --variant V`):\n{}\nAgents (--agents NAME:key=value,...; `chesslab agents`): {}",
         engine::registry::help_table(),
-        agents::registry::names().join(", ")
+        ::agents::registry::names().join(", ")
     )
 }
 
@@ -132,5 +152,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Openings(args) => openings::run(&args),
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Agents(args) => agents::run(&args),
+        Command::Params(args) => params::run(&args),
+        Command::Rules(args) => rules::run(&args),
     }
 }

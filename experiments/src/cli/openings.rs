@@ -30,7 +30,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=4))]
     pub depth: u32,
     /// Largest material value (pawns, either side) a kept opening may have.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::util::pawns)]
     pub margin: f64,
     /// Replace an existing --out file.
     #[arg(long)]
@@ -44,6 +44,7 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
             args.margin
         );
     }
+    crate::util::replaceable(&args.out, "--out")?;
     if args.out.exists() && !args.force {
         bail!(
             "--out {} exists; pass --force to replace it",

@@ -14,8 +14,9 @@ use engine::registry::VariantVisitor;
 pub struct PlayArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// One agent spec per seat, comma-separated (`random,greedy`).
-    #[arg(long, long_help = agents::registry::help())]
+    /// One agent spec per seat, comma-separated (`random,greedy`); `chesslab agents`
+    /// lists every agent with its settings.
+    #[arg(long)]
     pub agents: String,
     /// Seed: agents' streams are mix(seed, seat + 1), chance draws from mix(seed, 0).
     #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]

@@ -3,7 +3,7 @@
 //! over [`crate::run::replay`].
 
 use crate::record;
-use crate::run::replay::{contradiction, inputs_of, params_for, replay_row, run_json_of};
+use crate::run::replay::{contradiction, inputs_of, params_for, replay_row, run_json_of, NoPgn};
 use crate::util::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -115,6 +115,7 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
     let params = params_for(&args.games, args.params.as_ref())?;
     let mut out = String::new();
     let mut failures: Vec<String> = Vec::new();
+    let mut no_pgn = 0;
     for (k, row) in loaded.rows.iter().enumerate() {
         let what = format!("row {} (index {})", k + 1, row.index);
         let pgn = replay_row(row, params.as_deref(), true).and_then(|r| {
@@ -127,8 +128,24 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         });
         match pgn {
             Ok(text) => out.push_str(&text),
-            Err(e) => failures.push(format!("{what}: {e:#}")),
+            Err(e) => {
+                no_pgn += usize::from(e.chain().any(|c| c.is::<NoPgn>()));
+                failures.push(format!("{what}: {e:#}"));
+            }
         }
+    }
+    if no_pgn > 0 && no_pgn == failures.len() {
+        let variant = &loaded.rows[0].variant;
+        bail!(
+            "{variant} games are not PGN: PGN records orthodox moves by two players on one board, \
+             and {no_pgn} of the {} games in {} are not that; nothing written. Their record is \
+             games.csv (actions in the variant's notation, docs/RULES.md): `chesslab replay \
+             --games {} --row N` shows one game, `chesslab trace` writes whole games node by \
+             node as JSON lines",
+            loaded.rows.len(),
+            args.games.display(),
+            args.games.display()
+        );
     }
     if !failures.is_empty() {
         bail!(

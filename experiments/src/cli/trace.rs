@@ -134,6 +134,7 @@ impl Sink {
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         drop(file);
         // Checked again: the file may have appeared while the games were played.
+        crate::util::replaceable(dest, "--out")?;
         if !*force && dest.exists() {
             bail!(
                 "{} already exists: refusing to overwrite it (add --force)",
@@ -203,6 +204,9 @@ impl VariantVisitor for Visitor<'_> {
         )?;
         if plan.total() != Some(args.games) {
             bail!("internal: the schedule has {:?} games", plan.total());
+        }
+        if let Some(out) = &args.out {
+            crate::util::replaceable(out, "--out")?;
         }
         if let (Some(out), false) = (&args.out, args.force) {
             if out.exists() {

@@ -178,8 +178,8 @@ impl RuleArgs {
 
 #[derive(Args, Debug)]
 pub struct DealArgs {
-    /// Random seed.
-    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 0)]
+    /// Random seed (default 1, as every chesslab command).
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
     /// Cards to deal (default: the parameters' `cards`, seed 2).
     #[arg(long, value_parser = crate::util::any_usize)]
@@ -196,8 +196,8 @@ pub struct SolveArgs {
     /// is otherwise searched without end. The default is generate's.
     #[arg(long, value_parser = crate::util::any_u64, default_value_t = 20_000_000)]
     pub max_nodes: u64,
-    /// Stop after this many seconds.
-    #[arg(long)]
+    /// Stop after this many seconds (0 to a year).
+    #[arg(long, value_parser = crate::util::seconds)]
     pub max_seconds: Option<f64>,
     /// Also count every optimal solution.
     #[arg(long)]
@@ -228,8 +228,8 @@ pub struct GenerateArgs {
     /// from the same position.
     #[arg(long, conflicts_with_all = ["min_par", "max_par", "unique"])]
     pub as_dealt: bool,
-    /// Random seed.
-    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 0)]
+    /// Random seed (default 1, as every chesslab command).
+    #[arg(long, value_parser = crate::util::any_u64, default_value_t = 1)]
     pub seed: u64,
     /// Output directory (created if needed). A folder that already holds files is
     /// refused unless --force, which first removes the files an earlier course wrote

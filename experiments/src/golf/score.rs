@@ -1,4 +1,8 @@
 //! `score`: a round's score sheet, scored the seed's way.
+//!
+//! Scores are counted in `u64` while the sheet's numbers are `u32`: a count or penalty at
+//! `u32::MAX` plus another can then never wrap (issue 39: `penalty = 4294967295` used to
+//! wrap a failed player's score below the winner's). Test: `golf_score_never_wraps`.
 
 use super::*;
 
@@ -41,12 +45,13 @@ pub(super) fn score_hole(
     failed: &[usize],
     penalty: u32,
     par: Option<u32>,
-) -> std::result::Result<Vec<u32>, String> {
+) -> std::result::Result<Vec<u64>, String> {
+    let penalty = u64::from(penalty);
     let n = players.len();
     let mut order: Vec<usize> = (0..n).filter(|&i| counts[i] > 0).collect();
     order.sort_by_key(|&i| (counts[i], (i + n - dealer) % n));
-    let max_all = counts.iter().copied().max().unwrap_or(0);
-    let mut scores = counts.to_vec();
+    let max_all = u64::from(counts.iter().copied().max().unwrap_or(0));
+    let mut scores: Vec<u64> = counts.iter().map(|&c| u64::from(c)).collect();
     let mut failed_iter = failed.iter().peekable();
     let mut success = None;
     for &i in &order {
@@ -57,7 +62,7 @@ pub(super) fn score_hole(
                 .map(|j| counts[j])
                 .max()
                 .unwrap_or(0);
-            scores[i] = max_others + penalty;
+            scores[i] = u64::from(max_others) + penalty;
         } else {
             success = Some(i);
             break;
@@ -119,7 +124,7 @@ pub(super) fn score(a: &ScoreArgs) -> Result<()> {
         Some(d) => index(d, "first_dealer")?,
         None => 0,
     };
-    let mut table: Vec<Vec<u32>> = Vec::new();
+    let mut table: Vec<Vec<u64>> = Vec::new();
     for (h, hole) in sheet.hole.iter().enumerate() {
         let what = format!("hole {}", h + 1);
         let mut counts = vec![None; players.len()];
@@ -162,7 +167,8 @@ pub(super) fn score(a: &ScoreArgs) -> Result<()> {
         }
         outln!();
     }
-    let totals: Vec<u32> = (0..players.len())
+    // At most 2^33 per hole: the sum could only wrap past 2^31 holes, which no file holds.
+    let totals: Vec<u64> = (0..players.len())
         .map(|i| table.iter().map(|r| r[i]).sum())
         .collect();
     out!("{:<6}", "total");

@@ -36,6 +36,17 @@ fn ties_start_at_the_dealer_going_left() {
     assert!(score_hole(&names(), 0, &[2, 3, 5], &[], 1, Some(3)).is_err());
 }
 
+/// Issue 39: a penalty or count at u32::MAX used to wrap, so the failing player won.
+#[test]
+fn golf_score_never_wraps() {
+    let max = u32::MAX;
+    let s = score_hole(&names(), 0, &[3, 4, 6], &[0], max, None).unwrap();
+    assert_eq!(s, vec![6 + u64::from(max), 4, 6]);
+    assert!(s[0] > s[1]);
+    let s = score_hole(&names(), 0, &[max, 4, 0], &[], max, None).unwrap();
+    assert_eq!(s, vec![u64::from(max), 4, 2 * u64::from(max)]);
+}
+
 #[test]
 fn svg_circles_chosen_pieces() {
     let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/BR6 chosen=B").unwrap();

@@ -41,12 +41,12 @@
 use crate::record::Row;
 use crate::run::gameplay::{catch, play_game_with, PlayOptions};
 use crate::run::interrupt::INTERRUPTED;
+use crate::run::progress::Progress;
 use crate::stats::standings;
 use crate::stats::{self, Pentanomial, Sprt, SprtState};
 use crate::util::{mix, result_text};
 use anyhow::{anyhow, Context, Result};
 use engine::game::Game;
-use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -272,7 +272,6 @@ struct Shared<F> {
     penta: Pentanomial,
     stop_after: Option<u64>,
     error: Option<anyhow::Error>,
-    last_message: Instant,
     tallies: BTreeMap<u64, Vec<(String, f64)>>,
 }
 
@@ -288,8 +287,9 @@ pub struct Run<'a, G: Game> {
 }
 
 /// Plays this shard's games not in `done` on `run.threads` threads, calling `sink` for
-/// each finished game (under a lock, in completion order), feeding the SPRT, and moving
-/// `bar`. `done` are rows finished earlier (a resumed run); they count for the SPRT and the
+/// each finished game (under a lock, in completion order), feeding the SPRT, and telling
+/// `progress` (a terminal bar, a line per game, or `ProgressBar::hidden()`). `done` are
+/// rows finished earlier (a resumed run); they count for the SPRT and the
 /// standings. The games to play are drawn one at a time from [`Plan::mine`]: nothing is
 /// sized by the number of games.
 pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
@@ -297,7 +297,7 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
     run: &Run<'_, G>,
     done: BTreeMap<u64, Row>,
     sink: F,
-    bar: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<Outcome> {
     let mut shared = Shared {
         sink,
@@ -306,7 +306,6 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
         penta: [0; 5],
         stop_after: None,
         error: None,
-        last_message: Instant::now(),
         tallies: BTreeMap::new(),
     };
     advance_sprt(&mut shared, run.sprt, plan);
@@ -392,14 +391,7 @@ pub fn run<G: Game, F: FnMut(&Row, f64) -> Result<()> + Send>(
                     if sh.stop_after.is_some() {
                         halt.store(true, Ordering::SeqCst);
                     }
-                    bar.inc(1);
-                    if bar.is_hidden() || sh.last_message.elapsed().as_millis() < 500 {
-                        continue;
-                    }
-                    sh.last_message = Instant::now();
-                    let rows: Vec<Row> = sh.rows.values().cloned().collect();
-                    drop(sh);
-                    bar.set_message(standings::compute(&plan.specs, &rows, None).short());
+                    progress.game_done(&sh.rows[&slot.index], &sh.rows, &plan.specs);
                 }
                 Ok(None) => return,
                 Err(e) => {
@@ -597,7 +589,8 @@ mod tests {
                 seen += 1;
                 Ok(())
             };
-            let out = run(&plan, &r, BTreeMap::new(), sink, &ProgressBar::hidden()).unwrap();
+            let hidden = indicatif::ProgressBar::hidden();
+            let out = run(&plan, &r, BTreeMap::new(), sink, &hidden).unwrap();
             assert_eq!(seen, 6);
             out.rows
                 .into_values()

@@ -2,7 +2,8 @@
 //! ([`matches`], the one loop tournament, balance and tune share), tournaments
 //! ([`tournament`]) with their openings ([`openings`], [`opening_suite`]), shards
 //! ([`shard`]) and merge ([`merge`]), and reading games back: [`replay`], [`verify`],
-//! [`trace`]. [`interrupt`] is Ctrl-C; [`variant_args`] the `--variant`/`--params` pair.
+//! [`trace`]. [`interrupt`] is Ctrl-C; [`variant_args`] the `--variant`/`--params` pair;
+//! [`progress`] the bar on a terminal or a line per game elsewhere.
 //!
 //! May depend on [`crate::stats`], [`crate::record`] and [`crate::util`]; never on
 //! `cli`, `studies`, `serve` or `golf`.
@@ -14,6 +15,7 @@ pub mod matches;
 pub mod merge;
 pub mod opening_suite;
 pub mod openings;
+pub mod progress;
 pub mod replay;
 pub mod shard;
 pub mod tournament;

@@ -65,6 +65,14 @@ pub struct Replayed {
     pub cooperative: bool,
 }
 
+/// A game with no PGN form: not two players moving on one orthodox board (every variant
+/// but chess, Chess960 and the board variants whose moves are orthodox moves).
+/// `export --pgn` answers a whole file of such games with one message instead of one
+/// failure per row.
+#[derive(Debug, thiserror::Error)]
+#[error("not a two-player game on an orthodox board")]
+pub struct NoPgn;
+
 /// The SAN record of a chess-like game, for PGN.
 pub struct SanRecord {
     pub start_fen: String,
@@ -250,7 +258,7 @@ impl VariantVisitor for ReplayRow<'_> {
         };
         let pgn = self.want_pgn.then(|| match &san {
             Some(rec) => pgn_for(row, rec),
-            None => Err(anyhow!("not a two-player game on an orthodox board")),
+            None => Err(anyhow::Error::new(NoPgn)),
         });
         Ok(Replayed {
             final_position,

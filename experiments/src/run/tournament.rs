@@ -9,6 +9,7 @@ use crate::run::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::run::gameplay::PlayOptions;
 use crate::run::interrupt::INTERRUPTED;
 use crate::run::matches::{self, Starts};
+use crate::run::progress;
 use crate::run::shard::{self, Shard};
 use crate::run::variant_args::VariantArgs;
 use crate::stats::standings::{self, Standings};
@@ -19,9 +20,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::game::Game;
 use engine::registry::{self, VariantVisitor};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -46,8 +46,9 @@ pub enum OpeningOrder {
 pub struct TournamentArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`).
-    #[arg(long, long_help = agents::registry::help())]
+    /// Agent specs, comma-separated (`random,greedy,alphabeta:depth=3`); `chesslab
+    /// agents` lists every agent with its settings.
+    #[arg(long)]
     pub agents: String,
     /// Games per matchup (played in colour-swapped pairs).
     #[arg(long, value_parser = crate::util::positive_u64)]
@@ -456,23 +457,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
 
     let done_count = done.len() as u64;
 
-    // Progress bar on a terminal only.
-    let bar = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::with_draw_target(Some(mine_count), ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} {wide_msg}",
-            )
-            .expect("template")
-            .progress_chars("=> "),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_position(done_count);
-    let rows_now: Vec<Row> = done.values().cloned().collect();
-    bar.set_message(standings::compute(&plan.specs, &rows_now, None).short());
+    // A bar on a terminal, a line per finished game elsewhere (run::progress).
+    let shown = progress::for_stderr(Some(mine_count), &done, &plan.specs);
 
     // Each finished game: its row appended and flushed to games.csv (the record), its
     // timing buffered (a by-product, flushed at the end).
@@ -500,8 +486,8 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         sprt: plan.sprt.as_ref(),
         options: plan.options,
     };
-    let outcome = matches::run(&schedule, &run, done, sink, &bar)?;
-    bar.finish_and_clear();
+    let outcome = matches::run(&schedule, &run, done, sink, shown.progress())?;
+    shown.finish();
     let elapsed = started.elapsed().as_secs_f64();
     let _ = timings_csv.flush();
     let mut sh = outcome;
@@ -592,19 +578,39 @@ fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
 }
 
 /// A resumed run must play its remaining games as the interrupted one played its first:
-/// the settings no row records (random opening plies, draw and resign adjudication) are
-/// compared with the interrupted run's run.json before anything is written. A run.json
-/// that is missing or unreadable (a run killed before writing it) is no evidence either
-/// way, and the rows are still checked one by one.
+/// the settings are compared with the interrupted run's run.json before anything is
+/// written: those no row records (random opening plies, draw and resign adjudication)
+/// and those the rows do (variant, parameters, agents, seed, gauntlet, openings), since a
+/// games.csv with no finished row yet checks nothing. run.json is written before
+/// games.csv, so a run.json that is missing, truncated or not a run description means the
+/// folder is not what it claims: the resume is refused (issue 39: it used to be taken
+/// as no evidence, and a resume with other agents rewrote it). Test:
+/// `resume_without_a_readable_run_description_is_refused`.
 fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
-    let Some(before) = std::fs::read_to_string(path)
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot resume: the run's description {} cannot be read, so the command line cannot be checked against it; nothing was changed (start a new run with another --out)",
+            path.display()
+        )
+    })?;
+    let before = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    else {
-        return Ok(());
-    };
+        .filter(|v| v.get("agents").is_some_and(|a| a.is_array()) && v.get("seed").is_some())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "cannot resume: {} is not a run description (truncated or edited?), so the command line cannot be checked against it; nothing was changed (start a new run with another --out)",
+                path.display()
+            )
+        })?;
     let now = serde_json::to_value(now)?;
     for (key, flag) in [
+        ("variant", "--variant"),
+        ("params_digest", "--params (digest)"),
+        ("agents", "--agents"),
+        ("seed", "--seed"),
+        ("gauntlet", "--gauntlet"),
+        ("openings", "--openings"),
+        ("opening_order", "--opening-order"),
         ("random_opening_plies", "--random-opening-plies"),
         ("draw", "--draw"),
         ("resign", "--resign"),
@@ -621,6 +627,11 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
             let show = |v: &serde_json::Value| match v {
                 serde_json::Value::Null => "none".to_string(),
                 serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => a
+                    .iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
                 other => other.to_string(),
             };
             bail!(

@@ -172,7 +172,28 @@ impl Default for AdrenalineParams {
     }
 }
 
+/// What each of [`AdrenalineParams`]'s keys is (printed by `chesslab params`).
+pub const ADRENALINE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "checkers_per_capture",
+        "checkers placed after a turn with captures",
+        "1 to 255",
+    ),
+    crate::game::ParamDoc::new(
+        "checkers_total",
+        "checkers in the box: at most this many stand under pieces at once",
+        "1 or more",
+    ),
+];
+
 impl VariantParams for AdrenalineParams {
+    const DOCS: &'static [crate::game::ParamDoc] = ADRENALINE_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if self.checkers_per_capture == 0 {

@@ -254,7 +254,58 @@ impl Default for ClairvoyantParams {
 /// Largest value or price the tables accept (keeps balances far from overflow).
 pub const MAX_TABLE_VALUE: u32 = 100_000;
 
+/// What each of [`ClairvoyantParams`]'s keys is (printed by `chesslab params`).
+pub const CLAIRVOYANT_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "whole turns after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "mode",
+        "\"open\": sheets and balances revealed after every turn; \"blind\": kept hidden",
+        "\"open\" or \"blind\"",
+    ),
+    crate::game::ParamDoc::new(
+        "max_guesses",
+        "guesses per sheet",
+        "0 to 8",
+    ),
+    crate::game::ParamDoc::new(
+        "bought_after_move",
+        "moves that may be bought after the free move",
+        "0 to 2",
+    ),
+    crate::game::ParamDoc::new(
+        "bought_after_drops",
+        "moves that may be bought after drops",
+        "0 to 2",
+    ),
+    crate::game::ParamDoc::new(
+        "white_balance",
+        "Zorkmids White starts with",
+        "0 to 100000",
+    ),
+    crate::game::ParamDoc::new(
+        "black_balance",
+        "Zorkmids Black starts with",
+        "0 to 100000",
+    ),
+    crate::game::ParamDoc::new(
+        "values",
+        "Zorkmids a correct guess earns, by guess kind and piece: move, move & destination, buy, buy & drop square, extra move, retraction; flat: earned instead of guessing when the mover has one legal move out of check",
+        "0 to 100000 each",
+    ),
+    crate::game::ParamDoc::new(
+        "costs",
+        "Zorkmid prices: a dropped piece, extra moves (quiet, capturing), a second move or capture by the same piece, the king's prices in check, forced retractions",
+        "1 to 100000 each",
+    ),
+];
+
 impl VariantParams for ClairvoyantParams {
+    const DOCS: &'static [crate::game::ParamDoc] = CLAIRVOYANT_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if self.mode != "open" && self.mode != "blind" {

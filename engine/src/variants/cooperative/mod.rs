@@ -122,7 +122,28 @@ impl Default for CooperativeParams {
 /// The largest hand the lab allows.
 pub const MAX_HAND: u8 = 16;
 
+/// What each of [`CooperativeParams`]'s keys is (printed by `chesslab params`).
+pub const COOPERATIVE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "seat actions after which the game ends as a loss recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "hand_size",
+        "cards in each hand after dealing and after each draw",
+        "1 to 16",
+    ),
+    crate::game::ParamDoc::new(
+        "deck",
+        "the deck: red (white pieces) and black (black pieces) cards per piece type; the seed has one card per piece of the starting position",
+        "0 to 16 per kind; enough cards for two hands",
+    ),
+];
+
 impl VariantParams for CooperativeParams {
+    const DOCS: &'static [crate::game::ParamDoc] = COOPERATIVE_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if !(1..=MAX_HAND).contains(&self.hand_size) {

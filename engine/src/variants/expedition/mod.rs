@@ -113,7 +113,23 @@ impl Default for ExpeditionParams {
     }
 }
 
+/// What each of [`ExpeditionParams`]'s keys is (printed by `chesslab params`).
+pub const EXPEDITION_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "table",
+        "the dice table: 6 rows (attempts of 2..7 squares) of 11 entries (dice sums 2..12); each entry is the farthest distance the roll allows",
+        "each entry from 1 to its row's length",
+    ),
+];
+
 impl VariantParams for ExpeditionParams {
+    const DOCS: &'static [crate::game::ParamDoc] = EXPEDITION_PARAM_DOCS;
+
     /// Checks the ply cap and the table's shape and range.
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;

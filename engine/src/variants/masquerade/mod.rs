@@ -117,7 +117,33 @@ pub enum Source {
     Fixed(Assignment),
 }
 
+/// What each of [`MasqueradeParams`]'s keys is (printed by `chesslab params`).
+pub const MASQUERADE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "assignment",
+        "how capture patterns are assigned: each player chooses, or chance picks one of the 120 uniformly",
+        "\"choose\" or \"random\"",
+    ),
+    crate::game::ParamDoc::new(
+        "white_assigns",
+        "a fixed assignment White gives Black's pieces, seed text form (e.g. \"KQ,QN,RB,NR,BK\"); skips that step",
+        "five letter pairs, or unset",
+    ),
+    crate::game::ParamDoc::new(
+        "black_assigns",
+        "a fixed assignment Black gives White's pieces; skips that step",
+        "five letter pairs, or unset",
+    ),
+];
+
 impl VariantParams for MasqueradeParams {
+    const DOCS: &'static [crate::game::ParamDoc] = MASQUERADE_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         self.sources().map(|_| ())

@@ -116,7 +116,28 @@ impl Default for SynchronousParams {
     }
 }
 
+/// What each of [`SynchronousParams`]'s keys is (printed by `chesslab params`).
+pub const SYNCHRONOUS_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "simultaneous turns after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "fifty_move_turns",
+        "turns without a capture or pawn move that draw the game",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "repetitions",
+        "how many times a turn-start position must occur to draw",
+        "2 to 10",
+    ),
+];
+
 impl VariantParams for SynchronousParams {
+    const DOCS: &'static [crate::game::ParamDoc] = SYNCHRONOUS_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if self.fifty_move_turns == 0 {

@@ -135,7 +135,38 @@ impl Default for TarPitParams {
     }
 }
 
+/// What each of [`TarPitParams`]'s keys is (printed by `chesslab params`).
+pub const TAR_PIT_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "white_checkers",
+        "checkers in front of White at the start (fewer is a handicap)",
+        "0 to checkers_per_colour",
+    ),
+    crate::game::ParamDoc::new(
+        "black_checkers",
+        "checkers in front of Black at the start",
+        "0 to checkers_per_colour",
+    ),
+    crate::game::ParamDoc::new(
+        "checkers_per_colour",
+        "checkers of each colour in the box (the seed: \"you need 12 each\")",
+        "1 to 32",
+    ),
+    crate::game::ParamDoc::new(
+        "deck",
+        "cards per colour in the deck: pawns, knights, bishops, rooks, queens, kings and checker cards (the sixes)",
+        "0 to 16 each; at least one card per checker in front",
+    ),
+];
+
 impl VariantParams for TarPitParams {
+    const DOCS: &'static [crate::game::ParamDoc] = TAR_PIT_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;
         if !(1..=32).contains(&self.checkers_per_colour) {

@@ -154,7 +154,16 @@ impl Default for TimeParams {
     }
 }
 
+/// What each of [`TimeParams`]'s keys is (printed by `chesslab params`).
+pub const TIME_PARAM_DOCS: &[crate::game::ParamDoc] = &[crate::game::ParamDoc::new(
+    "ply_cap",
+    "plies after which the game ends as a draw recorded as `cap`",
+    "1 or more",
+)];
+
 impl VariantParams for TimeParams {
+    const DOCS: &'static [crate::game::ParamDoc] = TIME_PARAM_DOCS;
+
     /// Checks ranges; the registry calls this before building a game.
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)

@@ -157,7 +157,23 @@ impl Default for TwoMoveParams {
     }
 }
 
+/// What each of [`TwoMoveParams`]'s keys is (printed by `chesslab params`).
+pub const TWO_MOVE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "piece moves after which the game ends as a draw recorded as `cap` (judged between turns)",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "white_face_up",
+        "White's face-up cards at the start (the seed: \"for your first game, pick king and rook\")",
+        "two letters of N, B, R, Q, K, or \"\" for none",
+    ),
+];
+
 impl VariantParams for TwoMoveParams {
+    const DOCS: &'static [crate::game::ParamDoc] = TWO_MOVE_PARAM_DOCS;
+
     /// The registry calls this before building a game.
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)?;

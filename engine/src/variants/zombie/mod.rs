@@ -188,7 +188,23 @@ impl Default for ZombieParams {
     }
 }
 
+/// What each of [`ZombieParams`]'s keys is (printed by `chesslab params`).
+pub const ZOMBIE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "whole turns after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "promotion_choice",
+        "a zombie pawn rising on its last rank returns as the piece its owner chooses (off, the seed's rule: a queen)",
+        "true or false (seed: false)",
+    ),
+];
+
 impl VariantParams for ZombieParams {
+    const DOCS: &'static [crate::game::ParamDoc] = ZOMBIE_PARAM_DOCS;
+
     fn validate(&self) -> Result<(), InvalidParams> {
         validate_ply_cap(self.ply_cap)
     }

@@ -106,7 +106,8 @@ impl Report {
                 .collect();
             let (am, ah) = mean_ci(&xs);
             let name = if duplicated(spec) {
-                format!("`{spec}` (agent {p})")
+                // Numbered from 1, as the standings number agents (issue 39).
+                format!("`{spec}` (agent {})", p + 1)
             } else {
                 format!("`{spec}`")
             };

@@ -72,6 +72,18 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
+/// Whether two paths name one file (the folder resolved; the file need not exist).
+fn resolve_eq(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let dir = |p: &std::path::Path| {
+        let d = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        d.canonicalize().ok()
+    };
+    a.file_name() == b.file_name() && dir(a).is_some() && dir(a) == dir(b)
+}
+
 /// A path from the command line, the empty one included (see `ReportArgs::games`).
 fn any_path(text: &str) -> Result<PathBuf, std::convert::Infallible> {
     Ok(PathBuf::from(text))
@@ -284,7 +296,17 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         // Default outputs belong to the run: replaced, but never onto an input.
         let force = args.force || args.out.is_none();
         crate::util::check_output(&md_path, &inputs, force, "--out")?;
-        crate::util::check_output(&csv_path, &inputs, force, "--out (its tallies.csv)")?;
+        // The run's own tallies.csv (a report written into the run folder, e.g. `--out
+        // run/report-2.md` after the default report) holds the same games' figures: it is
+        // the run's, replaced as the default report replaces it (issue 39: such an --out
+        // was refused because of the tallies.csv the first report wrote).
+        let runs_own = resolve_eq(&csv_path, &sibling(&args.games, "tallies.csv"));
+        crate::util::check_output(
+            &csv_path,
+            &inputs,
+            force || runs_own,
+            "--out (its tallies.csv)",
+        )?;
         if md_path == csv_path {
             bail!("--out {} would be overwritten by the tallies.csv written beside it; choose another name", md_path.display());
         }
