@@ -558,7 +558,11 @@ pub fn sm_pimc_decide<G: Game>(
                 .position(|&s| s == seat)
                 .map(|b| uct.root_policy(b))
                 .unwrap_or_default(),
-            _ => uct.root_stats().into_iter().map(|(a, v, _)| (a, v)).collect(),
+            _ => uct
+                .root_stats()
+                .into_iter()
+                .map(|(a, v, _)| (a, v))
+                .collect(),
         };
         for (a, w) in shares {
             if let Some(i) = legal.iter().position(|&l| l == a) {

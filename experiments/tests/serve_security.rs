@@ -69,7 +69,10 @@ fn create_on(addr: &str, body: Value) -> CreateResponse {
 
 fn state_of(addr: &str, id: &str, seat: usize, token: &str) -> SeatView {
     for _ in 0..20_000 {
-        let (st, text) = get_from(addr, &format!("/api/games/{id}/state?seat={seat}&token={token}"));
+        let (st, text) = get_from(
+            addr,
+            &format!("/api/games/{id}/state?seat={seat}&token={token}"),
+        );
         assert_eq!(st, 200, "{text}");
         let v: SeatView = serde_json::from_str(&text).unwrap();
         if !v.thinking {
@@ -87,11 +90,19 @@ fn rule_serve_cross_origin_is_refused() {
     let body = br#"{"variant": "chess"}"#;
     let json = "Content-Type: application/json";
     // Another name for this address (DNS rebinding): refused, and no game is made.
-    let (st, m) = error_of(raw(a, &format!("POST /api/games HTTP/1.1\r\nHost: evil.example:{port}\r\n{json}"), body));
+    let (st, m) = error_of(raw(
+        a,
+        &format!("POST /api/games HTTP/1.1\r\nHost: evil.example:{port}\r\n{json}"),
+        body,
+    ));
     assert_eq!(st, 403);
     assert!(m.contains("Host 'evil.example"), "{m}");
     // A page of another site or of another local port.
-    for origin in ["http://evil.example", &format!("http://localhost:{}", port.parse::<u16>().unwrap() ^ 1), "null"] {
+    for origin in [
+        "http://evil.example",
+        &format!("http://localhost:{}", port.parse::<u16>().unwrap() ^ 1),
+        "null",
+    ] {
         let (st, m) = error_of(raw(
             a,
             &format!("POST /api/games HTTP/1.1\r\nHost: {a}\r\nOrigin: {origin}\r\n{json}"),
@@ -103,7 +114,10 @@ fn rule_serve_cross_origin_is_refused() {
     // The board's own page and the loopback names.
     for (host, origin) in [
         (a.to_string(), format!("http://{a}")),
-        (format!("localhost:{port}"), format!("http://localhost:{port}")),
+        (
+            format!("localhost:{port}"),
+            format!("http://localhost:{port}"),
+        ),
     ] {
         let (st, text) = raw(
             a,
@@ -116,7 +130,11 @@ fn rule_serve_cross_origin_is_refused() {
     let mut c = Config::new(10, Duration::from_secs(600), None);
     c.hosts = vec!["board.lan".into()];
     let b = spawn_with(c).unwrap();
-    let (st, text) = raw(&b, &format!("GET /api/variants HTTP/1.1\r\nHost: board.lan:{port}"), b"");
+    let (st, text) = raw(
+        &b,
+        &format!("GET /api/variants HTTP/1.1\r\nHost: board.lan:{port}"),
+        b"",
+    );
     assert_eq!(st, 200, "{text}");
     let (st, _) = raw(&b, "GET /api/variants HTTP/1.1\r\nHost: other.lan", b"");
     assert_eq!(st, 403);
@@ -125,7 +143,11 @@ fn rule_serve_cross_origin_is_refused() {
 #[test]
 fn rule_serve_bodies_must_be_json() {
     let a = addr();
-    for ct in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+    for ct in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ] {
         let (st, m) = error_of(raw(
             a,
             &format!("POST /api/games HTTP/1.1\r\nHost: {a}\r\nContent-Type: {ct}"),
@@ -134,7 +156,11 @@ fn rule_serve_bodies_must_be_json() {
         assert_eq!(st, 415, "{ct}");
         assert!(m.contains("application/json"), "{m}");
     }
-    let (st, m) = error_of(raw(a, &format!("POST /api/games HTTP/1.1\r\nHost: {a}"), br#"{"variant": "chess"}"#));
+    let (st, m) = error_of(raw(
+        a,
+        &format!("POST /api/games HTTP/1.1\r\nHost: {a}"),
+        br#"{"variant": "chess"}"#,
+    ));
     assert_eq!(st, 415, "{m}");
     let (st, _) = raw(
         a,
@@ -147,14 +173,29 @@ fn rule_serve_bodies_must_be_json() {
 #[test]
 fn rule_serve_every_refusal_is_json() {
     let a = addr();
-    let c = create_on(a, json!({"variant": "masquerade", "seats": ["human", "random"]}));
+    let c = create_on(
+        a,
+        json!({"variant": "masquerade", "seats": ["human", "random"]}),
+    );
     let t = c.tokens[0].clone().unwrap();
     for (path, status, names) in [
-        (format!("/api/games/{}/state?seat=abc&token={t}", c.id), 400, "seat"),
-        (format!("/api/games/{}/state?seat=0&token={t}&audit=maybe", c.id), 400, "audit"),
+        (
+            format!("/api/games/{}/state?seat=abc&token={t}", c.id),
+            400,
+            "seat",
+        ),
+        (
+            format!("/api/games/{}/state?seat=0&token={t}&audit=maybe", c.id),
+            400,
+            "audit",
+        ),
         ("/api/results/abc".to_string(), 400, "abc"),
         ("/api/nosuch".to_string(), 404, "no such"),
-        (format!("/api/games/{}/state?x={}", c.id, "a".repeat(10_000)), 414, "bytes"),
+        (
+            format!("/api/games/{}/state?x={}", c.id, "a".repeat(10_000)),
+            414,
+            "bytes",
+        ),
     ] {
         let (st, m) = error_of(get_from(a, &path));
         assert_eq!(st, status, "{path}: {m}");
@@ -162,7 +203,10 @@ fn rule_serve_every_refusal_is_json() {
     }
     let (st, m) = error_of(get_from(a, "/api/games"));
     assert_eq!(st, 405);
-    assert!(m.contains("GET is not allowed") && m.contains("POST"), "{m}");
+    assert!(
+        m.contains("GET is not allowed") && m.contains("POST"),
+        "{m}"
+    );
     let (st, m) = error_of(post_to(a, "/api/variants", &json!({})));
     assert_eq!(st, 405, "{m}");
 }
@@ -170,8 +214,17 @@ fn rule_serve_every_refusal_is_json() {
 #[test]
 fn rule_serve_request_files_are_refused() {
     let a = addr();
-    for spec in ["alphabeta:eval=/etc/shadow", "alphabeta:eval=/etc/passwd", "mcts:eval=/proc/self/environ", "mcts:cutoff=4,eval=/dev/stdin"] {
-        let (st, m) = error_of(post_to(a, "/api/games", &json!({"variant": "chess", "seats": ["human", spec]})));
+    for spec in [
+        "alphabeta:eval=/etc/shadow",
+        "alphabeta:eval=/etc/passwd",
+        "mcts:eval=/proc/self/environ",
+        "mcts:cutoff=4,eval=/dev/stdin",
+    ] {
+        let (st, m) = error_of(post_to(
+            a,
+            "/api/games",
+            &json!({"variant": "chess", "seats": ["human", spec]}),
+        ));
         assert_eq!(st, 400, "{spec}");
         assert!(m.contains("reads no files"), "{m}");
         assert!(!m.contains("root:") && !m.contains("PATH="), "{m}");
@@ -198,14 +251,24 @@ fn rule_serve_request_files_are_refused() {
     std::fs::write(&file, "pawn = 1.0\nknight = 3.5\n").unwrap();
     let evals = EvalFiles::from_flags(&[format!("tuned={}", file.display())]).unwrap();
     let mut cfg = Config::new(10, Duration::from_secs(600), None);
-    cfg.rules = AgentRules { limits: Limits::default(), evals };
+    cfg.rules = AgentRules {
+        limits: Limits::default(),
+        evals,
+    };
     let b = spawn_with(cfg).unwrap();
     let (st, text) = get_from(&b, "/api/agents");
     assert_eq!(st, 200);
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["evals"], json!(["tuned"]));
-    create_on(&b, json!({"variant": "chess", "seats": ["human", "alphabeta:depth=1,eval=tuned"]}));
-    let (st, m) = error_of(post_to(&b, "/api/games", &json!({"variant": "chess", "seats": ["human", format!("alphabeta:eval={}", file.display())]})));
+    create_on(
+        &b,
+        json!({"variant": "chess", "seats": ["human", "alphabeta:depth=1,eval=tuned"]}),
+    );
+    let (st, m) = error_of(post_to(
+        &b,
+        "/api/games",
+        &json!({"variant": "chess", "seats": ["human", format!("alphabeta:eval={}", file.display())]}),
+    ));
     assert_eq!(st, 400);
     assert!(m.contains("offered: tuned"), "{m}");
     // A broken file is refused at start without its contents in the message.
@@ -223,11 +286,24 @@ fn rule_serve_limit_per_key_is_named() {
     assert_eq!(st, 200);
     let v: Value = serde_json::from_str(&text).unwrap();
     let l = &v["limits"];
-    for k in ["max_tt_bits", "max_iters", "max_nodes", "max_depth", "max_worlds", "max_time_ms", "max_branch_games", "max_branch_seconds"] {
+    for k in [
+        "max_tt_bits",
+        "max_iters",
+        "max_nodes",
+        "max_depth",
+        "max_worlds",
+        "max_time_ms",
+        "max_branch_games",
+        "max_branch_seconds",
+    ] {
         assert!(l[k].is_u64(), "{k}: {l}");
     }
     assert!(v["agents"].as_array().unwrap().iter().any(|x| x == "mcts"));
-    assert!(!v["beside_humans"].as_array().unwrap().iter().any(|x| x == "cheat"));
+    assert!(!v["beside_humans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x == "cheat"));
     for (spec, key, flag) in [
         ("alphabeta:tt_bits=28", "tt_bits=28", "--max-tt-bits"),
         ("mcts:iters=100000000", "iters=100000000", "--max-iters"),
@@ -236,7 +312,11 @@ fn rule_serve_limit_per_key_is_named() {
         ("pimc:worlds=5000", "worlds=5000", "--max-worlds"),
         ("mcts:time_ms=600000", "time_ms=600000", "--max-time-ms"),
     ] {
-        let (st, m) = error_of(post_to(a, "/api/games", &json!({"variant": "chess", "seats": ["human", spec]})));
+        let (st, m) = error_of(post_to(
+            a,
+            "/api/games",
+            &json!({"variant": "chess", "seats": ["human", spec]}),
+        ));
         assert_eq!(st, 400, "{spec}: {m}");
         assert!(m.contains(key) && m.contains(flag), "{spec}: {m}");
     }
@@ -267,14 +347,25 @@ fn rule_serve_limit_time_bounds_decisions_and_branches() {
     cfg.rules.limits.max_branch_seconds = 1;
     let b = spawn_with(cfg).unwrap();
     // 200,000 iterations of UCT in chess take many seconds; 50 ms is the bound.
-    let c = create_on(&b, json!({"variant": "chess", "seats": ["human", "mcts:iters=200000"]}));
+    let c = create_on(
+        &b,
+        json!({"variant": "chess", "seats": ["human", "mcts:iters=200000"]}),
+    );
     let t = c.tokens[0].clone().unwrap();
     let started = Instant::now();
-    let (st, text) = post_to(&b, &format!("/api/games/{}/act", c.id), &json!({"seat": 0, "token": t, "action": "e2e4"}));
+    let (st, text) = post_to(
+        &b,
+        &format!("/api/games/{}/act", c.id),
+        &json!({"seat": 0, "token": t, "action": "e2e4"}),
+    );
     assert_eq!(st, 200, "{text}");
     let v = state_of(&b, &c.id, 0, &t);
     assert_eq!(v.plies, 2);
-    assert!(started.elapsed() < Duration::from_secs(20), "the bot ran {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the bot ran {:?}",
+        started.elapsed()
+    );
     let (st, m) = error_of(post_to(
         &b,
         &format!("/api/games/{}/branch", c.id),
@@ -288,9 +379,16 @@ fn rule_serve_limit_time_bounds_decisions_and_branches() {
 #[test]
 fn rule_serve_slow_bot_holds_back_only_its_game() {
     let a = addr();
-    let slow = create_on(a, json!({"variant": "chess", "seats": ["human", "mcts:iters=200000,time_ms=4000"]}));
+    let slow = create_on(
+        a,
+        json!({"variant": "chess", "seats": ["human", "mcts:iters=200000,time_ms=4000"]}),
+    );
     let t = slow.tokens[0].clone().unwrap();
-    let (st, _) = post_to(a, &format!("/api/games/{}/act", slow.id), &json!({"seat": 0, "token": t, "action": "e2e4"}));
+    let (st, _) = post_to(
+        a,
+        &format!("/api/games/{}/act", slow.id),
+        &json!({"seat": 0, "token": t, "action": "e2e4"}),
+    );
     assert_eq!(st, 200);
     let started = Instant::now();
     let other = create_on(a, json!({"variant": "chess", "seats": ["human", "random"]}));
@@ -298,7 +396,11 @@ fn rule_serve_slow_bot_holds_back_only_its_game() {
     for mv in ["e2e4", "d2d4"] {
         let v = state_of(a, &other.id, 0, &t2);
         if v.legal.iter().any(|l| l == mv) {
-            let (st, text) = post_to(a, &format!("/api/games/{}/act", other.id), &json!({"seat": 0, "token": t2, "action": mv}));
+            let (st, text) = post_to(
+                a,
+                &format!("/api/games/{}/act", other.id),
+                &json!({"seat": 0, "token": t2, "action": mv}),
+            );
             assert_eq!(st, 200, "{text}");
         }
     }
@@ -320,12 +422,19 @@ fn rule_serve_seeds_hidden_until_the_end() {
     let a = addr();
     let mut seeds = Vec::new();
     for _ in 0..2 {
-        let c = create_on(a, json!({"variant": "chess", "seats": ["human", "random"], "params": {"ply_cap": 2}}));
+        let c = create_on(
+            a,
+            json!({"variant": "chess", "seats": ["human", "random"], "params": {"ply_cap": 2}}),
+        );
         let t = c.tokens[0].clone().unwrap();
         let v = state_of(a, &c.id, 0, &t);
         assert_eq!(v.seed, None);
         assert!(!v.practice);
-        post_to(a, &format!("/api/games/{}/act", c.id), &json!({"seat": 0, "token": t, "action": "e2e4"}));
+        post_to(
+            a,
+            &format!("/api/games/{}/act", c.id),
+            &json!({"seat": 0, "token": t, "action": "e2e4"}),
+        );
         let v = state_of(a, &c.id, 0, &t);
         assert!(v.result.is_some());
         seeds.push(v.seed.expect("the seed is shown once the game is over"));
@@ -334,12 +443,21 @@ fn rule_serve_seeds_hidden_until_the_end() {
     }
     assert_ne!(seeds[0], seeds[1]);
     assert!(!seeds.contains(&1));
-    let p = create_on(a, json!({"variant": "masquerade", "seed": 5, "seats": ["human", "random"], "params": {"ply_cap": 2, "assignment": "random"}}));
+    let p = create_on(
+        a,
+        json!({"variant": "masquerade", "seed": 5, "seats": ["human", "random"], "params": {"ply_cap": 2, "assignment": "random"}}),
+    );
     let t = p.tokens[0].clone().unwrap();
     assert!(state_of(a, &p.id, 0, &t).practice);
-    let n = create_on(a, json!({"variant": "masquerade", "seats": ["human", "random"], "params": {"assignment": "random"}}));
+    let n = create_on(
+        a,
+        json!({"variant": "masquerade", "seats": ["human", "random"], "params": {"assignment": "random"}}),
+    );
     assert!(!state_of(a, &n.id, 0, n.tokens[0].as_deref().unwrap()).practice);
-    let pi = create_on(a, json!({"variant": "chess", "seed": 5, "seats": ["human", "random"]}));
+    let pi = create_on(
+        a,
+        json!({"variant": "chess", "seed": 5, "seats": ["human", "random"]}),
+    );
     assert!(!state_of(a, &pi.id, 0, pi.tokens[0].as_deref().unwrap()).practice);
     // The practice game's export says so.
     loop {
@@ -347,7 +465,11 @@ fn rule_serve_seeds_hidden_until_the_end() {
         if v.result.is_some() {
             break;
         }
-        let (st, text) = post_to(a, &format!("/api/games/{}/agent-act", p.id), &json!({"seat": 0, "token": t, "agent": "random"}));
+        let (st, text) = post_to(
+            a,
+            &format!("/api/games/{}/agent-act", p.id),
+            &json!({"seat": 0, "token": t, "agent": "random"}),
+        );
         assert_eq!(st, 200, "{text}");
     }
     let (st, toml) = get_from(a, &format!("/api/games/{}/export?format=toml", p.id));
@@ -364,19 +486,36 @@ fn rule_serve_takeback_is_no_probe() {
         let t = c.tokens[0].clone().unwrap();
         let v = state_of(a, &c.id, 0, &t);
         let mv = v.legal[0].clone();
-        let (st, text) = post_to(a, &format!("/api/games/{}/act", c.id), &json!({"seat": 0, "token": t, "action": mv}));
+        let (st, text) = post_to(
+            a,
+            &format!("/api/games/{}/act", c.id),
+            &json!({"seat": 0, "token": t, "action": mv}),
+        );
         assert_eq!(st, 200, "{text}");
         state_of(a, &c.id, 0, &t);
-        post_to(a, &format!("/api/games/{}/undo", c.id), &json!({"seat": 0, "token": t}))
+        post_to(
+            a,
+            &format!("/api/games/{}/undo", c.id),
+            &json!({"seat": 0, "token": t}),
+        )
     };
-    let hidden = create_on(a, json!({"variant": "masquerade", "seats": ["human", "random"], "params": {"assignment": "random"}}));
+    let hidden = create_on(
+        a,
+        json!({"variant": "masquerade", "seats": ["human", "random"], "params": {"assignment": "random"}}),
+    );
     let (st, m) = error_of(play_and_undo(&hidden));
     assert_eq!(st, 403);
     assert!(m.contains("practice"), "{m}");
-    let practice = create_on(a, json!({"variant": "masquerade", "seed": 3, "seats": ["human", "random"], "params": {"assignment": "random"}}));
+    let practice = create_on(
+        a,
+        json!({"variant": "masquerade", "seed": 3, "seats": ["human", "random"], "params": {"assignment": "random"}}),
+    );
     let (st, text) = play_and_undo(&practice);
     assert_eq!(st, 200, "{text}");
-    let over = create_on(a, json!({"variant": "chess", "seats": ["human", "random"], "params": {"ply_cap": 1}}));
+    let over = create_on(
+        a,
+        json!({"variant": "chess", "seats": ["human", "random"], "params": {"ply_cap": 1}}),
+    );
     let (st, m) = error_of(play_and_undo(&over));
     assert_eq!(st, 409);
     assert!(m.contains("over"), "{m}");
@@ -387,17 +526,35 @@ fn rule_serve_takeback_is_no_probe() {
 #[test]
 fn rule_serve_agents_beside_humans_see_only_the_seat() {
     let a = addr();
-    let c = create_on(a, json!({"variant": "masquerade", "seats": ["human", "random"], "params": {"assignment": "random"}}));
+    let c = create_on(
+        a,
+        json!({"variant": "masquerade", "seats": ["human", "random"], "params": {"assignment": "random"}}),
+    );
     let t = c.tokens[0].clone().unwrap();
     state_of(a, &c.id, 0, &t);
-    let (st, m) = error_of(post_to(a, &format!("/api/games/{}/agent-act", c.id), &json!({"seat": 0, "token": t, "agent": "cheat"})));
+    let (st, m) = error_of(post_to(
+        a,
+        &format!("/api/games/{}/agent-act", c.id),
+        &json!({"seat": 0, "token": t, "agent": "cheat"}),
+    ));
     assert_eq!(st, 403);
     assert!(m.contains("true state"), "{m}");
-    let (st, text) = post_to(a, &format!("/api/games/{}/agent-act", c.id), &json!({"seat": 0, "token": t, "agent": "smmcts:iters=20"}));
+    let (st, text) = post_to(
+        a,
+        &format!("/api/games/{}/agent-act", c.id),
+        &json!({"seat": 0, "token": t, "agent": "smmcts:iters=20"}),
+    );
     assert_eq!(st, 200, "{text}");
-    let (st, m) = error_of(post_to(a, "/api/games", &json!({"variant": "masquerade", "seats": ["human", "cheat"]})));
+    let (st, m) = error_of(post_to(
+        a,
+        "/api/games",
+        &json!({"variant": "masquerade", "seats": ["human", "cheat"]}),
+    ));
     assert_eq!(st, 403, "{m}");
-    create_on(a, json!({"variant": "masquerade", "seats": ["cheat:iters=10", "random"], "params": {"ply_cap": 4}}));
+    create_on(
+        a,
+        json!({"variant": "masquerade", "seats": ["cheat:iters=10", "random"], "params": {"ply_cap": 4}}),
+    );
 }
 
 /// Two games behind one observation with differing hidden truth (Masquerade: White's
@@ -410,12 +567,18 @@ fn rule_serve_twin_hidden_truths_answer_alike() {
     let mut truths = Vec::new();
     for seed in [21u64, 22] {
         let params = json!({"assignment": "random", "white_assigns": "KQ,QN,RB,NR,BK"});
-        let c = create_on(a, json!({"variant": "masquerade", "seed": seed, "seats": ["human", "human"], "params": params}));
+        let c = create_on(
+            a,
+            json!({"variant": "masquerade", "seed": seed, "seats": ["human", "human"], "params": params}),
+        );
         let t = c.tokens[0].clone().unwrap();
         let t1 = c.tokens[1].clone().unwrap();
         let mut out = Vec::new();
         let view = |seat: usize, tok: &str| {
-            let (st, text) = get_from(a, &format!("/api/games/{}/state?seat={seat}&token={tok}", c.id));
+            let (st, text) = get_from(
+                a,
+                &format!("/api/games/{}/state?seat={seat}&token={tok}", c.id),
+            );
             assert_eq!(st, 200, "{text}");
             text
         };
@@ -423,21 +586,46 @@ fn rule_serve_twin_hidden_truths_answer_alike() {
         out.push(view(0, &t));
         truths.push(view(1, &t1));
         for (seat, tok, mv) in [(0, &t, "e2e4"), (1, &t1, "e7e5")] {
-            let (st, text) = post_to(a, &format!("/api/games/{}/act", c.id), &json!({"seat": seat, "token": tok, "action": mv}));
+            let (st, text) = post_to(
+                a,
+                &format!("/api/games/{}/act", c.id),
+                &json!({"seat": seat, "token": tok, "action": mv}),
+            );
             assert_eq!(st, 200, "{mv}: {text}");
         }
         out.push(view(0, &t));
         // The seat's adviser, then every other request it can make.
-        let (_, text) = post_to(a, &format!("/api/games/{}/agent-act", c.id), &json!({"seat": 0, "token": t, "agent": "mcts:iters=40,seed=3"}));
+        let (_, text) = post_to(
+            a,
+            &format!("/api/games/{}/agent-act", c.id),
+            &json!({"seat": 0, "token": t, "agent": "mcts:iters=40,seed=3"}),
+        );
         out.push(text);
         out.push(view(0, &t));
-        out.push(post_to(a, &format!("/api/games/{}/branch", c.id), &json!({"seat": 0, "token": t})).1);
-        out.push(post_to(a, &format!("/api/games/{}/undo", c.id), &json!({"seat": 0, "token": t})).1);
+        out.push(
+            post_to(
+                a,
+                &format!("/api/games/{}/branch", c.id),
+                &json!({"seat": 0, "token": t}),
+            )
+            .1,
+        );
+        out.push(
+            post_to(
+                a,
+                &format!("/api/games/{}/undo", c.id),
+                &json!({"seat": 0, "token": t}),
+            )
+            .1,
+        );
         out.push(view(0, &t));
         out.push(get_from(a, &format!("/api/games/{}/export", c.id)).1);
         answers.push(out);
     }
-    assert_ne!(truths[0], truths[1], "the two games should differ in what seat 0 cannot see");
+    assert_ne!(
+        truths[0], truths[1],
+        "the two games should differ in what seat 0 cannot see"
+    );
     assert_eq!(answers[0], answers[1]);
 }
 
@@ -467,13 +655,23 @@ fn rule_serve_games_survive_a_restart() {
         (child, addr)
     };
     let (mut first, a) = start();
-    let human = create_on(&a, json!({"variant": "chess", "seats": ["human", "random"]}));
+    let human = create_on(
+        &a,
+        json!({"variant": "chess", "seats": ["human", "random"]}),
+    );
     let t = human.tokens[0].clone().unwrap();
-    let (st, _) = post_to(&a, &format!("/api/games/{}/act", human.id), &json!({"seat": 0, "token": t, "action": "e2e4"}));
+    let (st, _) = post_to(
+        &a,
+        &format!("/api/games/{}/act", human.id),
+        &json!({"seat": 0, "token": t, "action": "e2e4"}),
+    );
     assert_eq!(st, 200);
     let before = state_of(&a, &human.id, 0, &t);
     assert_eq!(before.plies, 2);
-    let bots = create_on(&a, json!({"variant": "chess", "seats": ["mcts:iters=300", "random"], "params": {"ply_cap": 300}}));
+    let bots = create_on(
+        &a,
+        json!({"variant": "chess", "seats": ["mcts:iters=300", "random"], "params": {"ply_cap": 300}}),
+    );
     std::thread::sleep(Duration::from_millis(300));
     first.kill().unwrap();
     first.wait().unwrap();
@@ -482,10 +680,17 @@ fn rule_serve_games_survive_a_restart() {
     let after = state_of(&b, &human.id, 0, &t);
     assert_eq!(after.observation, before.observation);
     assert_eq!(after.plies, 2);
-    let (st, _) = get_from(&b, &format!("/api/games/{}/state?seat=0&token=0000", human.id));
+    let (st, _) = get_from(
+        &b,
+        &format!("/api/games/{}/state?seat=0&token=0000", human.id),
+    );
     assert_eq!(st, 403);
     let mv = after.legal.iter().find(|m| *m == "d2d4").unwrap().clone();
-    let (st, text) = post_to(&b, &format!("/api/games/{}/act", human.id), &json!({"seat": 0, "token": t, "action": mv}));
+    let (st, text) = post_to(
+        &b,
+        &format!("/api/games/{}/act", human.id),
+        &json!({"seat": 0, "token": t, "action": mv}),
+    );
     assert_eq!(st, 200, "{text}");
     assert_eq!(state_of(&b, &human.id, 0, &t).plies, 4);
     // The bots' game plays on to its end.

@@ -14,11 +14,11 @@ use agents::Agent;
 use axum::http::StatusCode;
 use engine::game::{Game, Turn};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub(super) fn brancher<G: Game>(
-this: &GameSession<G>,
-req: &BranchRequest,
+    this: &GameSession<G>,
+    req: &BranchRequest,
 ) -> Result<BranchJob, ApiError> {
     let plies = this.actions.len();
     let ply = req.ply.unwrap_or(plies);
@@ -92,25 +92,30 @@ req: &BranchRequest,
     }
     let seed = req.seed.unwrap_or(this.seed);
     let names: Vec<String> = (0..n).map(|s| start.seat_name(s)).collect();
-    let time = Duration::from_secs(this.rules.limits.max_branch_seconds);
+    let time = this.branch_time();
     Ok(Box::new(move |cancel: &AtomicBool| {
         let started = Instant::now();
         let mut returns = vec![Vec::with_capacity(games); n];
         let mut lengths = 0usize;
         let mut reasons: Vec<(String, usize)> = Vec::new();
         for i in 0..games {
-            // Checked between games; each decision is bounded by the per-decision limits.
+            // The flag is raised when the client leaves or the branch's time is up (a
+            // timer in the handler); the game loop polls it before every decision.
+            let stopped = || {
+                if started.elapsed() >= time {
+                    ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!(
+                            "the branch ran over the server's limit of {} s (--max-branch-seconds) after {i} of {games} games; ask for fewer games or faster agents",
+                            time.as_secs()
+                        ),
+                    )
+                } else {
+                    ApiError::conflict("the branch was cancelled")
+                }
+            };
             if cancel.load(Ordering::Relaxed) {
-                return Err(ApiError::conflict("the branch was cancelled"));
-            }
-            if started.elapsed() > time {
-                return Err(ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!(
-                        "the branch ran over the server's limit of {} s (--max-branch-seconds) after {i} of {games} games; ask for fewer games or faster agents",
-                        time.as_secs()
-                    ),
-                ));
+                return Err(stopped());
             }
             let s = mix(seed, i as u64);
             // The tournament's own game loop, bots seeded per game as there.
@@ -119,11 +124,11 @@ req: &BranchRequest,
                 &mut agents,
                 s,
                 s,
-                None,
+                Some(cancel),
                 &crate::run::gameplay::PlayOptions::default(),
             )
             .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
-            .ok_or_else(|| ApiError::internal("a branch game was stopped"))?;
+            .ok_or_else(stopped)?;
             lengths += played.plies();
             for (seat, r) in played.returns.iter().enumerate().take(n) {
                 returns[seat].push(*r);

@@ -9,7 +9,9 @@
 //! a bot in every seat is, action for action, `play_game(start, agents, S, S)` (test
 //! `rule_serve_bot_game_is_play_game` in `experiments/tests/serve_api.rs`).
 
-use super::api::{ApiError, BranchOutcome, BranchRequest, ChanceView, ResultView, SeatView, TurnView};
+use super::api::{
+    ApiError, BranchOutcome, BranchRequest, ChanceView, ResultView, SeatView, TurnView,
+};
 use super::limits::{agent_error, checked_spec, EvalFiles, Limits, Use};
 use crate::util::mix;
 use agents::Agent;
@@ -63,6 +65,8 @@ pub trait Session: Send {
     /// Prepares "branch here" (the start position, its agents and seeds) while the game
     /// is locked; the returned job plays the games without the lock.
     fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError>;
+    /// How long a branch may run (`--max-branch-seconds`).
+    fn branch_time(&self) -> std::time::Duration;
 }
 
 /// What agents a game may build, shared by every game of a server.
@@ -381,7 +385,9 @@ impl<G: Game> Session for GameSession<G> {
 
     fn undo(&mut self, seat: Seat) -> Result<usize, ApiError> {
         if self.over() {
-            return Err(ApiError::conflict("the game is over: nothing can be taken back"));
+            return Err(ApiError::conflict(
+                "the game is over: nothing can be taken back",
+            ));
         }
         if !self.perfect_information() && !self.practice {
             return Err(ApiError::forbidden(
@@ -484,7 +490,9 @@ impl<G: Game> Session for GameSession<G> {
     }
     fn restore(&mut self, actions: &[String], deciders: &[Vec<Seat>]) -> Result<(), ApiError> {
         if deciders.len() != actions.len() {
-            return Err(ApiError::internal("the stored record and its deciders differ in length"));
+            return Err(ApiError::internal(
+                "the stored record and its deciders differ in length",
+            ));
         }
         let texts: Vec<&str> = actions.iter().map(String::as_str).collect();
         self.game = engine::game::replay(self.game.clone(), &texts).map_err(|e| {
@@ -508,6 +516,9 @@ impl<G: Game> Session for GameSession<G> {
     }
     fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError> {
         super::branch::brancher(self, req)
+    }
+    fn branch_time(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.rules.limits.max_branch_seconds)
     }
 
     fn result(&self) -> Option<ResultView> {

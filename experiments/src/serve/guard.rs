@@ -168,10 +168,7 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
             None => format!("{method} is not allowed on {path}"),
         }
     } else if text.is_empty() {
-        status
-            .canonical_reason()
-            .unwrap_or("refused")
-            .to_string()
+        status.canonical_reason().unwrap_or("refused").to_string()
     } else {
         text
     };

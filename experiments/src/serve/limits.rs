@@ -9,7 +9,9 @@
 //!   sets `iters` or `nodes`, or an agent whose search has no default iteration budget
 //!   (`alphabeta`, `expectimax`), gets `time_ms` = the limit added when it gives none, so
 //!   whichever comes first stops it; `mcts`-like agents given nothing keep their default
-//!   iterations (adding a time would replace them).
+//!   iterations (adding a time would replace them). Agents that search `worlds` sampled
+//!   worlds spend `time_ms` in each, so the limit is divided among them (and a given
+//!   `time_ms` times `worlds` must stay within it).
 //! - Files: a request never names a path. `eval=NAME` picks one of the evaluation files
 //!   the operator offered with `--eval NAME=FILE` (read and checked at start); any other
 //!   `eval=` value is refused, and an error about such a file never shows its contents.
@@ -87,13 +89,20 @@ impl EvalFiles {
                 anyhow::bail!("--eval {f}: give NAME=FILE");
             };
             let name = name.trim();
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
                 anyhow::bail!("--eval {f}: the name must be letters, digits, '-' or '_'");
             }
             let spec = format!("alphabeta:eval={}", path.trim());
             agents::registry::build::<engine::variants::chess::Chess>(&spec)
                 .map_err(|e| anyhow::anyhow!("--eval {f}: {e}"))?;
-            if map.insert(name.to_string(), PathBuf::from(path.trim())).is_some() {
+            if map
+                .insert(name.to_string(), PathBuf::from(path.trim()))
+                .is_some()
+            {
                 anyhow::bail!("--eval: '{name}' given twice");
             }
         }
@@ -124,7 +133,8 @@ pub fn checked_spec(
     used: Use,
 ) -> Result<String, ApiError> {
     let spec = spec.trim();
-    let parsed = Spec::parse(spec).map_err(|e| ApiError::bad_request(format!("agent '{spec}': {e}")))?;
+    let parsed =
+        Spec::parse(spec).map_err(|e| ApiError::bad_request(format!("agent '{spec}': {e}")))?;
     let name = parsed.name.as_str();
     if agents::registry::EXTERNAL.contains(&name) {
         return Err(ApiError::bad_request(format!(
@@ -184,11 +194,40 @@ pub fn checked_spec(
         .iter()
         .find(|s| s.key == "iters")
         .is_some_and(|s| s.default.is_empty());
+    // Agents that sample worlds spend their budget once per world.
+    let worlds = if has("worlds") {
+        out.iter()
+            .find(|(k, _)| k == "worlds")
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+            .or_else(|| {
+                schema
+                    .iter()
+                    .find(|s| s.key == "worlds")
+                    .and_then(|s| s.default.parse().ok())
+            })
+            .unwrap_or(1)
+            .max(1)
+    } else {
+        1
+    };
+    if let Some(t) = out
+        .iter()
+        .find(|(k, _)| k == "time_ms")
+        .and_then(|(_, v)| v.parse::<u64>().ok())
+    {
+        if t.saturating_mul(worlds) > limits.max_time_ms {
+            return Err(ApiError::bad_request(format!(
+                "agent '{spec}': time_ms={t} in each of {worlds} worlds is over the server's limit of {} ms per decision (--max-time-ms)",
+                limits.max_time_ms
+            )));
+        }
+    }
     if has("time_ms")
         && !given(&out, "time_ms")
         && (given(&out, "iters") || given(&out, "nodes") || no_default_budget)
     {
-        out.push(("time_ms".into(), limits.max_time_ms.to_string()));
+        let per_world = (limits.max_time_ms / worlds).max(1);
+        out.push(("time_ms".into(), per_world.to_string()));
     }
     if has("tt_bits") && !given(&out, "tt_bits") {
         // The agent's own default may be above a lowered limit.

@@ -89,8 +89,8 @@ pub mod limits;
 pub mod persist;
 pub mod store;
 pub mod uci;
+mod watch;
 
-use crate::run::trace::{trace_record, Step};
 use anyhow::{Context, Result};
 use api::{
     ActRequest, AgentActRequest, ApiError, CreateRequest, CreateResponse, SeatRequest, SeatView,
@@ -107,11 +107,11 @@ use clap::Args;
 use engine::game::{Game, Seat};
 use engine::registry::{self, VariantVisitor};
 use games::{AgentRules, Builder, NewGame};
-use store::{Entry, Store};
 use serde::Deserialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use store::{Entry, Store};
 
 /// The registry's [`registry::visit`], plus the Golf hole ([`golf`]), which the board
 /// offers beside the registered variants.
@@ -192,8 +192,8 @@ pub fn router(server: Shared) -> Router {
         .route("/api/games/:id/branch", post(branch))
         .route("/api/games/:id/events", get(events))
         .route("/api/games/:id/export", get(export))
-        .route("/api/results", get(results_list))
-        .route("/api/results/:index", get(results_game))
+        .route("/api/results", get(watch::results_list))
+        .route("/api/results/:index", get(watch::results_game))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
@@ -278,11 +278,18 @@ pub fn start_server(config: &Config) -> Result<Shared> {
                 continue;
             }
             Ok(Err(e)) => {
-                eprintln!("warning: stored game {} not resumed: {}", g.id, games::chain(&e));
+                eprintln!(
+                    "warning: stored game {} not resumed: {}",
+                    g.id,
+                    games::chain(&e)
+                );
                 continue;
             }
             Err(_) => {
-                eprintln!("warning: stored game {} not resumed: the variant panicked", g.id);
+                eprintln!(
+                    "warning: stored game {} not resumed: the variant panicked",
+                    g.id
+                );
                 continue;
             }
         };
@@ -387,7 +394,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
                 "chesslab board at http://{addr}/ (games kept in {}; Ctrl-C stops)",
                 d.join(persist::FILE).display()
             ),
-            None => println!("chesslab board at http://{addr}/ (games in memory only; Ctrl-C stops)"),
+            None => {
+                println!("chesslab board at http://{addr}/ (games in memory only; Ctrl-C stops)")
+            }
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();
@@ -607,7 +616,9 @@ fn check_token(entry: &Entry, seat: Seat, token: Option<&str>) -> Result<(), Api
             entry.seats()
         )))
     } else if !entry.is_human(seat) {
-        Err(ApiError::forbidden(format!("seat {seat} is played by a bot")))
+        Err(ApiError::forbidden(format!(
+            "seat {seat} is played by a bot"
+        )))
     } else if entry.token_ok(seat, token) {
         Ok(())
     } else {
@@ -774,14 +785,14 @@ async fn branch(
         };
         check_token(&entry, seat, req.token.as_deref())?;
     }
-    let job = {
+    let (job, time) = {
         let s = entry.session.lock().await;
         if entry.has_humans() && !s.perfect_information() && s.result().is_none() {
             return Err(ApiError::forbidden(
                 "a running hidden-information game with human seats cannot be branched (the games would show the hidden state)",
             ));
         }
-        s.brancher(&req)?
+        (s.brancher(&req)?, s.branch_time())
     };
     // Dropped with this handler when the client leaves: the games stop at the next one.
     struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
@@ -792,12 +803,18 @@ async fn branch(
     }
     let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
     let flag = cancel.0.clone();
+    let timer = cancel.0.clone();
+    let alarm = tokio::spawn(async move {
+        tokio::time::sleep(time).await;
+        timer.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
     let out = tokio::task::spawn_blocking(move || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&flag)))
     })
     .await
     .map_err(|_| ApiError::internal("the branch thread failed"))?
     .map_err(|_| ApiError::internal("a bot or the rules panicked in a branch game"))??;
+    alarm.abort();
     drop(cancel);
     Ok(Json(out))
 }
@@ -848,7 +865,10 @@ async fn export(
         return Ok((
             [
                 (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-                (header::HeaderName::from_static("x-chesslab-practice"), practice),
+                (
+                    header::HeaderName::from_static("x-chesslab-practice"),
+                    practice,
+                ),
             ],
             text,
         )
@@ -883,96 +903,12 @@ async fn export(
                     "attachment; filename=\"games.csv\""
                 },
             ),
-            (header::HeaderName::from_static("x-chesslab-practice"), practice),
+            (
+                header::HeaderName::from_static("x-chesslab-practice"),
+                practice,
+            ),
         ],
         bytes,
     )
         .into_response())
-}
-
-/// A file of the results folder could not be read: the operator's terminal gets the
-/// cause, the answer only names the file (a parse error may quote the file's lines).
-fn file_error(what: &str, e: &anyhow::Error) -> ApiError {
-    eprintln!("note: the results folder's {what}: {e:#}");
-    ApiError::internal(format!(
-        "the results folder's {what} could not be read (the server's log says why)"
-    ))
-}
-
-fn results_csv(server: &Server) -> Result<PathBuf, ApiError> {
-    server
-        .results
-        .as_ref()
-        .map(|r| r.join("games.csv"))
-        .ok_or_else(|| ApiError::not_found("no results folder (start with --results DIR)"))
-}
-
-async fn results_list(State(server): State<Shared>) -> Result<Json<serde_json::Value>, ApiError> {
-    let path = results_csv(&server)?;
-    let loaded = crate::record::load(&path).map_err(|e| file_error("games.csv", &e))?;
-    let rows: Vec<_> = loaded
-        .rows
-        .iter()
-        .map(|r| {
-            serde_json::json!({"index": r.index, "variant": r.variant, "agents": r.agents,
-                "result": r.result, "reason": r.reason, "plies": r.plies})
-        })
-        .collect();
-    Ok(Json(serde_json::json!(rows)))
-}
-
-/// One recorded game, step by step with every seat's observation.
-async fn results_game(
-    State(server): State<Shared>,
-    UrlPath(index): UrlPath<u64>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let path = results_csv(&server)?;
-    tokio::task::spawn_blocking(move || watch_game(&path, index))
-        .await
-        .map_err(|_| ApiError::internal("the replay thread failed"))?
-        .map(Json)
-}
-
-fn watch_game(path: &std::path::Path, index: u64) -> Result<serde_json::Value, ApiError> {
-    let loaded = crate::record::load(path).map_err(|e| file_error("games.csv", &e))?;
-    let row = loaded
-        .rows
-        .into_iter()
-        .find(|r| r.index == index)
-        .ok_or_else(|| ApiError::not_found(format!("no game with index {index}")))?;
-    let params =
-        crate::run::replay::params_for(path, None).map_err(|e| file_error("parameters", &e))?;
-    struct Watch(crate::record::Row);
-    impl VariantVisitor for Watch {
-        type Output = Result<serde_json::Value, ApiError>;
-        fn visit<G: Game>(self, _: &'static str, params: G::Params) -> Self::Output {
-            let row = self.0;
-            let start = if row.opening.is_empty() {
-                G::new(&params)
-            } else {
-                G::from_opening(&params, &row.opening)
-                    .map_err(|e| ApiError::bad_request(games::chain(&e)))?
-            };
-            let actions: Vec<String> = row.actions.split_whitespace().map(String::from).collect();
-            let t = trace_record(&start, &actions, true)
-                .map_err(|e| ApiError::unprocessable(format!("the game does not replay: {e:#}")))?;
-            let frames: Vec<_> = t
-                .steps
-                .iter()
-                .map(|st| match st {
-                    Step::Seat { observations, .. }
-                    | Step::Chance { observations, .. }
-                    | Step::Simultaneous { observations, .. } => observations.clone(),
-                })
-                .chain(std::iter::once(t.final_observations.clone()))
-                .collect();
-            Ok(serde_json::json!({
-                "variant": row.variant, "agents": row.agents, "actions": actions,
-                "seat_names": (0..start.num_seats()).map(|s| start.seat_name(s)).collect::<Vec<_>>(),
-                "frames": frames, "result": t.result,
-            }))
-        }
-    }
-    registry::visit(&row.variant, params.as_deref(), Watch(row.clone()))
-        .map_err(|e| ApiError::bad_request(games::chain(&e)))?
 }

@@ -156,8 +156,19 @@ impl Db {
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, variant, params_toml, seed, opening, seats, audit, practice, hashes, actions, deciders) =
-                row?;
+            let (
+                id,
+                variant,
+                params_toml,
+                seed,
+                opening,
+                seats,
+                audit,
+                practice,
+                hashes,
+                actions,
+                deciders,
+            ) = row?;
             let parsed = (|| -> Result<SavedGame> {
                 Ok(SavedGame {
                     seed: seed.parse().context("seed")?,

@@ -127,7 +127,10 @@ impl Store {
             e.cancelled.store(true, Ordering::Relaxed);
             if let Some(db) = &self.db {
                 if let Err(err) = db.delete(&e.id) {
-                    eprintln!("warning: cannot drop game {} from the database: {err:#}", e.id);
+                    eprintln!(
+                        "warning: cannot drop game {} from the database: {err:#}",
+                        e.id
+                    );
                 }
             }
         }
