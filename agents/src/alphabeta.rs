@@ -663,7 +663,7 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
     }
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
         match fallback::alphabeta(game, seat) {
             Route::Own => {}
             Route::Pimc => {

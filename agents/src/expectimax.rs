@@ -418,7 +418,7 @@ impl<G: Game> Agent<G> for ExpectimaxAgent {
         self.spec.clone()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
         let fallback = MctsConfig {
             budget: Budget {
                 iters: Some(self.budget.iters.unwrap_or(200)),

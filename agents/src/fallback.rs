@@ -8,9 +8,13 @@
 //! | `alphabeta` | PIMC (`worlds`, `iters` per world) | UCT | refused |
 //! | `expectimax` | PIMC (10 worlds, `iters` per world) | UCT | refused (needs exactly two seats) |
 //! | `mcts` | single-observer ISMCTS | its own decoupled UCT | – |
+//! | `smmcts` | its own search on worlds drawn from the seat's information (4 worlds, the budget split) | its own | – |
 //! | `ismcts` | its own | UCT on one sampled world | – |
 //! | `pimc` | its own | UCT on one sampled world | – |
 //! | `greedy` | moves judged in one sampled world | uniform random | – |
+//! | `random` | legal actions only | uniform random | – |
+//! | `clairvoyant` | the seat's own view (its variant only) | – | – |
+//! | `cheat` | reads the true state (a reference; refused by the board for human seats) | its own decoupled UCT | – |
 //!
 //! The UCT and PIMC fallbacks play random playouts to the end with the default
 //! configuration, so they read no evaluation weights: `eval.*` given to `alphabeta` or
@@ -19,7 +23,9 @@
 //! `smmcts` with a `cutoff`, where the weights score the cut-off position).
 //!
 //! On perfect information `ismcts` and `pimc` search the one world there is: UCT, by
-//! their own definition rather than by a fallback. `cheat` reads the true state by design.
+//! their own definition rather than by a fallback. `cheat` reads the true state by design;
+//! every other agent decides from the seat's information only, which the registry states
+//! per agent (`crate::registry::Reads`) and `agents/tests/own_information.rs` checks.
 //!
 //! Facts read. Each question the table asks is one function below ([`hidden_information`],
 //! [`two_teams`], [`two_seats`], [`own_turn`]), reading what the `Game` trait offers today
@@ -121,6 +127,16 @@ pub fn expectimax<G: Game>(game: &G, seat: Seat) -> Route {
 pub fn mcts<G: Game>(game: &G) -> Route {
     if hidden_information(game) {
         Route::IsMcts
+    } else {
+        Route::Uct
+    }
+}
+
+/// `smmcts`'s route at `game` (and `mcts` built outside the registry): UCT on the state
+/// when nothing is hidden, else a search of worlds drawn from the seat's information.
+pub fn smmcts<G: Game>(game: &G) -> Route {
+    if hidden_information(game) {
+        Route::Pimc
     } else {
         Route::Uct
     }

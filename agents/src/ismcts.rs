@@ -549,7 +549,7 @@ impl<G: Game> Agent<G> for IsMctsAgent {
         self.spec.clone()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
         IsMcts::<G>::new(self.mode, self.config.clone()).decide(game, seat, &mut rng)
     }
 }
@@ -662,7 +662,7 @@ impl<G: Game> Agent<G> for PimcAgent {
         self.spec.clone()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        let mut rng = self.rng.for_decision(game.state_key(), rng);
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
         pimc_decide(game, seat, self.worlds, &self.config, &mut rng)
     }
 }

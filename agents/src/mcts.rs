@@ -12,13 +12,18 @@
 //!   after `cutoff` plies and scored by the evaluation squashed into (-1, 1).
 //!
 //! Agents: `mcts`, `cheat` (the same UCT reading the true state, the upper reference for
-//! hidden-information agents) and `smmcts`. On a hidden-information game the registry's
+//! hidden-information agents) and `smmcts`, which on a hidden-information game searches
+//! worlds drawn from the seat's information ([`sm_pimc_decide`], routed by
+//! `crate::fallback::smmcts`; in tournaments as on the board). Seeded agents (`seed=`)
+//! key each decision's stream by `information_key(seat)`, never the full state (`cheat`
+//! excepted). On a hidden-information game the registry's
 //! `mcts` plays single-observer ISMCTS (`crate::fallback::mcts` owns that choice), so
 //! this module never depends on `ismcts`: ISMCTS builds on UCT, not the reverse.
 
 use crate::baseline::random_action;
 use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
 use crate::eval::Evaluator;
+use crate::fallback::Route;
 use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
@@ -522,6 +527,67 @@ impl MctsAgent {
     }
 }
 
+/// Worlds `smmcts` draws per decision on a hidden-information game.
+pub const SM_WORLDS: usize = 4;
+
+/// `smmcts` on hidden information: the iteration budget split over [`SM_WORLDS`] worlds
+/// drawn with `sample_world(seat)`, each searched by simultaneous-move UCT, the root
+/// policies (or, at a seat node, the root visit shares) summed, and the action with the
+/// most weight played (at a simultaneous node, sampled from the summed policy).
+pub fn sm_pimc_decide<G: Game>(
+    game: &G,
+    seat: Seat,
+    config: &MctsConfig,
+    rng: &mut Pcg64,
+) -> G::Action {
+    let mut per = config.clone();
+    per.budget.iters = per.budget.iters.map(|n| (n / SM_WORLDS as u64).max(1));
+    per.budget.nodes = per.budget.nodes.map(|n| (n / SM_WORLDS as u64).max(1));
+    per.budget.time = per.budget.time.map(|t| t / SM_WORLDS as u32);
+    let mut legal = Vec::new();
+    game.legal_actions(seat, &mut legal);
+    let mut weight = vec![0.0; legal.len()];
+    for _ in 0..SM_WORLDS {
+        let world = game.sample_world(seat, rng);
+        let mut uct = Uct::<G>::new(per.clone());
+        uct.search(&world, rng);
+        let shares: Vec<(G::Action, f64)> = match world.turn() {
+            Turn::Simultaneous => world
+                .simultaneous_seats()
+                .iter()
+                .position(|&s| s == seat)
+                .map(|b| uct.root_policy(b))
+                .unwrap_or_default(),
+            _ => uct
+                .root_stats()
+                .into_iter()
+                .map(|(a, v, _)| (a, v))
+                .collect(),
+        };
+        for (a, w) in shares {
+            if let Some(i) = legal.iter().position(|&l| l == a) {
+                weight[i] += w;
+            }
+        }
+    }
+    if legal.is_empty() || weight.iter().all(|&w| w <= 0.0) {
+        return random_action(game, seat, rng);
+    }
+    if game.turn() == Turn::Simultaneous {
+        let total: f64 = weight.iter().sum();
+        let pairs: Vec<(G::Action, f64)> = legal
+            .iter()
+            .zip(&weight)
+            .map(|(&a, &w)| (a, w / total))
+            .collect();
+        return pairs[sample_chance(&pairs, rng)].0;
+    }
+    let best = (0..legal.len())
+        .max_by(|&i, &j| weight[i].total_cmp(&weight[j]).then(j.cmp(&i)))
+        .unwrap_or(0);
+    legal[best]
+}
+
 /// One decision by UCT from `game` for `seat` (shared with agents that degrade to it).
 pub fn uct_decide<G: Game>(
     game: &G,
@@ -556,14 +622,22 @@ impl<G: Game> Agent<G> for MctsAgent {
     }
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        let mut rng = self.rng.for_decision(game.state_key(), rng);
-        if self.kind == MctsKind::Plain && crate::fallback::hidden_information(game) {
-            // The registry's `mcts` runs ISMCTS here (`crate::fallback::mcts`); built
-            // directly, this agent still never reads the hidden state: it searches one
-            // world drawn from the seat's information.
-            let world = game.sample_world(seat, &mut rng);
-            return uct_decide(&world, seat, &self.config, &mut rng);
+        if self.kind == MctsKind::Cheat {
+            let mut rng = self.rng.for_decision(game.state_key(), rng);
+            return uct_decide(game, seat, &self.config, &mut rng);
         }
-        uct_decide(game, seat, &self.config, &mut rng)
+        // Seeded by what the seat knows, so a decision never depends on the hidden part.
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
+        match crate::fallback::smmcts(game) {
+            // The registry's `mcts` runs ISMCTS on hidden information
+            // (`crate::fallback::mcts`); built directly, this agent still never reads the
+            // hidden state.
+            Route::Pimc if self.kind == MctsKind::Plain => {
+                let world = game.sample_world(seat, &mut rng);
+                uct_decide(&world, seat, &self.config, &mut rng)
+            }
+            Route::Pimc => sm_pimc_decide(game, seat, &self.config, &mut rng),
+            _ => uct_decide(game, seat, &self.config, &mut rng),
+        }
     }
 }

@@ -34,11 +34,27 @@ use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::Game;
 
-/// One agent of the lab: its spec name, what it is, and the keys it reads.
+/// One agent of the lab: its spec name, what it is, the keys it reads, and what it
+/// reads of a hidden-information game.
 pub struct AgentInfo {
     pub name: &'static str,
     pub what: &'static str,
     pub schema: fn() -> Vec<Setting>,
+    pub reads: Reads,
+}
+
+/// What an agent decides from at a seat of a hidden-information game (on perfect
+/// information the two are the same). A fact beside each agent's declaration, so a
+/// server or a tool asks the registry ([`reads`]) rather than keeping its own list;
+/// agents claiming [`Reads::SeatInformation`] are played by
+/// `agents/tests/own_information.rs` on two states a seat cannot tell apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Only what the seat knows: its legal actions, its observation, worlds drawn by
+    /// `sample_world(seat)`, and seeds keyed by `information_key(seat)`.
+    SeatInformation,
+    /// The true state, hidden parts included (a reference, never a player's helper).
+    TrueState,
 }
 
 fn no_settings() -> Vec<Setting> {
@@ -51,66 +67,83 @@ pub const AGENT_TABLE: &[AgentInfo] = &[
         name: "random",
         what: "uniform over legal actions",
         schema: no_settings,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "greedy",
         what: "best one-ply material, a win above all",
         schema: no_settings,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "alphabeta",
         what: "negamax, iterative deepening, TT, quiescence",
         schema: AlphaBetaAgent::<engine::variants::chess::Chess>::schema,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "mcts",
         what: "UCT",
         schema: || MctsAgent::schema(MctsKind::Plain),
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "expectimax",
         what: "*-minimax with Star1/Star2 pruning",
         schema: ExpectimaxAgent::schema,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "ismcts",
         what: "information-set MCTS",
         schema: IsMctsAgent::schema,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "smmcts",
         what: "simultaneous-move MCTS",
         schema: || MctsAgent::schema(MctsKind::Sm),
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "cheat",
         what: "UCT on the true state",
         schema: || MctsAgent::schema(MctsKind::Cheat),
+        reads: Reads::TrueState,
     },
     AgentInfo {
         name: "pimc",
         what: "determinized UCT with voting",
         schema: PimcAgent::schema,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "clairvoyant",
         what: "Clairvoyant Chess: expected-Zorkmid guesser, balance-driven purchases",
         schema: ClairvoyantAgent::schema,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "uci",
         what: "an outside UCI engine (chess, Chess960)",
         schema: crate::uci::schema,
+        reads: Reads::SeatInformation,
     },
     AgentInfo {
         name: "ext",
         what: "an outside bot speaking the JSON-lines protocol (any variant)",
         schema: crate::ext::schema,
+        reads: Reads::SeatInformation,
     },
 ];
 
 /// Agents that drive an outside program (their `cmd` key is required).
 pub const EXTERNAL: &[&str] = &["uci", "ext"];
+
+/// What agent `name` reads of a hidden-information game (`None`: no such agent).
+pub fn reads(name: &str) -> Option<Reads> {
+    AGENT_TABLE.iter().find(|a| a.name == name).map(|a| a.reads)
+}
 
 /// Every agent name, as help texts list them.
 pub fn names() -> Vec<&'static str> {

@@ -3,7 +3,8 @@
 //! decision is an HTTP request), each driven by its own client thread for `ACTS` actions:
 //! read the seat's state, play its first legal action. Prints the median and p99 latency
 //! of state and act requests and the process's resident memory (VmRSS) before the games,
-//! after them, and after the games have expired.
+//! after them, and after the games have expired. Games are written to a SQLite file in a
+//! temporary folder, as the server does by default (`CHESSLAB_LOAD_MEMORY=1`: memory only).
 //!
 //! Ignored by default (it measures, it asserts only that every request succeeds); run:
 //! `cargo test -p experiments --test serve_load -- --ignored --nocapture`, with
@@ -52,7 +53,14 @@ fn board_load_200_games() {
     let games = env("CHESSLAB_LOAD_GAMES", 200);
     let acts = env("CHESSLAB_LOAD_ACTS", 20);
     let idle = Duration::from_secs(2);
-    let addr = experiments::serve::spawn_local(games + 10, idle, None).expect("server");
+    // Games are written to a database as `chesslab serve` does by default
+    // (`CHESSLAB_LOAD_MEMORY=1`: in memory only, as before issue 35).
+    let data = tempfile::tempdir().expect("a temporary folder");
+    let mut config = experiments::serve::Config::new(games + 10, idle, None);
+    if std::env::var("CHESSLAB_LOAD_MEMORY").is_err() {
+        config.data = Some(data.path().to_path_buf());
+    }
+    let addr = experiments::serve::spawn_with(config).expect("server");
     let before = rss_kib();
     let start = Instant::now();
     let threads: Vec<_> = (0..games)
@@ -118,8 +126,9 @@ fn board_load_200_games() {
     assert_eq!(st, 200);
     let after = rss_kib();
     println!(
-        "{games} concurrent games x {acts} actions over loopback in {:.1} s",
-        wall.as_secs_f64()
+        "{games} concurrent games x {acts} actions over loopback in {:.1} s: {:.0} requests/s",
+        wall.as_secs_f64(),
+        (state_t.len() + act_t.len()) as f64 / wall.as_secs_f64()
     );
     for (name, t) in [("state", &state_t), ("act", &act_t)] {
         println!(

@@ -14,6 +14,9 @@ pub struct CreateRequest {
     /// TOML text, or a JSON object of the same keys, read over the variant's defaults.
     #[serde(default)]
     pub params: Option<serde_json::Value>,
+    /// Default: drawn from the operating system when a human plays (revealed when the
+    /// game ends), else 1. Given for a hidden-information game with a human seat, it
+    /// makes a practice game.
     #[serde(default)]
     pub seed: Option<u64>,
     #[serde(default)]
@@ -84,7 +87,7 @@ pub struct BranchRequest {
     /// Starting just before a chance outcome re-rolls it in every game.
     #[serde(default)]
     pub ply: Option<usize>,
-    /// How many games (1 to [`MAX_BRANCH_GAMES`]; default 20).
+    /// How many games (1 to the server's `--max-branch-games`; default 20).
     #[serde(default)]
     pub games: Option<usize>,
     /// Per seat an agent spec; one entry fills every seat; default: the game's bots,
@@ -100,9 +103,6 @@ pub struct BranchRequest {
     #[serde(default)]
     pub seed: Option<u64>,
 }
-
-/// Most games one branch request may run.
-pub const MAX_BRANCH_GAMES: usize = 200;
 
 /// One seat's share of a branch's outcomes.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -183,6 +183,13 @@ pub struct SeatView {
     pub version: u64,
     /// A bot or chance is about to act.
     pub thinking: bool,
+    /// A practice game: a hidden-information game with a human seat whose creator chose
+    /// the seed (takeback allowed; the creator could know the hidden draws).
+    #[serde(default)]
+    pub practice: bool,
+    /// The game's seed, once the game is over.
+    #[serde(default)]
+    pub seed: Option<u64>,
     pub audit: Option<AuditView>,
 }
 
@@ -194,7 +201,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),

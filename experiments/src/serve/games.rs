@@ -10,9 +10,9 @@
 //! `rule_serve_bot_game_is_play_game` in `experiments/tests/serve_api.rs`).
 
 use super::api::{
-    ApiError, BranchOutcome, BranchRequest, BranchSeat, ChanceView, ResultView, SeatView, TurnView,
-    MAX_BRANCH_GAMES,
+    ApiError, BranchOutcome, BranchRequest, ChanceView, ResultView, SeatView, TurnView,
 };
+use super::limits::{agent_error, checked_spec, EvalFiles, Limits, Use};
 use crate::util::mix;
 use agents::Agent;
 use engine::game::{joint_notation, Game, Information, Seat, Turn};
@@ -21,11 +21,6 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// Agent names the server refuses: they start outside programs, which a web request
-/// must never be able to do.
-pub const REFUSED_AGENTS: &[&str] = agents::registry::EXTERNAL;
 
 /// A game that answers the API whatever its variant.
 pub trait Session: Send {
@@ -56,19 +51,46 @@ pub trait Session: Send {
     fn params_toml(&self) -> String;
     fn params_digest(&self) -> String;
     fn seed(&self) -> u64;
+    /// A hidden-information game with a human seat whose seed the creator chose: its
+    /// views and export say so, and takeback is allowed.
+    fn practice(&self) -> bool;
+    /// Per action, the human seats that decided it (takeback's record).
+    fn deciders(&self) -> &[Vec<Seat>];
+    /// Replays a stored record onto this fresh game (a restart), reseeding chance and
+    /// bots by the number of actions.
+    fn restore(&mut self, actions: &[String], deciders: &[Vec<Seat>]) -> Result<(), ApiError>;
     fn opening(&self) -> Option<&str>;
     fn version(&self) -> u64;
     fn result(&self) -> Option<ResultView>;
     /// Prepares "branch here" (the start position, its agents and seeds) while the game
     /// is locked; the returned job plays the games without the lock.
     fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError>;
+    /// How long a branch may run (`--max-branch-seconds`).
+    fn branch_time(&self) -> std::time::Duration;
 }
 
-/// The games of a branch, ready to run on a blocking thread.
-pub type BranchJob = Box<dyn FnOnce() -> Result<BranchOutcome, ApiError> + Send>;
+/// What agents a game may build, shared by every game of a server.
+#[derive(Debug, Clone, Default)]
+pub struct AgentRules {
+    pub limits: Limits,
+    pub evals: EvalFiles,
+}
+
+impl AgentRules {
+    /// Builds the bot or helper `spec` under the server's limits ([`super::limits`]).
+    pub fn build<G: Game>(&self, spec: &str, used: Use) -> Result<Box<dyn Agent<G>>, ApiError> {
+        let checked = checked_spec(spec, &self.limits, &self.evals, used)?;
+        agents::registry::build::<G>(&checked).map_err(|e| agent_error(spec.trim(), &e))
+    }
+}
+
+/// The games of a branch, ready to run on a blocking thread; they stop early (an error)
+/// when the flag is set (the client left) or the branch's time is up.
+pub type BranchJob =
+    Box<dyn FnOnce(&std::sync::atomic::AtomicBool) -> Result<BranchOutcome, ApiError> + Send>;
 
 /// Reads `over` (TOML text or a JSON object) over `base`'s TOML, table by table.
-fn merged_params<P: engine::game::VariantParams>(
+pub(super) fn merged_params<P: engine::game::VariantParams>(
     name: &str,
     base: &str,
     over: &serde_json::Value,
@@ -107,7 +129,12 @@ fn merged_params<P: engine::game::VariantParams>(
 /// What a new game is made from.
 #[derive(Clone, Debug)]
 pub struct NewGame {
-    pub seed: u64,
+    /// The creator's seed; `None`: from the operating system when a human plays, else 1.
+    pub seed: Option<u64>,
+    /// Set when a stored game is rebuilt; `None`: a seed given for a hidden-information
+    /// game with a human seat makes a practice game.
+    pub practice: Option<bool>,
+    pub rules: Arc<AgentRules>,
     pub opening: Option<String>,
     /// Per seat `"human"` or an agent spec; one entry fills every seat.
     pub seats: Vec<String>,
@@ -115,24 +142,26 @@ pub struct NewGame {
 
 pub const HUMAN: &str = "human";
 
-struct GameSession<G: Game> {
-    name: &'static str,
+pub(super) struct GameSession<G: Game> {
+    pub(super) name: &'static str,
     /// The parameters as JSON, TOML and games.csv digest, fixed at creation.
-    params: (serde_json::Value, String, String),
-    game: G,
-    seed: u64,
-    opening: Option<String>,
-    seat_specs: Vec<String>,
+    pub(super) params: (serde_json::Value, String, String),
+    pub(super) game: G,
+    pub(super) seed: u64,
+    pub(super) opening: Option<String>,
+    pub(super) seat_specs: Vec<String>,
     bots: Vec<Option<Box<dyn Agent<G>>>>,
     bot_rngs: Vec<Pcg64>,
     chance_rng: Pcg64,
-    actions: Vec<String>,
+    pub(super) actions: Vec<String>,
     /// Who decided each action: a seat's human decision, or `None` (chance, bots,
     /// joint actions).
     deciders: Vec<Vec<Seat>>,
     /// Secret commits at the current simultaneous node, by seat.
     commits: HashMap<Seat, G::Action>,
     version: u64,
+    practice: bool,
+    pub(super) rules: Arc<AgentRules>,
     /// Result of a game ended by a bot's forfeit (outside programs are refused, so only
     /// as a safety net).
     forfeit: Option<ResultView>,
@@ -290,6 +319,8 @@ impl<G: Game> Session for GameSession<G> {
             plies: self.actions.len(),
             version: self.version,
             thinking: self.bot_due(),
+            practice: self.practice,
+            seed: over.then_some(self.seed),
             audit: audit.then(|| super::api::AuditView {
                 state: format!("{:?}", self.game),
                 observations: (0..self.game.num_seats())
@@ -329,7 +360,8 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn agent_act(&mut self, seat: Seat, spec: &str) -> Result<String, ApiError> {
-        let mut agent = build_agent::<G>(spec)?;
+        // Advice for a human seat: only agents that decide from its information.
+        let mut agent = self.rules.build::<G>(spec, Use::BesideHumans)?;
         let mine = matches!(self.game.turn(), Turn::Seat(s) if s == seat)
             || (self.game.turn() == Turn::Simultaneous
                 && self.game.simultaneous_seats().contains(&seat)
@@ -352,6 +384,16 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn undo(&mut self, seat: Seat) -> Result<usize, ApiError> {
+        if self.over() {
+            return Err(ApiError::conflict(
+                "the game is over: nothing can be taken back",
+            ));
+        }
+        if !self.perfect_information() && !self.practice {
+            return Err(ApiError::forbidden(
+                "takeback in a hidden-information game would let a seat probe what it cannot see; it is allowed only in practice games (created with an explicit seed)",
+            ));
+        }
         if let Some(other) = (0..self.seat_specs.len()).find(|&s| s != seat && self.is_human(s)) {
             return Err(ApiError::conflict(format!(
                 "takeback is for games against bots; {} is a human seat too",
@@ -440,6 +482,32 @@ impl<G: Game> Session for GameSession<G> {
     fn seed(&self) -> u64 {
         self.seed
     }
+    fn practice(&self) -> bool {
+        self.practice
+    }
+    fn deciders(&self) -> &[Vec<Seat>] {
+        &self.deciders
+    }
+    fn restore(&mut self, actions: &[String], deciders: &[Vec<Seat>]) -> Result<(), ApiError> {
+        if deciders.len() != actions.len() {
+            return Err(ApiError::internal(
+                "the stored record and its deciders differ in length",
+            ));
+        }
+        let texts: Vec<&str> = actions.iter().map(String::as_str).collect();
+        self.game = engine::game::replay(self.game.clone(), &texts).map_err(|e| {
+            ApiError::internal(format!("the stored record does not replay: {}", chain(&e)))
+        })?;
+        self.actions = actions.to_vec();
+        self.deciders = deciders.to_vec();
+        self.version = actions.len() as u64;
+        let plies = actions.len() as u64;
+        self.chance_rng = Pcg64::seed_from_u64(mix(mix(self.seed, 0), plies));
+        for (s, r) in self.bot_rngs.iter_mut().enumerate() {
+            *r = Pcg64::seed_from_u64(mix(mix(self.seed, s as u64 + 1), plies));
+        }
+        Ok(())
+    }
     fn opening(&self) -> Option<&str> {
         self.opening.as_deref()
     }
@@ -447,124 +515,10 @@ impl<G: Game> Session for GameSession<G> {
         self.version
     }
     fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError> {
-        let plies = self.actions.len();
-        let ply = req.ply.unwrap_or(plies);
-        if ply > plies {
-            return Err(ApiError::bad_request(format!(
-                "ply {ply}: the game has {plies} actions"
-            )));
-        }
-        let games = req.games.unwrap_or(20);
-        if !(1..=MAX_BRANCH_GAMES).contains(&games) {
-            return Err(ApiError::bad_request(format!(
-                "games: between 1 and {MAX_BRANCH_GAMES} (got {games})"
-            )));
-        }
-        let n = self.seat_specs.len();
-        let specs: Vec<String> = match req.agents.len() {
-            0 => self
-                .seat_specs
-                .iter()
-                .map(|s| {
-                    if s == HUMAN {
-                        "random".into()
-                    } else {
-                        s.clone()
-                    }
-                })
-                .collect(),
-            1 => vec![req.agents[0].trim().to_string(); n],
-            k if k == n => req.agents.iter().map(|s| s.trim().to_string()).collect(),
-            k => {
-                return Err(ApiError::bad_request(format!(
-                    "agents: {n} seat(s) but {k} given"
-                )))
-            }
-        };
-        let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
-        for spec in &specs {
-            agents.push(build_agent::<G>(spec)?);
-        }
-        let start = match &req.params {
-            None | Some(serde_json::Value::Null) => {
-                let mut g = self.game.clone();
-                for _ in ply..plies {
-                    g.undo();
-                }
-                g
-            }
-            Some(over) => {
-                let p: G::Params = merged_params(self.name, &self.params.1, over)?;
-                let fresh = match &self.opening {
-                    Some(text) => G::from_opening(&p, text)
-                        .map_err(|e| ApiError::unprocessable(format!("opening: {}", chain(&e))))?,
-                    None => G::new(&p),
-                };
-                let texts: Vec<&str> = self.actions[..ply].iter().map(String::as_str).collect();
-                engine::game::replay(fresh, &texts).map_err(|e| {
-                    ApiError::unprocessable(format!(
-                        "the game's first {ply} actions do not replay under these parameters: {}",
-                        chain(&e)
-                    ))
-                })?
-            }
-        };
-        if start.turn() == Turn::Terminal {
-            return Err(ApiError::conflict(format!(
-                "the game is over after {ply} actions: nothing to branch"
-            )));
-        }
-        let seed = req.seed.unwrap_or(self.seed);
-        let names: Vec<String> = (0..n).map(|s| start.seat_name(s)).collect();
-        Ok(Box::new(move || {
-            let mut returns = vec![Vec::with_capacity(games); n];
-            let mut lengths = 0usize;
-            let mut reasons: Vec<(String, usize)> = Vec::new();
-            for i in 0..games {
-                let s = mix(seed, i as u64);
-                // The tournament's own game loop, bots seeded per game as there.
-                let played = crate::run::gameplay::play_game_with(
-                    &start,
-                    &mut agents,
-                    s,
-                    s,
-                    None,
-                    &crate::run::gameplay::PlayOptions::default(),
-                )
-                .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
-                .ok_or_else(|| ApiError::internal("a branch game was stopped"))?;
-                lengths += played.plies();
-                for (seat, r) in played.returns.iter().enumerate().take(n) {
-                    returns[seat].push(*r);
-                }
-                match reasons.iter_mut().find(|(r, _)| *r == played.reason) {
-                    Some((_, c)) => *c += 1,
-                    None => reasons.push((played.reason.clone(), 1)),
-                }
-            }
-            reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            let seats = (0..n)
-                .map(|s| {
-                    let r = &returns[s];
-                    BranchSeat {
-                        seat: s,
-                        name: names[s].clone(),
-                        agent: specs[s].clone(),
-                        wins: r.iter().filter(|&&x| x > 0.0).count(),
-                        draws: r.iter().filter(|&&x| x == 0.0).count(),
-                        losses: r.iter().filter(|&&x| x < 0.0).count(),
-                        mean_return: r.iter().sum::<f64>() / games as f64,
-                    }
-                })
-                .collect();
-            Ok(BranchOutcome {
-                from_ply: ply,
-                games,
-                seats,
-                mean_plies: lengths as f64 / games as f64,
-                reasons,
-            })
-        }))
+        super::branch::brancher(self, req)
+    }
+    fn branch_time(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.rules.limits.max_branch_seconds)
     }
 
     fn result(&self) -> Option<ResultView> {
@@ -578,18 +532,6 @@ impl<G: Game> Session for GameSession<G> {
     }
 }
 
-/// Builds a bot from `spec`, refusing agents that start outside programs.
-pub fn build_agent<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, ApiError> {
-    let name = spec.split(':').next().unwrap_or("").trim();
-    if REFUSED_AGENTS.contains(&name) {
-        return Err(ApiError::bad_request(format!(
-            "agent '{name}' starts an outside program, which the server does not allow"
-        )));
-    }
-    agents::registry::build::<G>(spec)
-        .map_err(|e| ApiError::bad_request(format!("agent '{spec}': {e}")))
-}
-
 /// Builds a [`Session`] for the variant [`engine::registry::visit`] hands over.
 pub struct Builder(pub NewGame);
 
@@ -597,7 +539,9 @@ impl VariantVisitor for Builder {
     type Output = Result<Box<dyn Session>, ApiError>;
     fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Self::Output {
         let NewGame {
-            seed,
+            seed: given_seed,
+            practice,
+            rules,
             opening,
             seats,
         } = self.0;
@@ -617,15 +561,36 @@ impl VariantVisitor for Builder {
                 )))
             }
         };
+        let humans = specs.iter().any(|s| s.trim() == HUMAN);
+        let hidden = !start.is_perfect_information();
+        // Bots beside a human in a hidden-information game decide from their seat's
+        // information only: a bot reading the true state would show it in its play.
+        let used = if humans && hidden {
+            Use::BesideHumans
+        } else {
+            Use::BotsOnly
+        };
         let mut bots = Vec::with_capacity(n);
         for spec in &specs {
             let spec = spec.trim();
             if spec == HUMAN {
                 bots.push(None);
             } else {
-                bots.push(Some(build_agent::<G>(spec)?));
+                bots.push(Some(rules.build::<G>(spec, used)?));
             }
         }
+        // A human's game is seeded from the operating system unless the creator chose the
+        // seed, which makes a hidden-information game a practice game (the creator could
+        // replay the seed with bots and read the hidden draws).
+        let seed = match given_seed {
+            Some(s) => s,
+            None if humans => {
+                use rand::RngCore;
+                rand::rngs::OsRng.next_u64()
+            }
+            None => 1,
+        };
+        let practice = practice.unwrap_or(given_seed.is_some() && humans && hidden);
         let params = (
             serde_json::to_value(&params).unwrap_or(serde_json::Value::Null),
             toml::to_string(&params).unwrap_or_default(),
@@ -647,6 +612,8 @@ impl VariantVisitor for Builder {
             deciders: Vec::new(),
             commits: HashMap::new(),
             version: 0,
+            practice,
+            rules,
             forfeit: None,
         }))
     }
@@ -662,134 +629,4 @@ pub fn chain(e: &dyn std::error::Error) -> String {
         cur = c.source();
     }
     s
-}
-
-/// One live game: the session, its seat tokens and its update channel.
-pub struct Entry {
-    pub session: tokio::sync::Mutex<Box<dyn Session>>,
-    /// Per seat: the token of a human seat, `None` for bots.
-    pub tokens: Vec<Option<String>>,
-    pub audit: bool,
-    pub updates: tokio::sync::watch::Sender<u64>,
-    last_used: std::sync::Mutex<Instant>,
-}
-
-impl Entry {
-    pub fn touch(&self) {
-        if let Ok(mut t) = self.last_used.lock() {
-            *t = Instant::now();
-        }
-    }
-    fn idle(&self) -> Duration {
-        self.last_used
-            .lock()
-            .map_or(Duration::ZERO, |t| t.elapsed())
-    }
-    /// Whether `token` is the token of human seat `seat`.
-    pub fn token_ok(&self, seat: Seat, token: Option<&str>) -> bool {
-        matches!((self.tokens.get(seat), token), (Some(Some(t)), Some(given)) if constant_eq(t, given))
-    }
-    pub fn has_humans(&self) -> bool {
-        self.tokens.iter().any(Option::is_some)
-    }
-}
-
-/// Compares without stopping at the first difference (tokens are secrets).
-fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
-
-/// The live games.
-pub struct Store {
-    games: std::sync::Mutex<HashMap<String, Arc<Entry>>>,
-    pub max_games: usize,
-    pub idle: Duration,
-}
-
-impl Store {
-    pub fn new(max_games: usize, idle: Duration) -> Store {
-        Store {
-            games: std::sync::Mutex::new(HashMap::new()),
-            max_games,
-            idle,
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Entry>>> {
-        // A panic while holding the lock cannot leave the map half-changed (every
-        // change is one insert or retain), so a poisoned lock is still usable.
-        self.games.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Drops games idle for longer than the limit; returns how many were dropped.
-    pub fn expire(&self) -> usize {
-        let mut g = self.lock();
-        let before = g.len();
-        g.retain(|_, e| e.idle() <= self.idle);
-        before - g.len()
-    }
-
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Adds a game; returns its id and tokens, or an error when the store is full.
-    pub fn insert(
-        &self,
-        session: Box<dyn Session>,
-        audit: bool,
-    ) -> Result<(String, Arc<Entry>), ApiError> {
-        self.expire();
-        let mut g = self.lock();
-        if g.len() >= self.max_games {
-            return Err(ApiError::unavailable(format!(
-                "too many live games ({}); try again when idle games have expired",
-                self.max_games
-            )));
-        }
-        let tokens = session
-            .seat_specs()
-            .iter()
-            .map(|s| (s == HUMAN).then(secret))
-            .collect();
-        let version = session.version();
-        let entry = Arc::new(Entry {
-            session: tokio::sync::Mutex::new(session),
-            tokens,
-            audit,
-            updates: tokio::sync::watch::channel(version).0,
-            last_used: std::sync::Mutex::new(Instant::now()),
-        });
-        let mut id = secret();
-        while g.contains_key(&id) {
-            id = secret();
-        }
-        g.insert(id.clone(), entry.clone());
-        Ok((id, entry))
-    }
-
-    pub fn get(&self, id: &str) -> Result<Arc<Entry>, ApiError> {
-        let e = self.lock().get(id).cloned().ok_or_else(|| {
-            ApiError::not_found(format!("no live game '{id}' (it may have expired)"))
-        })?;
-        e.touch();
-        Ok(e)
-    }
-}
-
-/// 128 random bits as hex: game ids and seat tokens. Drawn from the operating system's
-/// entropy (not from a game's seed): they guard access, they do not shape games.
-fn secret() -> String {
-    use rand::RngCore;
-    let mut b = [0u8; 16];
-    rand::rngs::OsRng.fill_bytes(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }

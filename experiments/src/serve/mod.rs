@@ -3,10 +3,13 @@
 //! compiled into the binary with `include_str!`) that uses nothing but that API. The
 //! API is documented in `docs/api.md`.
 //!
-//! Modules: [`api`] (request and response bodies, errors), [`games`] (a type-erased live
-//! game over the registry, and the store of live games), [`golf`] (a Chess Golf hole as a
-//! one-seat game, offered beside the registry), `assets/` (the page); beside the board,
-//! [`uci`] serves an agent to UCI programs on standard input and output.
+//! Modules: [`api`] (request and response bodies, errors), [`guard`] (Host/Origin, JSON
+//! bodies, JSON refusals), [`games`] (a type-erased live game over the registry), `branch`
+//! ("branch here"), [`limits`] (what a request's agent specs may ask for), [`store`] (the
+//! live games, token hashes, expiry), [`persist`] (the SQLite file that outlives the
+//! process), [`golf`] (a Chess Golf hole as a one-seat game, offered beside the registry),
+//! `assets/` (the page); beside the board, [`uci`] serves an agent to UCI programs on
+//! standard input and output.
 //!
 //! The folder may depend on [`crate::run`], [`crate::golf`], [`crate::record`] and
 //! [`crate::util`]; never on `cli` or `studies`.
@@ -25,10 +28,29 @@
 //!   state. The record (every action) and the pending chance outcomes are in a view only
 //!   for perfect-information games, once the game is over, or in an audit. Tests
 //!   `rule_serve_hidden_views_are_observations` and `rule_serve_tokens_are_enforced`.
-//! - Every human seat gets a 128-bit token at creation. The state of a hidden-information
-//!   game is given only to the seat's token holder; a perfect-information game may be
-//!   watched by anyone (its observation is the whole state). Bot seats' views are shown
-//!   only in games without human seats.
+//! - Every human seat gets a 128-bit token at creation; the server keeps only its SHA-256
+//!   hash. The state of a hidden-information game is given only to the seat's token
+//!   holder; a perfect-information game may be watched by anyone (its observation is the
+//!   whole state). Bot seats' views are shown only in games without human seats.
+//! - Seeds (issue 35): a game with a human seat draws its seed from the operating system
+//!   unless the creator gives one, and shows it (`seed` in views) only once over; a given
+//!   seed in a hidden-information game with a human seat makes a practice game
+//!   (`practice` in views, `X-Chesslab-Practice` and a TOML comment in the export). Games
+//!   of bots keep seed 1 by default (they equal the tournament's game). Test
+//!   `rule_serve_seeds_hidden_until_the_end`.
+//! - Requests from elsewhere: Host and Origin must be the server's own (`--host NAME`
+//!   adds names); bodies must be `application/json` (415); every refusal is JSON, axum's
+//!   own rejections and 405 included ([`guard`]). `--bind` is the address bound (it was
+//!   `--host` before issue 35).
+//! - Agents beside humans decide from the seat's information only (the registry's
+//!   `Reads` fact, not a list here): `agent-act` and bot seats of hidden-information games
+//!   with a human refuse `cheat`. Every request's spec is checked against the limits and
+//!   may name no file ([`limits`]). Tests `rule_serve_agents_beside_humans_see_only_the_seat`,
+//!   `rule_serve_twin_hidden_truths_answer_alike`, `rule_serve_request_files_are_refused`,
+//!   `rule_serve_limit_*` (`experiments/tests/serve_security.rs`).
+//! - Games are stored in SQLite under `--data DIR` (default `./chesslab-data`) after every
+//!   change and resumed at start, bots included ([`persist`]); test
+//!   `rule_serve_games_survive_a_restart`.
 //! - Bots and chance move on a blocking thread (`spawn_blocking`) after every change;
 //!   seeds follow `play_game` (see [`games`]), so a game of bots equals the tournament's
 //!   game with the same seed. Agents that start outside programs (`uci`, `ext`) are
@@ -38,9 +60,13 @@
 //!   seat has committed.
 //! - Takeback (`undo`) is for games against bots only: it takes back the seat's last
 //!   decision and every action after it; chance is not rewound, so a re-played chance
-//!   node may fall differently.
+//!   node may fall differently. In hidden-information games only practice games allow
+//!   it (a takeback would probe the hidden part), and no finished game does
+//!   (`rule_serve_takeback_is_no_probe`).
 //! - Bounds: request bodies over 64 KiB are refused (413); at most `--max-games` live
-//!   games (503 beyond); a game idle for `--idle-minutes` is dropped.
+//!   games (503 beyond); a game idle for `--idle-minutes` is dropped and its bots stop at
+//!   their next decision; each game's bots step on their own blocking thread, so a slow
+//!   bot holds back only its game (`rule_serve_slow_bot_holds_back_only_its_game`).
 //! - Watch: `--results DIR` lets the page list `DIR/games.csv` and step through any row
 //!   (replayed with the trace's own walk, [`crate::run::trace::trace_record`], with every
 //!   seat's observation: the folder is the operator's own, nothing is hidden there).
@@ -55,11 +81,16 @@
 //!   TOML, which `chesslab replay --games FILE --row 1 --params P` verifies.
 
 pub mod api;
+mod branch;
 pub mod games;
 pub mod golf;
+pub mod guard;
+pub mod limits;
+pub mod persist;
+pub mod store;
 pub mod uci;
+mod watch;
 
-use crate::run::trace::{trace_record, Step};
 use anyhow::{Context, Result};
 use api::{
     ActRequest, AgentActRequest, ApiError, CreateRequest, CreateResponse, SeatRequest, SeatView,
@@ -75,11 +106,12 @@ use axum::{Json, Router};
 use clap::Args;
 use engine::game::{Game, Seat};
 use engine::registry::{self, VariantVisitor};
-use games::{Builder, Entry, NewGame, Store};
+use games::{AgentRules, Builder, NewGame};
 use serde::Deserialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use store::{Entry, Store};
 
 /// The registry's [`registry::visit`], plus the Golf hole ([`golf`]), which the board
 /// offers beside the registered variants.
@@ -105,7 +137,24 @@ pub struct ServeArgs {
     pub port: u16,
     /// Address to bind; anything but loopback exposes the board to the network.
     #[arg(long, default_value = "127.0.0.1")]
-    pub host: String,
+    pub bind: String,
+    /// Another name the board may be reached by (repeatable). Requests whose Host or
+    /// Origin is not localhost, 127.0.0.1, [::1], the bound address or one of these are
+    /// refused (the defence against DNS rebinding and other pages).
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
+    /// Folder of the games database (games.sqlite), so games survive a restart.
+    #[arg(long, default_value = "chesslab-data")]
+    pub data: PathBuf,
+    /// Keep games in memory only (gone when the server stops).
+    #[arg(long, conflicts_with = "data")]
+    pub no_data: bool,
+    /// An evaluation file requests may name as `eval=NAME` (repeatable; requests never
+    /// name paths).
+    #[arg(long = "eval", value_name = "NAME=FILE")]
+    pub evals: Vec<String>,
+    #[command(flatten)]
+    pub limits: limits::Limits,
     /// A results folder whose games.csv the page can open (watch mode).
     #[arg(long)]
     pub results: Option<PathBuf>,
@@ -121,6 +170,7 @@ pub struct ServeArgs {
 pub struct Server {
     pub store: Store,
     pub results: Option<PathBuf>,
+    pub rules: Arc<AgentRules>,
 }
 
 type Shared = Arc<Server>;
@@ -142,16 +192,128 @@ pub fn router(server: Shared) -> Router {
         .route("/api/games/:id/branch", post(branch))
         .route("/api/games/:id/events", get(events))
         .route("/api/games/:id/export", get(export))
-        .route("/api/results", get(results_list))
-        .route("/api/results/:index", get(results_game))
+        .route("/api/results", get(watch::results_list))
+        .route("/api/results/:index", get(watch::results_game))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
 
+/// The application behind the request checks ([`guard`]): Host and Origin, JSON bodies,
+/// URI length, and every refusal as JSON.
+pub fn app(server: Shared, allowed: guard::Allowed) -> Router {
+    router(server)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(allowed),
+            guard::check,
+        ))
+        .layer(axum::middleware::from_fn(guard::json_errors))
+}
+
+/// How a server is set up, beside its listener (`chesslab serve`'s flags; tests and
+/// benches build one directly).
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub max_games: usize,
+    pub idle: Duration,
+    pub results: Option<PathBuf>,
+    /// Folder of the games database; `None`: in memory only.
+    pub data: Option<PathBuf>,
+    pub hosts: Vec<String>,
+    pub rules: AgentRules,
+}
+
+impl Config {
+    pub fn new(max_games: usize, idle: Duration, results: Option<PathBuf>) -> Config {
+        Config {
+            max_games,
+            idle,
+            results,
+            data: None,
+            hosts: Vec::new(),
+            rules: AgentRules::default(),
+        }
+    }
+}
+
+/// The server's state for `config`, with every stored game read back and its bots
+/// resumed (call inside a tokio runtime).
+pub fn start_server(config: &Config) -> Result<Shared> {
+    let db = match &config.data {
+        Some(dir) => Some(persist::Db::open(dir)?),
+        None => None,
+    };
+    let saved = match &db {
+        Some(db) => db.load()?,
+        None => Vec::new(),
+    };
+    let rules = Arc::new(config.rules.clone());
+    let server = Arc::new(Server {
+        store: Store::new(config.max_games, config.idle, db),
+        results: config.results.clone(),
+        rules: rules.clone(),
+    });
+    let mut resumed = 0;
+    for g in &saved {
+        let new = NewGame {
+            seed: Some(g.seed),
+            practice: Some(g.practice),
+            rules: rules.clone(),
+            opening: g.opening.clone(),
+            seats: g.seats.clone(),
+        };
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            visit_any(&g.variant, Some(&g.params_toml), Builder(new))
+        }));
+        let session = match built {
+            Ok(Ok(Ok(mut s))) => match s.restore(&g.actions, &g.deciders) {
+                Ok(()) => s,
+                Err(e) => {
+                    eprintln!("warning: stored game {} not resumed: {}", g.id, e.message);
+                    continue;
+                }
+            },
+            Ok(Ok(Err(e))) => {
+                eprintln!("warning: stored game {} not resumed: {}", g.id, e.message);
+                continue;
+            }
+            Ok(Err(e)) => {
+                eprintln!(
+                    "warning: stored game {} not resumed: {}",
+                    g.id,
+                    games::chain(&e)
+                );
+                continue;
+            }
+            Err(_) => {
+                eprintln!(
+                    "warning: stored game {} not resumed: the variant panicked",
+                    g.id
+                );
+                continue;
+            }
+        };
+        server.store.restore(g, session);
+        if let Ok(entry) = server.store.get(&g.id) {
+            drive(server.clone(), entry);
+        }
+        resumed += 1;
+    }
+    if !saved.is_empty() {
+        eprintln!("resumed {resumed} of {} stored games", saved.len());
+    }
+    Ok(server)
+}
+
 /// Starts a server on `listener` in the background of the current tokio runtime, with
 /// the expiry sweep.
-pub async fn serve_on(listener: tokio::net::TcpListener, server: Shared) -> Result<()> {
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    server: Shared,
+    hosts: &[String],
+) -> Result<()> {
+    let local = listener.local_addr()?;
+    let allowed = guard::Allowed::new(local, hosts, local.port());
     let sweep = server.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(30));
@@ -160,7 +322,7 @@ pub async fn serve_on(listener: tokio::net::TcpListener, server: Shared) -> Resu
             sweep.store.expire();
         }
     });
-    axum::serve(listener, router(server))
+    axum::serve(listener, app(server, allowed))
         .await
         .context("the server stopped")
 }
@@ -168,6 +330,11 @@ pub async fn serve_on(listener: tokio::net::TcpListener, server: Shared) -> Resu
 /// Starts a server on `127.0.0.1:0` on its own thread and runtime; returns its address
 /// (for tests and benches).
 pub fn spawn_local(max_games: usize, idle: Duration, results: Option<PathBuf>) -> Result<String> {
+    spawn_with(Config::new(max_games, idle, results))
+}
+
+/// [`spawn_local`] with any configuration.
+pub fn spawn_with(config: Config) -> Result<String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -177,24 +344,35 @@ pub fn spawn_local(max_games: usize, idle: Duration, results: Option<PathBuf>) -
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .context("cannot bind 127.0.0.1:0")?;
     let addr = listener.local_addr()?.to_string();
-    let server = Arc::new(Server {
-        store: Store::new(max_games, idle),
-        results,
-    });
+    let server = {
+        let _guard = rt.enter();
+        start_server(&config)?
+    };
     std::thread::spawn(move || {
-        let _ = rt.block_on(serve_on(listener, server));
+        let _ = rt.block_on(serve_on(listener, server, &config.hosts));
     });
     Ok(addr)
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
-    let loopback = matches!(args.host.as_str(), "127.0.0.1" | "localhost" | "::1");
+    let loopback = matches!(args.bind.as_str(), "127.0.0.1" | "localhost" | "::1");
     if !loopback {
         eprintln!(
             "warning: binding {} exposes the board (and every game's seat tokens in transit) to the network; there is no TLS",
-            args.host
+            args.bind
         );
     }
+    let config = Config {
+        max_games: args.max_games,
+        idle: Duration::from_secs(args.idle_minutes * 60),
+        results: args.results.clone(),
+        data: (!args.no_data).then(|| args.data.clone()),
+        hosts: args.hosts.clone(),
+        rules: AgentRules {
+            limits: args.limits.clone(),
+            evals: limits::EvalFiles::from_flags(&args.evals)?,
+        },
+    };
     if let Some(r) = &args.results {
         let csv = r.join("games.csv");
         if !csv.is_file() {
@@ -206,16 +384,23 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        let listener = tokio::net::TcpListener::bind((args.bind.as_str(), args.port))
             .await
-            .with_context(|| format!("cannot bind {}:{}", args.host, args.port))?;
+            .with_context(|| format!("cannot bind {}:{}", args.bind, args.port))?;
         let addr = listener.local_addr()?;
-        println!("chesslab board at http://{addr}/ (Ctrl-C stops)");
-        let server = Arc::new(Server {
-            store: Store::new(args.max_games, Duration::from_secs(args.idle_minutes * 60)),
-            results: args.results.clone(),
-        });
-        serve_on(listener, server).await
+        let server = start_server(&config)?;
+        match &config.data {
+            Some(d) => println!(
+                "chesslab board at http://{addr}/ (games kept in {}; Ctrl-C stops)",
+                d.join(persist::FILE).display()
+            ),
+            None => {
+                println!("chesslab board at http://{addr}/ (games in memory only; Ctrl-C stops)")
+            }
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        serve_on(listener, server, &config.hosts).await
     })
 }
 
@@ -318,21 +503,39 @@ fn param_fields(prefix: &str, v: &serde_json::Value, out: &mut Vec<serde_json::V
     out.push(serde_json::json!({"path": prefix, "kind": kind, "value": v}));
 }
 
-async fn agent_names() -> Json<serde_json::Value> {
-    let names: Vec<&str> = agents::registry::names()
-        .into_iter()
-        .filter(|n| !games::REFUSED_AGENTS.contains(n))
+/// The agents the server accepts, which of them may advise a human seat, the limits on
+/// their settings and the evaluation names `eval=` may take.
+async fn agent_names(State(server): State<Shared>) -> Json<serde_json::Value> {
+    let names = limits::accepted_names();
+    let beside_humans: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| agents::registry::reads(n) == Some(agents::registry::Reads::SeatInformation))
         .collect();
-    Json(serde_json::json!(names))
+    Json(serde_json::json!({
+        "agents": names,
+        "beside_humans": beside_humans,
+        "limits": server.rules.limits,
+        "evals": server.rules.evals.names(),
+    }))
 }
 
 /// Plays bots and chance on a blocking thread until a human must act, telling the
 /// watchers after every action.
-fn drive(entry: Arc<Entry>) {
+/// Each step is one decision, bounded by the limits; a dropped game's flag stops the
+/// loop before the next one. Every game has its own blocking thread while it steps, so a
+/// slow bot holds back only its own game.
+fn drive(server: Shared, entry: Arc<Entry>) {
     tokio::task::spawn_blocking(move || loop {
+        if entry.is_cancelled() {
+            break;
+        }
         let mut s = entry.session.blocking_lock();
         let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.step()));
         let v = s.version();
+        if matches!(stepped, Ok(Ok(true))) {
+            server.store.save(&entry, &**s);
+        }
         drop(s);
         entry.updates.send_replace(v);
         match stepped {
@@ -369,7 +572,9 @@ async fn create(
         }
     };
     let new = NewGame {
-        seed: req.seed.unwrap_or(1),
+        seed: req.seed,
+        practice: None,
+        rules: server.rules.clone(),
         opening: req.opening.filter(|o| !o.trim().is_empty()),
         seats: req.seats,
     };
@@ -385,11 +590,11 @@ async fn create(
     let seat_names = (0..seats.len())
         .map(|s| session.view(Some(s), false).seat_names[s].clone())
         .collect();
-    let (id, entry) = server.store.insert(session, req.audit)?;
-    drive(entry.clone());
+    let (entry, tokens) = server.store.insert(session, req.audit)?;
+    drive(server.clone(), entry.clone());
     Ok(Json(CreateResponse {
-        id,
-        tokens: entry.tokens.clone(),
+        id: entry.id.clone(),
+        tokens,
         seats,
         seat_names,
     }))
@@ -405,18 +610,21 @@ struct StateQuery {
 
 /// Checks the token of `seat`.
 fn check_token(entry: &Entry, seat: Seat, token: Option<&str>) -> Result<(), ApiError> {
-    match entry.tokens.get(seat) {
-        None => Err(ApiError::bad_request(format!(
+    if seat >= entry.seats() {
+        Err(ApiError::bad_request(format!(
             "seat {seat} does not exist (the game has {} seats)",
-            entry.tokens.len()
-        ))),
-        Some(None) => Err(ApiError::forbidden(format!(
+            entry.seats()
+        )))
+    } else if !entry.is_human(seat) {
+        Err(ApiError::forbidden(format!(
             "seat {seat} is played by a bot"
-        ))),
-        Some(Some(_)) if entry.token_ok(seat, token) => Ok(()),
-        Some(Some(_)) => Err(ApiError::forbidden(format!(
+        )))
+    } else if entry.token_ok(seat, token) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(format!(
             "wrong or missing token for seat {seat}"
-        ))),
+        )))
     }
 }
 
@@ -433,7 +641,7 @@ async fn state(
             "the audit view needs a game created with \"audit\": true and no human seats",
         ));
     }
-    let seats = entry.tokens.len();
+    let seats = entry.seats();
     if let Some(seat) = q.seat {
         if seat >= seats {
             return Err(ApiError::bad_request(format!(
@@ -444,7 +652,7 @@ async fn state(
     let open = s.perfect_information() || audit;
     match q.seat {
         Some(seat) if !open => {
-            if entry.tokens[seat].is_some() {
+            if entry.is_human(seat) {
                 check_token(&entry, seat, q.token.as_deref())?;
             } else if entry.has_humans() {
                 return Err(ApiError::forbidden(format!(
@@ -491,12 +699,12 @@ async fn act(
                     )));
                 }
                 for (i, &seat) in seats.iter().enumerate() {
-                    if entry.tokens[seat].is_some() {
+                    if entry.is_human(seat) {
                         check_token(&entry, seat, Some(&req.tokens[i]))?;
                     }
                 }
                 for (i, &seat) in seats.iter().enumerate() {
-                    if entry.tokens[seat].is_some() {
+                    if entry.is_human(seat) {
                         s.act(seat, &parts[i])?;
                     }
                 }
@@ -508,10 +716,11 @@ async fn act(
             }
         }
         let v = s.version();
+        server.store.save(&entry, &**s);
         entry.updates.send_replace(v);
         s.view(Some(req.seat), false)
     };
-    drive(entry);
+    drive(server, entry);
     Ok(Json(view))
 }
 
@@ -524,18 +733,22 @@ async fn agent_act(
     let entry = server.store.get(&id)?;
     check_token(&entry, req.seat, Some(&req.token))?;
     let e2 = entry.clone();
+    let sv = server.clone();
     let played = tokio::task::spawn_blocking(move || {
         let mut s = e2.session.blocking_lock();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             s.agent_act(req.seat, &req.agent)
         }));
+        if matches!(r, Ok(Ok(_))) {
+            sv.store.save(&e2, &**s);
+        }
         e2.updates.send_replace(s.version());
         r
     })
     .await
     .map_err(|_| ApiError::internal("the agent's thread failed"))?
     .map_err(|_| ApiError::internal("the agent panicked"))??;
-    drive(entry);
+    drive(server, entry);
     Ok(Json(serde_json::json!({ "action": played })))
 }
 
@@ -549,6 +762,7 @@ async fn undo(
     check_token(&entry, req.seat, Some(&req.token))?;
     let mut s = entry.session.lock().await;
     let n = s.undo(req.seat)?;
+    server.store.save(&entry, &**s);
     entry.updates.send_replace(s.version());
     Ok(Json(serde_json::json!({ "taken_back": n })))
 }
@@ -571,21 +785,37 @@ async fn branch(
         };
         check_token(&entry, seat, req.token.as_deref())?;
     }
-    let job = {
+    let (job, time) = {
         let s = entry.session.lock().await;
         if entry.has_humans() && !s.perfect_information() && s.result().is_none() {
             return Err(ApiError::forbidden(
                 "a running hidden-information game with human seats cannot be branched (the games would show the hidden state)",
             ));
         }
-        s.brancher(&req)?
+        (s.brancher(&req)?, s.branch_time())
     };
+    // Dropped with this handler when the client leaves: the games stop at the next one.
+    struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for CancelOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    let flag = cancel.0.clone();
+    let timer = cancel.0.clone();
+    let alarm = tokio::spawn(async move {
+        tokio::time::sleep(time).await;
+        timer.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
     let out = tokio::task::spawn_blocking(move || {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&flag)))
     })
     .await
     .map_err(|_| ApiError::internal("the branch thread failed"))?
     .map_err(|_| ApiError::internal("a bot or the rules panicked in a branch game"))??;
+    alarm.abort();
+    drop(cancel);
     Ok(Json(out))
 }
 
@@ -625,10 +855,22 @@ async fn export(
     let Some(result) = s.result() else {
         return Err(ApiError::conflict("the game is not over yet"));
     };
+    let practice = if s.practice() { "true" } else { "false" };
     if q.get("format").map(String::as_str) == Some("toml") {
+        let mut text = String::new();
+        if s.practice() {
+            text.push_str("# practice game: its seed was chosen by its creator\n");
+        }
+        text.push_str(&s.params_toml());
         return Ok((
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            s.params_toml(),
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (
+                    header::HeaderName::from_static("x-chesslab-practice"),
+                    practice,
+                ),
+            ],
+            text,
         )
             .into_response());
     }
@@ -655,88 +897,18 @@ async fn export(
             (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
             (
                 header::CONTENT_DISPOSITION,
-                "attachment; filename=\"games.csv\"",
+                if s.practice() {
+                    "attachment; filename=\"games-practice.csv\""
+                } else {
+                    "attachment; filename=\"games.csv\""
+                },
+            ),
+            (
+                header::HeaderName::from_static("x-chesslab-practice"),
+                practice,
             ),
         ],
         bytes,
     )
         .into_response())
-}
-
-fn results_csv(server: &Server) -> Result<PathBuf, ApiError> {
-    server
-        .results
-        .as_ref()
-        .map(|r| r.join("games.csv"))
-        .ok_or_else(|| ApiError::not_found("no results folder (start with --results DIR)"))
-}
-
-async fn results_list(State(server): State<Shared>) -> Result<Json<serde_json::Value>, ApiError> {
-    let path = results_csv(&server)?;
-    let loaded = crate::record::load(&path).map_err(|e| ApiError::internal(format!("{e:#}")))?;
-    let rows: Vec<_> = loaded
-        .rows
-        .iter()
-        .map(|r| {
-            serde_json::json!({"index": r.index, "variant": r.variant, "agents": r.agents,
-                "result": r.result, "reason": r.reason, "plies": r.plies})
-        })
-        .collect();
-    Ok(Json(serde_json::json!(rows)))
-}
-
-/// One recorded game, step by step with every seat's observation.
-async fn results_game(
-    State(server): State<Shared>,
-    UrlPath(index): UrlPath<u64>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let path = results_csv(&server)?;
-    tokio::task::spawn_blocking(move || watch_game(&path, index))
-        .await
-        .map_err(|_| ApiError::internal("the replay thread failed"))?
-        .map(Json)
-}
-
-fn watch_game(path: &std::path::Path, index: u64) -> Result<serde_json::Value, ApiError> {
-    let loaded = crate::record::load(path).map_err(|e| ApiError::internal(format!("{e:#}")))?;
-    let row = loaded
-        .rows
-        .into_iter()
-        .find(|r| r.index == index)
-        .ok_or_else(|| ApiError::not_found(format!("no game with index {index}")))?;
-    let params = crate::run::replay::params_for(path, None)
-        .map_err(|e| ApiError::internal(format!("{e:#}")))?;
-    struct Watch(crate::record::Row);
-    impl VariantVisitor for Watch {
-        type Output = Result<serde_json::Value, ApiError>;
-        fn visit<G: Game>(self, _: &'static str, params: G::Params) -> Self::Output {
-            let row = self.0;
-            let start = if row.opening.is_empty() {
-                G::new(&params)
-            } else {
-                G::from_opening(&params, &row.opening)
-                    .map_err(|e| ApiError::bad_request(games::chain(&e)))?
-            };
-            let actions: Vec<String> = row.actions.split_whitespace().map(String::from).collect();
-            let t = trace_record(&start, &actions, true)
-                .map_err(|e| ApiError::unprocessable(format!("the game does not replay: {e:#}")))?;
-            let frames: Vec<_> = t
-                .steps
-                .iter()
-                .map(|st| match st {
-                    Step::Seat { observations, .. }
-                    | Step::Chance { observations, .. }
-                    | Step::Simultaneous { observations, .. } => observations.clone(),
-                })
-                .chain(std::iter::once(t.final_observations.clone()))
-                .collect();
-            Ok(serde_json::json!({
-                "variant": row.variant, "agents": row.agents, "actions": actions,
-                "seat_names": (0..start.num_seats()).map(|s| start.seat_name(s)).collect::<Vec<_>>(),
-                "frames": frames, "result": t.result,
-            }))
-        }
-    }
-    registry::visit(&row.variant, params.as_deref(), Watch(row.clone()))
-        .map_err(|e| ApiError::bad_request(games::chain(&e)))?
 }

@@ -1,0 +1,164 @@
+//! "Branch here": N games of bots from a position of a live game, optionally under
+//! changed parameters, played with the tournament's game loop
+//! ([`crate::run::gameplay::play_game_with`]); game `i` is seeded `mix(seed, i)`. The
+//! job runs on a blocking thread, checks between games a cancel flag (set when the
+//! client leaves) and the branch's time limit (`--max-branch-seconds`); every agent is
+//! bounded per decision by the server's limits ([`super::limits`]). Test
+//! `rule_serve_branch_here_spreads_outcomes`, `rule_serve_limit_branch_games_and_time`.
+
+use super::api::{ApiError, BranchOutcome, BranchRequest, BranchSeat};
+use super::games::{chain, merged_params, BranchJob, GameSession, HUMAN};
+use super::limits::Use;
+use crate::util::mix;
+use agents::Agent;
+use axum::http::StatusCode;
+use engine::game::{Game, Turn};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub(super) fn brancher<G: Game>(
+    this: &GameSession<G>,
+    req: &BranchRequest,
+) -> Result<BranchJob, ApiError> {
+    let plies = this.actions.len();
+    let ply = req.ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(ApiError::bad_request(format!(
+            "ply {ply}: the game has {plies} actions"
+        )));
+    }
+    let games = req.games.unwrap_or(20);
+    let max = this.rules.limits.max_branch_games;
+    if !(1..=max).contains(&games) {
+        return Err(ApiError::bad_request(format!(
+            "games: between 1 and the server's limit of {max} (--max-branch-games; got {games})"
+        )));
+    }
+    let n = this.seat_specs.len();
+    let specs: Vec<String> = match req.agents.len() {
+        0 => this
+            .seat_specs
+            .iter()
+            .map(|s| {
+                if s == HUMAN {
+                    "random".into()
+                } else {
+                    s.clone()
+                }
+            })
+            .collect(),
+        1 => vec![req.agents[0].trim().to_string(); n],
+        k if k == n => req.agents.iter().map(|s| s.trim().to_string()).collect(),
+        k => {
+            return Err(ApiError::bad_request(format!(
+                "agents: {n} seat(s) but {k} given"
+            )))
+        }
+    };
+    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
+    for spec in &specs {
+        // Bot games from a position the asker may see whole (a running hidden game with
+        // human seats is not branched), so any agent may play them.
+        agents.push(this.rules.build::<G>(spec, Use::BotsOnly)?);
+    }
+    let start = match &req.params {
+        None | Some(serde_json::Value::Null) => {
+            let mut g = this.game.clone();
+            for _ in ply..plies {
+                g.undo();
+            }
+            g
+        }
+        Some(over) => {
+            let p: G::Params = merged_params(this.name, &this.params.1, over)?;
+            let fresh = match &this.opening {
+                Some(text) => G::from_opening(&p, text)
+                    .map_err(|e| ApiError::unprocessable(format!("opening: {}", chain(&e))))?,
+                None => G::new(&p),
+            };
+            let texts: Vec<&str> = this.actions[..ply].iter().map(String::as_str).collect();
+            engine::game::replay(fresh, &texts).map_err(|e| {
+                ApiError::unprocessable(format!(
+                    "the game's first {ply} actions do not replay under these parameters: {}",
+                    chain(&e)
+                ))
+            })?
+        }
+    };
+    if start.turn() == Turn::Terminal {
+        return Err(ApiError::conflict(format!(
+            "the game is over after {ply} actions: nothing to branch"
+        )));
+    }
+    let seed = req.seed.unwrap_or(this.seed);
+    let names: Vec<String> = (0..n).map(|s| start.seat_name(s)).collect();
+    let time = this.branch_time();
+    Ok(Box::new(move |cancel: &AtomicBool| {
+        let started = Instant::now();
+        let mut returns = vec![Vec::with_capacity(games); n];
+        let mut lengths = 0usize;
+        let mut reasons: Vec<(String, usize)> = Vec::new();
+        for i in 0..games {
+            // The flag is raised when the client leaves or the branch's time is up (a
+            // timer in the handler); the game loop polls it before every decision.
+            let stopped = || {
+                if started.elapsed() >= time {
+                    ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!(
+                            "the branch ran over the server's limit of {} s (--max-branch-seconds) after {i} of {games} games; ask for fewer games or faster agents",
+                            time.as_secs()
+                        ),
+                    )
+                } else {
+                    ApiError::conflict("the branch was cancelled")
+                }
+            };
+            if cancel.load(Ordering::Relaxed) {
+                return Err(stopped());
+            }
+            let s = mix(seed, i as u64);
+            // The tournament's own game loop, bots seeded per game as there.
+            let played = crate::run::gameplay::play_game_with(
+                &start,
+                &mut agents,
+                s,
+                s,
+                Some(cancel),
+                &crate::run::gameplay::PlayOptions::default(),
+            )
+            .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
+            .ok_or_else(stopped)?;
+            lengths += played.plies();
+            for (seat, r) in played.returns.iter().enumerate().take(n) {
+                returns[seat].push(*r);
+            }
+            match reasons.iter_mut().find(|(r, _)| *r == played.reason) {
+                Some((_, c)) => *c += 1,
+                None => reasons.push((played.reason.clone(), 1)),
+            }
+        }
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let seats = (0..n)
+            .map(|s| {
+                let r = &returns[s];
+                BranchSeat {
+                    seat: s,
+                    name: names[s].clone(),
+                    agent: specs[s].clone(),
+                    wins: r.iter().filter(|&&x| x > 0.0).count(),
+                    draws: r.iter().filter(|&&x| x == 0.0).count(),
+                    losses: r.iter().filter(|&&x| x < 0.0).count(),
+                    mean_return: r.iter().sum::<f64>() / games as f64,
+                }
+            })
+            .collect();
+        Ok(BranchOutcome {
+            from_ply: ply,
+            games,
+            seats,
+            mean_plies: lengths as f64 / games as f64,
+            reasons,
+        })
+    }))
+}

@@ -1,0 +1,279 @@
+//! What one request may make the server do: the agent specs a request names are checked
+//! against the server's limits (table size bits, iterations, nodes, depth, sampled
+//! worlds, time per decision) and their files, and rewritten so no decision can run long;
+//! a branch is bounded in games and in time. The limits are flags of `chesslab serve`
+//! ([`Limits`]) and are shown by `GET /api/agents`.
+//!
+//! Decisions:
+//! - A spec over a limit is a 400 naming the key, the limit and its flag. A spec that
+//!   sets `iters` or `nodes`, or an agent whose search has no default iteration budget
+//!   (`alphabeta`, `expectimax`), gets `time_ms` = the limit added when it gives none, so
+//!   whichever comes first stops it; `mcts`-like agents given nothing keep their default
+//!   iterations (adding a time would replace them). Agents that search `worlds` sampled
+//!   worlds spend `time_ms` in each, so the limit is divided among them (and a given
+//!   `time_ms` times `worlds` must stay within it).
+//! - Files: a request never names a path. `eval=NAME` picks one of the evaluation files
+//!   the operator offered with `--eval NAME=FILE` (read and checked at start); any other
+//!   `eval=` value is refused, and an error about such a file never shows its contents.
+//! - Agents must decide from the seat's information
+//!   ([`agents::registry::Reads::SeatInformation`]) when they advise a human seat
+//!   (`agent-act`) or play a bot seat in a hidden-information game a human plays: `cheat`
+//!   is refused there.
+//!
+//! Tests: `rule_serve_limit_*` and `rule_serve_request_files_are_refused` in
+//! `experiments/tests/serve_api.rs`.
+
+use super::api::ApiError;
+use agents::registry::Reads;
+use agents::spec::Spec;
+use clap::Args;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Per-request limits (flags of `chesslab serve`).
+#[derive(Args, Debug, Clone, serde::Serialize)]
+pub struct Limits {
+    /// Largest transposition table an agent may ask for (`tt_bits`).
+    #[arg(long, default_value_t = 20)]
+    pub max_tt_bits: u64,
+    /// Most search iterations per decision (`iters`).
+    #[arg(long, default_value_t = 200_000)]
+    pub max_iters: u64,
+    /// Most tree nodes per decision (`nodes`).
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_nodes: u64,
+    /// Deepest search (`depth`).
+    #[arg(long, default_value_t = 6)]
+    pub max_depth: u64,
+    /// Most sampled worlds per decision (`worlds`).
+    #[arg(long, default_value_t = 64)]
+    pub max_worlds: u64,
+    /// Longest time per decision in milliseconds (`time_ms`; also added to specs that
+    /// set iterations or nodes, so whichever comes first stops the search).
+    #[arg(long, value_parser = crate::util::positive_u64, default_value_t = 5_000)]
+    pub max_time_ms: u64,
+    /// Most games one "branch here" request may play.
+    #[arg(long, value_parser = crate::util::positive_usize, default_value_t = 200)]
+    pub max_branch_games: usize,
+    /// Longest time one "branch here" request may run, in seconds.
+    #[arg(long, value_parser = crate::util::positive_u64, default_value_t = 60)]
+    pub max_branch_seconds: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_tt_bits: 20,
+            max_iters: 200_000,
+            max_nodes: 2_000_000,
+            max_depth: 6,
+            max_worlds: 64,
+            max_time_ms: 5_000,
+            max_branch_games: 200,
+            max_branch_seconds: 60,
+        }
+    }
+}
+
+/// Evaluation files the operator offers by name (`--eval NAME=FILE`).
+#[derive(Debug, Clone, Default)]
+pub struct EvalFiles(pub BTreeMap<String, PathBuf>);
+
+impl EvalFiles {
+    /// Reads `NAME=FILE` flags, checking each file now (with the agents' own reader), so
+    /// a request never meets a broken one.
+    pub fn from_flags(flags: &[String]) -> anyhow::Result<EvalFiles> {
+        let mut map = BTreeMap::new();
+        for f in flags {
+            let Some((name, path)) = f.split_once('=') else {
+                anyhow::bail!("--eval {f}: give NAME=FILE");
+            };
+            let name = name.trim();
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                anyhow::bail!("--eval {f}: the name must be letters, digits, '-' or '_'");
+            }
+            let spec = format!("alphabeta:eval={}", path.trim());
+            agents::registry::build::<engine::variants::chess::Chess>(&spec)
+                .map_err(|e| anyhow::anyhow!("--eval {f}: {e}"))?;
+            if map
+                .insert(name.to_string(), PathBuf::from(path.trim()))
+                .is_some()
+            {
+                anyhow::bail!("--eval: '{name}' given twice");
+            }
+        }
+        Ok(EvalFiles(map))
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.0.keys().map(String::as_str).collect()
+    }
+}
+
+/// Who a spec is for, which decides what it may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    /// Advice for a human seat, or a bot seat in a hidden-information game a human plays:
+    /// it must decide from the seat's information only.
+    BesideHumans,
+    /// A bot in a game without human seats (or with nothing hidden), a branch game.
+    BotsOnly,
+}
+
+/// The checked spec as the agent is built from it: over-limit keys refused, `eval=NAME`
+/// resolved to the operator's file, a time bound added where the budget has none.
+pub fn checked_spec(
+    spec: &str,
+    limits: &Limits,
+    evals: &EvalFiles,
+    used: Use,
+) -> Result<String, ApiError> {
+    let spec = spec.trim();
+    let parsed =
+        Spec::parse(spec).map_err(|e| ApiError::bad_request(format!("agent '{spec}': {e}")))?;
+    let name = parsed.name.as_str();
+    if agents::registry::EXTERNAL.contains(&name) {
+        return Err(ApiError::bad_request(format!(
+            "agent '{name}' starts an outside program, which the server does not allow"
+        )));
+    }
+    let Some(reads) = agents::registry::reads(name) else {
+        return Err(ApiError::bad_request(format!(
+            "agent '{spec}': unknown agent '{name}' (known: {})",
+            accepted_names().join(", ")
+        )));
+    };
+    if used == Use::BesideHumans && reads != Reads::SeatInformation {
+        return Err(ApiError::forbidden(format!(
+            "agent '{name}' reads the true state, hidden parts included; beside a human seat the server accepts only agents that decide from the seat's information"
+        )));
+    }
+    let schema = agents::registry::schema(name).unwrap_or_default();
+    let has = |k: &str| schema.iter().any(|s| s.key == k);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (k, v) in parsed.pairs() {
+        let bound = match k {
+            "tt_bits" => Some((limits.max_tt_bits, "--max-tt-bits")),
+            "iters" => Some((limits.max_iters, "--max-iters")),
+            "nodes" => Some((limits.max_nodes, "--max-nodes")),
+            "depth" => Some((limits.max_depth, "--max-depth")),
+            "worlds" => Some((limits.max_worlds, "--max-worlds")),
+            "time_ms" => Some((limits.max_time_ms, "--max-time-ms")),
+            _ => None,
+        };
+        if let Some((max, flag)) = bound {
+            // Values that do not parse are left to the agent's own reader, which names
+            // the rule; only numbers above the limit are this module's.
+            if let Ok(n) = v.parse::<u64>() {
+                if n > max {
+                    return Err(ApiError::bad_request(format!(
+                        "agent '{spec}': {k}={n} is over the server's limit of {max} ({flag})"
+                    )));
+                }
+            }
+        }
+        if k == "eval" {
+            let Some(path) = evals.0.get(v) else {
+                let known = evals.names();
+                return Err(ApiError::bad_request(format!(
+                    "agent '{spec}': eval={v}: the server reads no files named by requests; eval= takes the name of an evaluation the operator offers ({}; start the server with --eval NAME=FILE)",
+                    if known.is_empty() { "none offered".to_string() } else { format!("offered: {}", known.join(", ")) }
+                )));
+            };
+            out.push((k.to_string(), path.display().to_string()));
+            continue;
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    let given = |out: &[(String, String)], k: &str| out.iter().any(|(x, _)| x == k);
+    let no_default_budget = schema
+        .iter()
+        .find(|s| s.key == "iters")
+        .is_some_and(|s| s.default.is_empty());
+    // Agents that sample worlds spend their budget once per world.
+    let worlds = if has("worlds") {
+        out.iter()
+            .find(|(k, _)| k == "worlds")
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+            .or_else(|| {
+                schema
+                    .iter()
+                    .find(|s| s.key == "worlds")
+                    .and_then(|s| s.default.parse().ok())
+            })
+            .unwrap_or(1)
+            .max(1)
+    } else {
+        1
+    };
+    if let Some(t) = out
+        .iter()
+        .find(|(k, _)| k == "time_ms")
+        .and_then(|(_, v)| v.parse::<u64>().ok())
+    {
+        if t.saturating_mul(worlds) > limits.max_time_ms {
+            return Err(ApiError::bad_request(format!(
+                "agent '{spec}': time_ms={t} in each of {worlds} worlds is over the server's limit of {} ms per decision (--max-time-ms)",
+                limits.max_time_ms
+            )));
+        }
+    }
+    if has("time_ms")
+        && !given(&out, "time_ms")
+        && (given(&out, "iters") || given(&out, "nodes") || no_default_budget)
+    {
+        let per_world = (limits.max_time_ms / worlds).max(1);
+        out.push(("time_ms".into(), per_world.to_string()));
+    }
+    if has("tt_bits") && !given(&out, "tt_bits") {
+        // The agent's own default may be above a lowered limit.
+        let default = schema
+            .iter()
+            .find(|s| s.key == "tt_bits")
+            .and_then(|s| s.default.parse::<u64>().ok())
+            .unwrap_or(0);
+        if default > limits.max_tt_bits {
+            out.push(("tt_bits".into(), limits.max_tt_bits.to_string()));
+        }
+    }
+    if has("depth") && !given(&out, "depth") {
+        let default = schema
+            .iter()
+            .find(|s| s.key == "depth")
+            .and_then(|s| s.default.parse::<u64>().ok())
+            .unwrap_or(0);
+        if default > limits.max_depth {
+            out.push(("depth".into(), limits.max_depth.to_string()));
+        }
+    }
+    if out.is_empty() {
+        return Ok(name.to_string());
+    }
+    let kv: Vec<String> = out.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    Ok(format!("{name}:{}", kv.join(",")))
+}
+
+/// An agent error about a spec whose `eval` file came from the operator: its message may
+/// quote the file, so only the fact is told.
+pub fn agent_error(spec: &str, e: &agents::AgentError) -> ApiError {
+    if let agents::AgentError::BadValue { key, .. } = e {
+        if key == "eval" {
+            return ApiError::bad_request(format!(
+                "agent '{spec}': the evaluation it names could not be read"
+            ));
+        }
+    }
+    ApiError::bad_request(format!("agent '{spec}': {e}"))
+}
+
+/// Agent names the server accepts (outside programs are refused).
+pub fn accepted_names() -> Vec<&'static str> {
+    agents::registry::names()
+        .into_iter()
+        .filter(|n| !agents::registry::EXTERNAL.contains(n))
+        .collect()
+}
