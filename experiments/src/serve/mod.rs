@@ -57,6 +57,8 @@
 pub mod api;
 pub mod games;
 pub mod golf;
+pub mod par;
+pub mod rules;
 pub mod uci;
 
 use crate::run::trace::{trace_record, Step};
@@ -144,6 +146,7 @@ pub fn router(server: Shared) -> Router {
         .route("/api/games/:id/export", get(export))
         .route("/api/results", get(results_list))
         .route("/api/results/:index", get(results_game))
+        .merge(rules::routes())
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
