@@ -10,7 +10,7 @@
 //! - The rules are Golf's defaults (the page does not know a game's changed rules; a
 //!   changed `king_step` can change par, which the page's note says).
 //!
-//! Test: `rule_serve_golf_par_is_the_solvers` in `experiments/tests/serve_api.rs`.
+//! Test: `rule_serve_golf_par_is_the_solvers` in `experiments/tests/serve_board.rs`.
 
 use super::api::ApiError;
 use agents::golf::{solve, Outcome, SolveLimits};

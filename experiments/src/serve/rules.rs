@@ -12,15 +12,17 @@
 //!   it stands; the page shows it as preformatted text (no Markdown renderer to vendor).
 //! - An unknown variant is a 404 naming the variants that have a card.
 //!
-//! Tests: `rule_serve_rules_card_is_the_rules_section` in
-//! `experiments/tests/serve_api.rs`; the browser test opens a card per variant.
+//! Tests: `rule_serve_rules_card_is_the_rules_section` and
+//! `serve_page_scripts_are_served_and_linked` in `experiments/tests/serve_board.rs`; the
+//! browser test opens a card per variant.
 
 use super::api::ApiError;
-use axum::extract::Path as UrlPath;
+use axum::extract::{Path as UrlPath, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use std::sync::Arc;
 
 const RULES: &str = include_str!("../../../docs/RULES.md");
 
@@ -84,9 +86,18 @@ fn script(text: &'static str) -> Response {
         .into_response()
 }
 
-/// The rules route and the page's script modules, merged into [`super::router`].
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+/// `GET /api/board`: what the page needs to know of the server before it asks (whether a
+/// results folder is open), so it never requests a route that would answer 404 (a
+/// console error in the browser).
+async fn board_info(State(server): State<Arc<super::Server>>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({"results": server.results.is_some()}))
+}
+
+/// The rules route, the Golf par, the board's facts and the page's script modules,
+/// merged into [`super::router`].
+pub fn routes() -> Router<Arc<super::Server>> {
     Router::new()
+        .route("/api/board", get(board_info))
         .route("/api/variants/:name/rules", get(rules))
         .route("/api/golf/par", get(super::par::par))
         .route(

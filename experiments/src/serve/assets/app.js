@@ -70,12 +70,13 @@ async function init() {
     await resume(hp.get("game"), hp.get("seat"), hp.get("token"), hp.get("audit") === "true");
     selected = hp.get("select"); // a square picked in advance, as by a click
   }
-  try {
+  const info = await api("GET", "/api/board");
+  if (info.results) {
     const rows = await api("GET", "/api/results");
     $("watch").hidden = false;
     for (const r of rows) $("results").add(new Option(`#${r.index} ${r.variant} ${r.agents.join(" vs ")} ${r.result} (${r.reason}, ${r.plies} plies)`, r.index));
     $("results").onchange = () => watch($("results").value);
-  } catch (_) { /* no results folder */ }
+  }
 }
 const history_ = window.history;
 

@@ -285,7 +285,12 @@ function cardChips(text) {
   // A hand written as letters run together (`NCpbc`) is one card a letter.
   const items = (/[\s,]/.test(t) ? t.split(/[\s,]+/) : [...t]).filter((x) => x && x !== "-");
   if (!items.length) box.append("none");
-  for (const c of items) box.append(h("span", { class: "cardchip", text: c }));
+  for (const c of items) {
+    // A piece card shows its piece (white or black as the letter's case); Tar Pit's
+    // checker cards (C, c) a disc.
+    const glyph = c.length === 1 ? (GLYPH[c.toLowerCase()] || (c.toLowerCase() === "c" ? "\u25CF" : null)) : null;
+    box.append(h("span", { class: "cardchip " + (isWhite(c) ? "w" : "b"), title: c, "data-card": c, text: glyph || c }));
+  }
   return box;
 }
 MECH["tar-pit"] = {
