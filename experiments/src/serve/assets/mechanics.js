@@ -204,8 +204,14 @@ MECH.masquerade = {
     const text = "assign:" + MASK_LETTERS.map((r) => r + (pick[r] || "?")).join(",");
     const ok = assigns.includes(text);
     box.append(h("p", { class: "note", text: "Assign the opponent's capture patterns: one per row and column." }), t,
+      h("button", { class: "act", id: "assign-clear", onclick: () => { ctx.ui.assign = {}; ctx.rerender(); } }, "Clear"),
       h("button", { class: "act", id: "assign-go", "data-action": ok ? text : "", disabled: ok ? null : "", onclick: () => { ctx.ui.assign = {}; ctx.act(text); } }, ok ? "Assign " + text.slice(7) : "Assign (complete the grid)"));
     return assigns;
+  },
+  // The grid's clicks for `assign:KB,QN,...`: clear, one cell per row, then Assign.
+  plan(action) {
+    if (!action.startsWith("assign:")) return null;
+    return ["#assign-clear"].concat(action.slice(7).split(",").map((rc) => `button[data-cell="${rc}"]`), ["#assign-go"]);
   },
   events(prev, st) {
     if (!prev) return [];
@@ -469,6 +475,20 @@ MECH.clairvoyant = {
     handled.push("retract", "guess:retract");
     if (st.paid.length) box.append(h("p", { class: "paid", text: "Last turn's guesses: " + st.paid.join(" · ") }));
     return handled;
+  },
+  // A guess: its kind on the sheet, then the board (or the sheet's button).
+  plan(action) {
+    const sq = (s) => `#board g[data-square='${s}']`;
+    const b = action.startsWith("guess:") && action !== "guess:retract" ? action.slice(6) : null;
+    if (b === null) return null;
+    let m;
+    if ((m = b.match(/^([a-h][1-8])([a-h][1-8])$/))) return ['button[data-kind="dest"]', sq(m[1]), sq(m[2])];
+    if (/^[a-h][1-8]$/.test(b)) return ['button[data-kind="piece"]', sq(b)];
+    if ((m = b.match(/^buy:([A-Z])@([a-h][1-8])$/))) return ['button[data-kind="buyat"]', `button[data-droptype="${m[1]}"]`, sq(m[2])];
+    const btn = `button[data-action=${JSON.stringify(action)}]`;
+    if (/^buy:[A-Z]$/.test(b)) return ['button[data-kind="buy"]', btn];
+    if (b === "extra") return ['button[data-kind="extra"]', btn];
+    return null;
   },
   clicks(st, legal, ctx) {
     const guesses = legal.filter((a) => a.startsWith("guess:") && a !== "guess:retract");
