@@ -27,8 +27,8 @@ fn get_json(path: &str) -> Value {
 
 /// The section of RULES.md under the heading starting `heading`, read here on its own.
 fn section(heading: &str) -> String {
-    let rules = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/RULES.md"))
-        .unwrap();
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/RULES.md")).unwrap();
     let mut lines = rules.lines().skip_while(|l| !l.starts_with(heading));
     lines.next().expect("the heading is in RULES.md");
     lines
@@ -48,7 +48,10 @@ fn rule_serve_rules_card_is_the_rules_section() {
     assert_eq!(golf["text"].as_str().unwrap(), section("## Chess Golf"));
     // Orthodox chess: the preamble every section refers to.
     let chess = get_json("/api/variants/chess/rules");
-    assert!(chess["text"].as_str().unwrap().contains("Common to all variants"));
+    assert!(chess["text"]
+        .as_str()
+        .unwrap()
+        .contains("Common to all variants"));
     // Every game the board offers has a card, and no card runs into another section.
     let list = get_json("/api/variants");
     for v in list.as_array().unwrap() {
@@ -67,7 +70,10 @@ fn rule_serve_rules_card_is_the_rules_section() {
 fn rule_serve_golf_par_is_the_solvers() {
     // Two adjacent rooks borrow each other's moves: the chosen rook takes the knight.
     let hole = "8/8/8/n7/8/8/8/RR6 chosen=Rn";
-    let r = get_json(&format!("/api/golf/par?position={}", hole.replace(' ', "%20")));
+    let r = get_json(&format!(
+        "/api/golf/par?position={}",
+        hole.replace(' ', "%20")
+    ));
     let pos = GolfPosition::parse_any(hole).unwrap();
     let direct = agents::golf::solve(&pos, &GolfParams::default(), &Default::default());
     match direct.outcome {
@@ -84,11 +90,21 @@ fn rule_serve_golf_par_is_the_solvers() {
 fn serve_page_scripts_are_served_and_linked() {
     let (st, page) = get("/");
     assert_eq!(st, 200);
-    for script in ["board.js", "mechanics.js", "events.js", "app.js"] {
-        assert!(page.contains(&format!("src=\"/{script}\"")), "{script} is not linked");
+    for script in ["board.js", "mechanics.js", "events.js", "play.js"] {
+        assert!(
+            page.contains(&format!("src=\"/{script}\"")),
+            "{script} is not linked"
+        );
         let (st, text) = get(&format!("/{script}"));
         assert_eq!(st, 200, "{script}");
         assert!(text.contains("\"use strict\""), "{script}: {}", &text[..80]);
     }
+    assert!(
+        page.contains("href=\"/board.css\""),
+        "board.css is not linked"
+    );
+    let (st, css) = get("/board.css");
+    assert_eq!(st, 200);
+    assert!(css.contains("#board"), "board.css: {}", &css[..80]);
     assert_eq!(get_json("/api/board")["results"], false);
 }

@@ -233,7 +233,6 @@ async fn parameter_form(c: &Client, addr: &str) {
     .await;
 }
 
-
 /// Waits until seat 0 of the game has a decision (or the game is over); returns its view.
 async fn wait_decision(addr: &str, id: &str, token: &str) -> experiments::serve::api::SeatView {
     let start = Instant::now();
@@ -282,7 +281,9 @@ async fn play_by_clicks(c: &Client, variant: &str, action: &str) {
 fn pick(legal: &[String], k: usize) -> String {
     let moves: Vec<&String> = legal
         .iter()
-        .filter(|a| a.len() >= 4 && a.as_bytes()[0].is_ascii_lowercase() && a.as_bytes()[1].is_ascii_digit())
+        .filter(|a| {
+            a.len() >= 4 && a.as_bytes()[0].is_ascii_lowercase() && a.as_bytes()[1].is_ascii_digit()
+        })
         .collect();
     if !moves.is_empty() && k % 2 == 0 {
         return moves[(k * 7 + 3) % moves.len()].clone();
@@ -302,9 +303,19 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let (g, t) = create(addr, json!({"variant": variant, "seed": 7, "seats": seats}));
     open_seat(c, addr, &g.id, 0, &t[0]).await;
     // The rules card, one click away.
-    c.find(Locator::Id("rules-open")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Id("rules-open"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_js(c, "!document.getElementById('rules').hidden && document.getElementById('rules-text').textContent.length > 40", 10).await;
-    c.find(Locator::Css("#rules button")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("#rules button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     // Time Chess plays on until one of its moves was made blind (at most 12 decisions).
     let want = if variant == "time" { 12 } else { DECISIONS };
     let mut blind_played = false;
@@ -327,7 +338,10 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
             if now.version != v.version || now.turn != v.turn {
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(20), "{variant}: '{action}' was clicked but not played");
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{variant}: '{action}' was clicked but not played"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         if blind {
@@ -349,9 +363,17 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     if !v.perfect_information {
         // The page shows the seat's own view; another seat's is refused.
         if v.result.is_none() {
-            assert!(v.record.is_none(), "{variant}: a running hidden game shows its record");
+            assert!(
+                v.record.is_none(),
+                "{variant}: a running hidden game shows its record"
+            );
         }
-        let (st, _) = request(addr, "GET", &format!("/api/games/{}/state?seat=1", g.id), None);
+        let (st, _) = request(
+            addr,
+            "GET",
+            &format!("/api/games/{}/state?seat=1", g.id),
+            None,
+        );
         assert_eq!(st, 403, "{variant}: seat 1's hidden view was given away");
     }
     let errors = console_errors(c, driver).await;
@@ -371,7 +393,10 @@ async fn every_variant(c: &Client, addr: &str, driver: &str) {
 
 /// The legal actions of the view the page shows.
 async fn page_legal(c: &Client) -> Vec<String> {
-    let v = c.execute("return view ? view.legal : [];", vec![]).await.unwrap();
+    let v = c
+        .execute("return view ? view.legal : [];", vec![])
+        .await
+        .unwrap();
     serde_json::from_value(v).unwrap()
 }
 
@@ -382,19 +407,34 @@ async fn page_legal(c: &Client) -> Vec<String> {
 async fn hot_seat(c: &Client, addr: &str, driver: &str) {
     for (variant, decisions) in [("chess", 5), ("two-move", 2)] {
         load(c, &format!("http://{addr}/")).await;
-        wait_js(c, "document.querySelectorAll('#variant option').length === 16", 20).await;
+        wait_js(
+            c,
+            "document.querySelectorAll('#variant option').length === 16",
+            20,
+        )
+        .await;
         c.execute(
             "const s = document.getElementById('variant'); s.value = arguments[0]; s.onchange();",
             vec![json!(variant)],
         )
         .await
         .unwrap();
-        wait_js(c, "document.querySelectorAll('#seats input.seat').length === 2", 20).await;
+        wait_js(
+            c,
+            "document.querySelectorAll('#seats input.seat').length === 2",
+            20,
+        )
+        .await;
         for seat in c.find_all(Locator::Css("#seats input.seat")).await.unwrap() {
             seat.clear().await.unwrap();
             seat.send_keys("human").await.unwrap();
         }
-        c.find(Locator::Id("create")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("create"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         let mut seen = Vec::new();
         for k in 0..decisions {
             if k == 2 {
@@ -404,9 +444,21 @@ async fn hot_seat(c: &Client, addr: &str, driver: &str) {
                 load(c, &url).await;
             }
             wait_js(c, "!document.getElementById('curtain').hidden", 20).await;
-            c.find(Locator::Id("curtain-ok")).await.unwrap().click().await.unwrap();
-            wait_js(c, "view && view.legal.length > 0 && document.getElementById('curtain').hidden", 20).await;
-            let seat: usize = serde_json::from_value(c.execute("return viewing;", vec![]).await.unwrap()).unwrap();
+            c.find(Locator::Id("curtain-ok"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            wait_js(
+                c,
+                "view && view.legal.length > 0 && document.getElementById('curtain').hidden",
+                20,
+            )
+            .await;
+            let seat: usize =
+                serde_json::from_value(c.execute("return viewing;", vec![]).await.unwrap())
+                    .unwrap();
             seen.push(seat);
             let legal = page_legal(c).await;
             let action = pick(&legal, k);
@@ -414,7 +466,10 @@ async fn hot_seat(c: &Client, addr: &str, driver: &str) {
             // The next seat's decision comes up (or, at the end, this one is played).
             wait_js(
                 c,
-                &format!("view && (viewing !== {seat} || !view.legal.includes({}))", json!(action)),
+                &format!(
+                    "view && (viewing !== {seat} || !view.legal.includes({}))",
+                    json!(action)
+                ),
                 20,
             )
             .await;
@@ -424,7 +479,10 @@ async fn hot_seat(c: &Client, addr: &str, driver: &str) {
             "{variant}: hot seat never passed to both seats: {seen:?}"
         );
         let errors = console_errors(c, driver).await;
-        assert!(errors.is_empty(), "hot seat {variant}: console errors: {errors:?}");
+        assert!(
+            errors.is_empty(),
+            "hot seat {variant}: console errors: {errors:?}"
+        );
     }
 }
 

@@ -1,4 +1,4 @@
-//! The board's rules cards, its script files and the routes issue 38 adds (the rules card,
+//! The board's rules cards, its page files and the routes issue 38 adds (the rules card,
 //! the Golf par of [`super::par`]): `GET /api/variants/{name}/rules`
 //! answers a variant's section of `docs/RULES.md` (compiled in with `include_str!`, so
 //! the card is always the text the lab implements), and the page's JavaScript modules
@@ -11,6 +11,10 @@
 //! - The answer is JSON `{"variant", "title", "text"}` with the section's Markdown as
 //!   it stands; the page shows it as preformatted text (no Markdown renderer to vendor).
 //! - An unknown variant is a 404 naming the variants that have a card.
+//! - The page's files (`board.js`, `mechanics.js`, `events.js`, `play.js`, `board.css`)
+//!   are compiled in; with `CHESSLAB_BOARD_ASSETS=DIR` set they are read from DIR at every
+//!   request instead (for editing the page without a rebuild; a file missing there falls
+//!   back to the compiled-in copy). `index.html` stays compiled in.
 //!
 //! Tests: `rule_serve_rules_card_is_the_rules_section` and
 //! `serve_page_scripts_are_served_and_linked` in `experiments/tests/serve_board.rs`; the
@@ -78,12 +82,32 @@ async fn rules(UrlPath(name): UrlPath<String>) -> Result<Json<serde_json::Value>
     ))
 }
 
-fn script(text: &'static str) -> Response {
+/// The page's files served from here: (URL name, content type, compiled-in text).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("board.js", JS, include_str!("assets/board.js")),
+    ("mechanics.js", JS, include_str!("assets/mechanics.js")),
+    ("events.js", JS, include_str!("assets/events.js")),
+    ("play.js", JS, include_str!("assets/play.js")),
     (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        text,
-    )
-        .into_response()
+        "board.css",
+        "text/css; charset=utf-8",
+        include_str!("assets/board.css"),
+    ),
+];
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The environment variable naming a folder to read the page's files from at every
+/// request instead of the compiled-in copies (editing the page without a rebuild).
+pub const ASSETS_ENV: &str = "CHESSLAB_BOARD_ASSETS";
+
+fn asset(name: &str) -> Response {
+    let Some(&(_, kind, text)) = ASSETS.iter().find(|(n, _, _)| *n == name) else {
+        return ApiError::not_found("no such page file").into_response();
+    };
+    let body = std::env::var_os(ASSETS_ENV)
+        .and_then(|dir| std::fs::read_to_string(std::path::Path::new(&dir).join(name)).ok())
+        .unwrap_or_else(|| text.to_string());
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
 /// `GET /api/board`: what the page needs to know of the server before it asks (whether a
@@ -100,18 +124,11 @@ pub fn routes() -> Router<Arc<super::Server>> {
         .route("/api/board", get(board_info))
         .route("/api/variants/:name/rules", get(rules))
         .route("/api/golf/par", get(super::par::par))
-        .route(
-            "/board.js",
-            get(|| async { script(include_str!("assets/board.js")) }),
-        )
-        .route(
-            "/mechanics.js",
-            get(|| async { script(include_str!("assets/mechanics.js")) }),
-        )
-        .route(
-            "/events.js",
-            get(|| async { script(include_str!("assets/events.js")) }),
-        )
+        .route("/board.js", get(|| async { asset("board.js") }))
+        .route("/mechanics.js", get(|| async { asset("mechanics.js") }))
+        .route("/events.js", get(|| async { asset("events.js") }))
+        .route("/play.js", get(|| async { asset("play.js") }))
+        .route("/board.css", get(|| async { asset("board.css") }))
 }
 
 #[cfg(test)]
@@ -123,7 +140,11 @@ mod tests {
         for v in engine::registry::VARIANT_INFO {
             let (title, text) = rules_card(v.name).unwrap_or_else(|| panic!("{}", v.name));
             assert!(!title.is_empty() && text.len() > 40, "{}: {title}", v.name);
-            assert!(!text.contains("\n## "), "{}: runs into the next section", v.name);
+            assert!(
+                !text.contains("\n## "),
+                "{}: runs into the next section",
+                v.name
+            );
         }
         assert!(rules_card("golf").unwrap().0.starts_with("Chess Golf"));
         assert!(rules_card("zombie").unwrap().1.contains("zombie"));

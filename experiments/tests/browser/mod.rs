@@ -301,7 +301,6 @@ pub async fn shot(c: &Client, name: &str) {
     }
 }
 
-
 /// The browser log's errors since the last call (console errors, uncaught exceptions,
 /// failed requests), read through chromedriver's log endpoint.
 pub async fn console_errors(c: &Client, driver_url: &str) -> Vec<String> {
@@ -330,7 +329,12 @@ pub async fn console_errors(c: &Client, driver_url: &str) -> Vec<String> {
 pub async fn click_all(c: &Client, selectors: &[String]) {
     for sel in selectors {
         wait_js(c, &format!("document.querySelector({})", json!(sel)), 10).await;
-        c.find(Locator::Css(sel)).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css(sel))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
     }
 }
 
@@ -338,7 +342,10 @@ pub async fn click_all(c: &Client, selectors: &[String]) {
 /// the action no way.
 pub async fn plan(c: &Client, action: &str) -> Option<Vec<String>> {
     let v = c
-        .execute("return window.clickPlan(arguments[0]);", vec![json!(action)])
+        .execute(
+            "return window.clickPlan(arguments[0]);",
+            vec![json!(action)],
+        )
         .await
         .unwrap();
     serde_json::from_value(v).unwrap()

@@ -134,15 +134,17 @@ MECH.adrenaline = {
 
 MECH.expedition = {
   san: true, check: false,
-  parse(obs) {
+  parse(obs, ctx) {
     const p = parts(obs)[1] || "-";
     const m = p.match(/attempt ([a-h][1-8])([a-h][1-8])(?: allowed ([a-h][1-8]))?/);
-    if (!m) return { facts: [["attempt", "none pending"]] };
+    const rolls = (ctx.view && ctx.view.record ? ctx.view.record : []).filter((a) => a.startsWith("roll:"));
+    const lastRoll = rolls.length ? [["last dice roll", rolls[rolls.length - 1].slice(5)]] : [];
+    if (!m) return { facts: [["attempt", "none pending"]].concat(lastRoll) };
     const marks = [{ sq: m[1], kind: "under", color: "#c60", cls: "attempt" }, { sq: m[2], kind: "under", color: "#c60", dash: "6 4", cls: "attempt" }];
     if (m[3]) marks.push({ sq: m[3], kind: "badge", text: "max", color: "#2e8b57", cls: "allowed" });
     return {
       marks, lastMove: null,
-      facts: [["attempt", `${m[1]} → ${m[2]}`], ["dice", m[3] ? `allow up to ${m[3]}: pick a marked square` : "rolling…"]],
+      facts: [["attempt", `${m[1]} → ${m[2]}`], ["dice", m[3] ? `allow up to ${m[3]}: pick a violet square` : "rolling…"]].concat(lastRoll),
     };
   },
 };
