@@ -5,5 +5,5 @@
 # shot) with CHESSLAB_SCREENSHOTS pointing here. Needs `chromium` and `chromium-driver`.
 # Usage (from the repository root): docs/screenshots/take.sh
 set -eu
-CHESSLAB_SCREENSHOTS="$(pwd)/docs/screenshots" CHESSLAB_REQUIRE_BROWSER=1 \
+CHESSLAB_SCREENSHOTS=1 CHESSLAB_REQUIRE_BROWSER=1 \
     cargo test -p experiments --test serve_browser -- --nocapture

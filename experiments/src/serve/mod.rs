@@ -14,9 +14,14 @@
 //! The folder may depend on [`crate::run`], [`crate::golf`], [`crate::record`] and
 //! [`crate::util`]; never on `cli` or `studies`.
 //!
-//! The page draws no variant of its own: a board from the first FEN-like placement of the
-//! observation, square pairs as clicks, actions written `ITEM@square` as drops from a
-//! pocket (ITEM in hand, then a square), everything else as buttons; the new-game form
+//! The page (issue 38) reads each variant's mechanics from the seat's observation alone
+//! (`assets/mechanics.js`: checkers, zombies, hands, prophecies, balances, the blind Time
+//! Chess board...), so it never shows more than the seat knows; `assets/board.js` draws
+//! and writes SAN, `assets/events.js` the event log in words. Square pairs are clicks,
+//! one-square decisions (`bury:c6`, `~e5`, `go:e5`) a click on the square, `ITEM@square`
+//! drops from a pocket, forms where a list would be hundreds long (Masquerade's
+//! assignment grid, Clairvoyant's guess sheet), buttons for the rest. [`rules`] serves
+//! the rules cards and the page's scripts, [`par`] a Golf hole's par. The new-game form
 //! has one input per scalar leaf of the variant's default parameters (`fields` of
 //! `GET /api/variants/{name}`, nested tables as dotted TOML keys), with a TOML box for the
 //! rest. Browser test: `experiments/tests/serve_browser.rs`; load measurement:
@@ -86,7 +91,9 @@ pub mod games;
 pub mod golf;
 pub mod guard;
 pub mod limits;
+pub mod par;
 pub mod persist;
+pub mod rules;
 pub mod store;
 pub mod uci;
 mod watch;
@@ -194,6 +201,7 @@ pub fn router(server: Shared) -> Router {
         .route("/api/games/:id/export", get(export))
         .route("/api/results", get(watch::results_list))
         .route("/api/results/:index", get(watch::results_game))
+        .merge(rules::routes())
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
