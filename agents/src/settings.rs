@@ -251,9 +251,14 @@ impl Settings {
     /// The evaluation weights: the defaults, or the `eval=FILE` weights when given, with
     /// every given `eval.*` key applied on top.
     pub fn eval(&self) -> EvalWeights {
+        self.eval_over(EvalWeights::default())
+    }
+
+    /// As [`Settings::eval`] with `base` in place of the defaults when no file is given.
+    pub fn eval_over(&self, base: EvalWeights) -> EvalWeights {
         let mut w = match self.given.get("eval") {
             Some(Value::Weights(w)) => (**w).clone(),
-            _ => EvalWeights::default(),
+            _ => base,
         };
         for (k, v) in &self.given {
             if let (Some(field), Value::Real(x)) = (k.strip_prefix("eval."), v) {

@@ -304,6 +304,22 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Takes back the last `apply` / `apply_joint`.
     fn undo(&mut self);
 
+    /// Passes the turn to the opponent without moving, for search's null-move pruning,
+    /// and returns `true`; `false` (nothing changed) where the game offers no pass. A
+    /// variant implements it only where a pass is a sound lower bound on the mover's
+    /// prospects: a game of compound turns, chance or hidden information, or one where
+    /// zugzwang is the rule rather than the exception, keeps the default, and so keeps
+    /// null-move pruning off. Implementations refuse in check and at the end of the
+    /// game. Undone by [`Game::undo_null`].
+    fn apply_null(&mut self) -> bool {
+        false
+    }
+
+    /// Takes back an [`apply_null`](Game::apply_null) that returned `true`.
+    fn undo_null(&mut self) {
+        panic!("undo_null without a pass: this game does not implement apply_null");
+    }
+
     /// The result once the game is over, else `None`.
     fn result(&self) -> Option<GameResult>;
 

@@ -292,6 +292,23 @@ impl Game for Chess {
         self.applied -= 1;
     }
 
+    /// Orthodox chess and Chess960 pass through the board's null move; never in check,
+    /// before the start is chosen or once the game is over (the searcher guards against
+    /// zugzwang in pawn endings itself).
+    fn apply_null(&mut self) -> bool {
+        if self.awaiting_start || self.board.in_check() || self.result().is_some() {
+            return false;
+        }
+        self.board.make_null();
+        self.refresh();
+        true
+    }
+
+    fn undo_null(&mut self) {
+        self.board.unmake_null();
+        self.status.fresh = false;
+    }
+
     fn result(&self) -> Option<GameResult> {
         if self.awaiting_start {
             return None;
@@ -393,6 +410,35 @@ mod tests {
     #[test]
     fn chess_conforms_to_the_game_api() {
         conformance::check(&Chess::new(&ChessParams::default()), 40, 1);
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_and_undoes() {
+        let mut g = crate::game::replay(Chess::new(&ChessParams::default()), &["e2e4", "e7e5"]).unwrap();
+        let key = g.state_key();
+        let mut before = Vec::new();
+        g.legal_actions(0, &mut before);
+        assert!(g.apply_null());
+        assert_eq!(g.turn(), Turn::Seat(1));
+        assert_ne!(g.state_key(), key);
+        let mut black = Vec::new();
+        g.legal_actions(1, &mut black);
+        assert!(!black.is_empty());
+        g.undo_null();
+        assert_eq!(g.turn(), Turn::Seat(0));
+        assert_eq!(g.state_key(), key);
+        let mut after = Vec::new();
+        g.legal_actions(0, &mut after);
+        assert_eq!(before, after);
+        // In check there is no pass: the position would be illegal.
+        let mut checked = crate::game::replay(
+            Chess::new(&ChessParams::default()),
+            &["e2e4", "f7f6", "d2d4", "g7g5"],
+        )
+        .unwrap();
+        checked.apply_text("d1h5").unwrap();
+        assert!(!checked.apply_null());
+        assert_eq!(checked.turn(), Turn::Seat(1));
     }
 
     #[test]

@@ -8,6 +8,21 @@
 //! so a tuner can vary them like variant parameters; [`EVAL_SETTINGS`] is generated from
 //! the same field list, so the struct and the spec keys cannot drift. Move ordering
 //! (MVV-LVA, [`role_value`]) keeps the fixed [`PIECE_VALUES`]: it orders, it does not score.
+//!
+//! Positional terms (issue 36): a second, endgame set of piece-square tables blended by
+//! material phase (`taper`), mobility, the bishop pair, doubled, isolated and passed
+//! pawns, the king's pawn shield and rooks on open files ([`terms`]). Their weights
+//! default to 0, so [`EvalWeights::default`] is the original evaluator, and every
+//! caller that does not ask for more (MCTS cut-offs, expectimax, golf) scores exactly as
+//! before. The search's evaluator, [`search_weights`], is the TOML file
+//! `agents/data/eval/chess.toml` (tuned by Texel's method, see there) compiled in;
+//! `alphabeta` uses it unless the spec gives `eval=FILE`, and `eval.*` keys apply on
+//! top of either. The terms read the orthodox board, so every variant with one gets
+//! them; the variant's own material difference is still added by [`variant_term`].
+//! Tests: below, and `tables::tests`, `terms::tests`.
+
+pub mod tables;
+pub mod terms;
 
 use crate::settings::{Kind, Setting};
 use engine::game::{Game, Seat};
@@ -73,14 +88,42 @@ eval_weights! {
     rook = 5.0, "rook value (pawns)";
     queen = 9.0, "queen value (pawns)";
     pst = 1.0, "scale of the piece-square bonuses";
+    taper = 0.0, "blend toward the endgame piece-square tables as material leaves (0: one table)";
+    mobility = 0.0, "per square a knight, bishop, rook or queen attacks, not own nor guarded by an enemy pawn";
+    bishop_pair = 0.0, "both bishops";
+    doubled = 0.0, "per pawn behind another of its colour on its file";
+    isolated = 0.0, "per pawn with no pawn of its colour on the files beside it";
+    passed = 0.0, "passed pawn in the middle game, times its rank's scale";
+    passed_eg = 0.0, "passed pawn in the endgame, times its rank's scale";
+    king_shield = 0.0, "per own pawn in front of the king (middle game)";
+    rook_open = 0.0, "rook on a file without pawns (half on a file without own pawns)";
 }
 
-/// The weights turned into one centipawn table per role and square (value plus scaled
-/// bonus, rounded), so scoring a board costs one lookup per piece.
+/// Pawns to centipawns.
+fn cp(x: f64) -> i32 {
+    (x * 100.0).round() as i32
+}
+
+/// The search's weights: `agents/data/eval/chess.toml`, compiled in.
+pub fn search_weights() -> &'static EvalWeights {
+    static W: OnceLock<EvalWeights> = OnceLock::new();
+    W.get_or_init(|| {
+        toml::from_str(include_str!("../../data/eval/chess.toml"))
+            .expect("agents/data/eval/chess.toml holds eval weights")
+    })
+}
+
+/// The weights turned into centipawn tables per role and square (value plus scaled
+/// bonus, middle game and endgame) and centipawn term weights, so scoring a board costs
+/// two lookups per piece plus the terms that are switched on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluator {
     weights: EvalWeights,
-    table: [[i32; 64]; 6],
+    mg: [[i32; 64]; 6],
+    eg: [[i32; 64]; 6],
+    /// The endgame tables differ from the middle-game ones.
+    tapered: bool,
+    terms: terms::TermWeights,
 }
 
 impl Default for Evaluator {
@@ -93,34 +136,66 @@ impl Evaluator {
     pub fn new(weights: EvalWeights) -> Self {
         let w = &weights;
         let values = [w.pawn, w.knight, w.bishop, w.rook, w.queen, 0.0];
-        let mut table = [[0i32; 64]; 6];
-        for (r, row) in table.iter_mut().enumerate() {
-            let v = (values[r] * 100.0).round() as i32;
-            for (sq, cell) in row.iter_mut().enumerate() {
-                *cell = v + (PST[r][sq] as f64 * w.pst).round() as i32;
+        let mut mg = [[0i32; 64]; 6];
+        let mut eg = [[0i32; 64]; 6];
+        for r in 0..6 {
+            let v = cp(values[r]);
+            for sq in 0..64 {
+                let m = tables::PST_MG[r][sq] as f64;
+                let e = tables::PST_EG[r][sq] as f64;
+                mg[r][sq] = v + (m * w.pst).round() as i32;
+                eg[r][sq] = v + ((m + w.taper * (e - m)) * w.pst).round() as i32;
             }
         }
-        Evaluator { weights, table }
+        Evaluator {
+            tapered: mg != eg,
+            terms: terms::TermWeights::new(w),
+            weights,
+            mg,
+            eg,
+        }
     }
 
     pub fn weights(&self) -> &EvalWeights {
         &self.weights
     }
 
-    /// Material plus piece-square score of `board` for `color`, in centipawns.
+    /// Material, placement and positional terms of `board` for `color`, in centipawns.
     pub fn board_score(&self, board: &Board, color: Color) -> i32 {
-        let mut score = 0i32;
+        let mut mg = 0i32;
+        let mut eg = 0i32;
+        let mut phase = 0i32;
         for sq in board.occupied() {
             let p = board.piece_at(sq).expect("occupied square");
             let rel: Square = sq.relative(p.color);
-            let v = self.table[p.role.index()][rel.index()];
-            if p.color == color {
-                score += v;
-            } else {
-                score -= v;
+            let (r, i) = (p.role.index(), rel.index());
+            let sign = if p.color == color { 1 } else { -1 };
+            mg += sign * self.mg[r][i];
+            if self.tapered {
+                eg += sign * self.eg[r][i];
+                phase += tables::PHASE[r];
             }
         }
-        score
+        let (tmg, teg) = if self.terms.any {
+            let (wm, we) = terms::score(board, Color::White, &self.terms);
+            let (bm, be) = terms::score(board, Color::Black, &self.terms);
+            let s = if color == Color::White { 1 } else { -1 };
+            (s * (wm - bm), s * (we - be))
+        } else {
+            (0, 0)
+        };
+        if !self.tapered {
+            // One table: the phase only weighs the terms that differ between phases.
+            if tmg == teg {
+                return mg + tmg;
+            }
+            for sq in board.occupied() {
+                phase += tables::PHASE[board.piece_at(sq).expect("occupied").role.index()];
+            }
+            eg = mg;
+        }
+        let phase = phase.min(tables::PHASE_MAX);
+        ((mg + tmg) * phase + (eg + teg) * (tables::PHASE_MAX - phase)) / tables::PHASE_MAX
     }
 
     /// Evaluation of `game` for `seat` in pawns: board material and placement plus the
@@ -147,44 +222,6 @@ pub fn default_evaluator() -> &'static Evaluator {
     static DEFAULT: OnceLock<Evaluator> = OnceLock::new();
     DEFAULT.get_or_init(Evaluator::default)
 }
-
-/// Piece-square bonuses (centipawns) from white's side, a1 first; mirrored for black.
-/// Simple, well-known shapes: pawns advance, knights and bishops centralise, the king
-/// stays home in the middlegame.
-const PST: [[i8; 64]; 6] = {
-    const P: [i8; 64] = [
-        0, 0, 0, 0, 0, 0, 0, 0, 5, 10, 10, -20, -20, 10, 10, 5, 5, -5, -10, 0, 0, -10, -5, 5, 0, 0,
-        0, 20, 20, 0, 0, 0, 5, 5, 10, 25, 25, 10, 5, 5, 10, 10, 20, 30, 30, 20, 10, 10, 50, 50, 50,
-        50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    const N: [i8; 64] = [
-        -50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0, 5, 5, 0, -20, -40, -30, 5, 10, 15, 15,
-        10, 5, -30, -30, 0, 15, 20, 20, 15, 0, -30, -30, 5, 15, 20, 20, 15, 5, -30, -30, 0, 10, 15,
-        15, 10, 0, -30, -40, -20, 0, 0, 0, 0, -20, -40, -50, -40, -30, -30, -30, -30, -40, -50,
-    ];
-    const B: [i8; 64] = [
-        -20, -10, -10, -10, -10, -10, -10, -20, -10, 5, 0, 0, 0, 0, 5, -10, -10, 10, 10, 10, 10,
-        10, 10, -10, -10, 0, 10, 10, 10, 10, 0, -10, -10, 5, 5, 10, 10, 5, 5, -10, -10, 0, 5, 10,
-        10, 5, 0, -10, -10, 0, 0, 0, 0, 0, 0, -10, -20, -10, -10, -10, -10, -10, -10, -20,
-    ];
-    const R: [i8; 64] = [
-        0, 0, 0, 5, 5, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0,
-        0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, 5, 10, 10, 10, 10, 10, 10, 5,
-        0, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    const Q: [i8; 64] = [
-        -20, -10, -10, -5, -5, -10, -10, -20, -10, 0, 5, 0, 0, 0, 0, -10, -10, 5, 5, 5, 5, 5, 0,
-        -10, 0, 0, 5, 5, 5, 5, 0, -5, -5, 0, 5, 5, 5, 5, 0, -5, -10, 0, 5, 5, 5, 5, 0, -10, -10, 0,
-        0, 0, 0, 0, 0, -10, -20, -10, -10, -5, -5, -10, -10, -20,
-    ];
-    const K: [i8; 64] = [
-        20, 30, 10, 0, 0, 10, 30, 20, 20, 20, 0, 0, 0, 0, 20, 20, -10, -20, -20, -20, -20, -20,
-        -20, -10, -20, -30, -30, -40, -40, -30, -30, -20, -30, -40, -40, -50, -50, -40, -40, -30,
-        -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30, -30, -40,
-        -40, -50, -50, -40, -40, -30,
-    ];
-    [P, N, B, R, Q, K]
-};
 
 /// Material plus piece-square score of `board` for `color`, in centipawns, with the
 /// default weights.
@@ -263,10 +300,12 @@ mod tests {
     fn default_weights_are_the_piece_values() {
         let e = Evaluator::default();
         for (r, &v) in PIECE_VALUES.iter().enumerate() {
-            for (sq, &bonus) in PST[r].iter().enumerate() {
-                assert_eq!(e.table[r][sq], v + bonus as i32, "role {r} square {sq}");
+            for (sq, &bonus) in tables::PST_MG[r].iter().enumerate() {
+                assert_eq!(e.mg[r][sq], v + bonus as i32, "role {r} square {sq}");
+                assert_eq!(e.eg[r][sq], e.mg[r][sq], "one table by default");
             }
         }
+        assert!(!e.terms.any);
     }
 
     #[test]

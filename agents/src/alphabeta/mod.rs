@@ -1,0 +1,375 @@
+//! `alphabeta`: negamax alpha-beta with iterative deepening and aspiration windows,
+//! principal variation search, a transposition table keyed by `state_key`, null-move
+//! pruning where the game offers a pass, late-move reductions, check extensions,
+//! quiescence search on captures and TT + MVV-LVA + killer + history move ordering,
+//! built on `apply`/`undo` (one clone of the state per decision). The files: [`search`]
+//! (the searcher), [`ordering`], [`tt`], [`time`] (time per decision and the `tc=`
+//! clock); this one holds the config and the agent.
+//!
+//! - Budgets: `depth` (default 4), `nodes`, `time_ms` (a fixed time per decision, as a
+//!   UCI engine's `movetime`) or `tc=10+0.1` (a clock per game, cutechess's form, kept
+//!   by the agent: [`time`]). With `time_ms` or `tc` and no `depth`, the depth is
+//!   unbounded (64): time stops the search. At most one of `time_ms` and `tc`.
+//! - The evaluation is the search's tuned one ([`crate::eval::search_weights`],
+//!   agents/data/eval/chess.toml) unless `eval=FILE` is given; `eval.*` keys apply on
+//!   top. [`AlphaBetaConfig::default`] uses it too.
+//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension` (all `true`) switch the
+//!   search features off one by one for measurement; late-move reductions ride on the
+//!   null-window searches of PVS, so `pvs=false` also turns them off.
+//! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
+//!   root move with an exact score (full window at the root), for searching sampled
+//!   worlds (PIMC with `search=alphabeta`).
+//! - The agent reports its score ([`Agent::score`]) for adjudication.
+//!
+//! - Scores are centipawns for the seat to move (`agents::eval::evaluate`); a won
+//!   terminal state scores `MATE - ply`, so shorter mates score higher.
+//! - Captures (for quiescence and MVV-LVA) are moves whose target square holds an
+//!   opponent piece, or en passant, on games with an orthodox `board()`; games without
+//!   a board get no quiescence (the static evaluation is used at depth 0).
+//! - Degrade rules: a chance node inside the search is the probability-weighted mean of
+//!   its outcomes (full window); a simultaneous node is scored statically. Which games
+//!   go elsewhere is `crate::fallback`'s: a hidden-information game is searched by UCT
+//!   on sampled worlds with voting (`pimc`), never on the true state; a root where this
+//!   seat does not act alone by UCT; a game whose seats do not form exactly two teams
+//!   ([`Game::team`]) is refused by the registry.
+//! - Teams: a game with more seats in two teams (Crowded House) is searched as a
+//!   two-sided game. The sign flips only where the team to move changes (consecutive
+//!   decisions of one team, or of one seat in a compound turn, keep it), evaluation is
+//!   from the moving team's point of view through its lowest seat (`evaluate`), and
+//!   terminal scores read that seat's return (partners share returns). With two seats
+//!   each seat is its own team and nothing changes.
+
+mod ordering;
+mod search;
+pub mod time;
+mod tt;
+
+pub use search::AlphaBeta;
+
+use crate::common::{action_move, AgentRng, Budget};
+use crate::eval::{search_weights, Evaluator};
+use crate::fallback::{self, Route};
+use crate::ismcts::{pimc_decide, WORLDS};
+use crate::mcts::{uct_decide, MctsConfig};
+use crate::settings::{self, Kind, Setting, Settings};
+use crate::spec::{AgentError, Spec};
+use crate::uci::tc::TimeControl;
+use crate::{Agent, Score};
+use engine::game::{Game, Seat};
+use rand::Rng;
+use rand_pcg::Pcg64;
+use std::time::Instant;
+
+pub use crate::fallback::two_teams;
+
+/// Score of a mate at the root; a mate `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+const INF: i32 = 10_000_000;
+const MATE_BOUND: i32 = MATE - 10_000;
+const MAX_PLY: usize = 128;
+
+/// Settings of the search.
+#[derive(Clone, Debug)]
+pub struct AlphaBetaConfig {
+    pub depth: u32,
+    pub budget: Budget,
+    /// A clock per game (`tc=`); the budget's time is then the clock's share per move.
+    pub tc: Option<TimeControl>,
+    pub quiescence: bool,
+    /// log2 of transposition table entries.
+    pub tt_bits: u32,
+    /// Worlds and per-world iterations for the hidden-information fallback.
+    pub worlds: usize,
+    pub fallback_iters: u64,
+    /// Evaluation noise in centipawns (0 = none): each static evaluation gets a
+    /// pseudo-random offset in [-noise, noise], fixed per position within one decision.
+    /// Self-play between deterministic searchers repeats one game forever; a little
+    /// noise gives balance runs distinct games at almost no cost in strength.
+    pub noise: i32,
+    /// The static evaluation.
+    pub eval: Evaluator,
+    /// Principal variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Aspiration windows around the last iteration's score.
+    pub aspiration: bool,
+    /// Null-move pruning where the game offers a pass.
+    pub null_move: bool,
+    /// Late-move reductions of quiet moves (with `pvs`).
+    pub lmr: bool,
+    /// One more ply in check, and evasions in the quiescence search.
+    pub check_extension: bool,
+}
+
+impl Default for AlphaBetaConfig {
+    fn default() -> Self {
+        AlphaBetaConfig {
+            depth: 4,
+            budget: Budget {
+                iters: None,
+                nodes: None,
+                time: None,
+            },
+            tc: None,
+            quiescence: true,
+            tt_bits: 18,
+            worlds: 10,
+            fallback_iters: 200,
+            noise: 0,
+            eval: Evaluator::new(search_weights().clone()),
+            pvs: true,
+            aspiration: true,
+            null_move: true,
+            lmr: true,
+            check_extension: true,
+        }
+    }
+}
+
+/// What the last search found.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    pub nodes: u64,
+    pub depth: u32,
+    pub score: i32,
+}
+
+/// The `alphabeta` agent.
+pub struct AlphaBetaAgent<G: Game> {
+    search: Option<AlphaBeta<G>>,
+    config: AlphaBetaConfig,
+    rng: AgentRng,
+    spec: String,
+    /// The game's clock under `tc=` (a new agent is built for every game).
+    clock: Option<time::GameClock>,
+}
+
+/// The depth of a tree search (`alphabeta`, `expectimax`).
+pub const DEPTH: Setting = Setting {
+    key: "depth",
+    kind: Kind::Int { min: 1, max: 64 },
+    default: "4",
+    tunable: true,
+    help: "plies (iterative deepening up to it)",
+};
+
+impl<G: Game> AlphaBetaAgent<G> {
+    /// The keys `alphabeta` reads (`iters` and `worlds` size the PIMC/UCT fallback).
+    pub fn schema() -> Vec<Setting> {
+        let mut v = vec![DEPTH];
+        v.extend(fallback_budget());
+        v.extend([
+            Setting {
+                key: "quiescence",
+                kind: Kind::Bool,
+                default: "true",
+                tunable: true,
+                help: "search captures past the depth",
+            },
+            Setting {
+                key: "tt_bits",
+                kind: Kind::Int { min: 4, max: 28 },
+                default: "18",
+                tunable: false,
+                help: "log2 of transposition table entries",
+            },
+            WORLDS,
+            Setting {
+                key: "noise",
+                kind: Kind::Int {
+                    min: 0,
+                    max: 10_000,
+                },
+                default: "0",
+                tunable: false,
+                help: "evaluation noise in centipawns, so self-play games differ",
+            },
+            Setting {
+                key: "tc",
+                kind: Kind::Text,
+                default: "",
+                tunable: false,
+                help: "a clock per game, moves/seconds+increment (10+0.1, 40/60+0.6), kept by the agent",
+            },
+            feature("pvs", "principal variation search"),
+            feature("aspiration", "aspiration windows at the root"),
+            feature("null_move", "null-move pruning (where the game offers a pass)"),
+            feature("lmr", "late-move reductions (with pvs)"),
+            feature("check_extension", "extend checks, evasions in quiescence"),
+        ]);
+        v.extend(settings::eval_settings());
+        v
+    }
+
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        let s = Settings::read(spec, &Self::schema())?;
+        let budget = Budget::from_settings(&s);
+        let tc = match s.text("tc") {
+            Some(t) => Some(TimeControl::parse(&t).map_err(|e| AgentError::BadValue {
+                agent: "alphabeta".into(),
+                key: "tc".into(),
+                value: t.clone(),
+                expected: e,
+            })?),
+            None => None,
+        };
+        if tc.is_some() && budget.time.is_some() {
+            return Err(AgentError::BadValue {
+                agent: "alphabeta".into(),
+                key: "tc".into(),
+                value: s.text("tc").unwrap_or_default(),
+                expected: "a clock or time_ms, not both".into(),
+            });
+        }
+        let timed = tc.is_some() || budget.time.is_some();
+        let config = AlphaBetaConfig {
+            depth: if timed && !s.given("depth") {
+                64
+            } else {
+                s.int("depth") as u32
+            },
+            budget,
+            tc,
+            quiescence: s.flag("quiescence"),
+            tt_bits: s.int("tt_bits") as u32,
+            worlds: s.int("worlds") as usize,
+            fallback_iters: budget.iters.unwrap_or(200),
+            noise: s.int("noise") as i32,
+            eval: Evaluator::new(s.eval_over(search_weights().clone())),
+            pvs: s.flag("pvs"),
+            aspiration: s.flag("aspiration"),
+            null_move: s.flag("null_move"),
+            lmr: s.flag("lmr"),
+            check_extension: s.flag("check_extension"),
+        };
+        Ok(Self::new_with(
+            config,
+            spec.canonical(),
+            AgentRng::from_settings(&s),
+        ))
+    }
+
+    pub fn new(config: AlphaBetaConfig) -> Self {
+        Self::new_with(config, "alphabeta".into(), AgentRng { seed: None })
+    }
+
+    fn new_with(config: AlphaBetaConfig, spec: String, rng: AgentRng) -> Self {
+        AlphaBetaAgent {
+            clock: config.tc.map(time::GameClock::new),
+            search: None,
+            config,
+            rng,
+            spec,
+        }
+    }
+
+    /// What the last search found (zeroes before the first).
+    pub fn info(&self) -> SearchInfo {
+        self.search.as_ref().map(|s| s.info).unwrap_or_default()
+    }
+
+    /// The hard time limit of the next decision: `time_ms`, or the clock's share.
+    fn time_limit(&self) -> Option<std::time::Duration> {
+        match &self.clock {
+            Some(c) => Some(c.budget()),
+            None => self.config.budget.time,
+        }
+    }
+
+    fn fallback_config(&self) -> MctsConfig {
+        MctsConfig {
+            budget: Budget {
+                iters: Some(self.config.fallback_iters),
+                nodes: None,
+                time: self.time_limit(),
+            },
+            ..MctsConfig::default()
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let started = Instant::now();
+        let a = self.decide(game, seat, rng);
+        if let Some(c) = self.clock.as_mut() {
+            c.charge(started.elapsed());
+        }
+        a
+    }
+
+    fn score(&self) -> Option<Score> {
+        let info = self.search.as_ref()?.info;
+        if info.depth == 0 {
+            return None;
+        }
+        Some(if info.score.abs() >= MATE_BOUND {
+            let plies = MATE - info.score.abs();
+            let moves = (plies + 1) / 2;
+            Score::Mate(if info.score > 0 { moves } else { -moves })
+        } else {
+            Score::Cp(info.score)
+        })
+    }
+
+    fn reset(&mut self) {
+        if let Some(s) = self.search.as_mut() {
+            s.clear();
+        }
+        self.clock = self.config.tc.map(time::GameClock::new);
+    }
+}
+
+impl<G: Game> AlphaBetaAgent<G> {
+    fn decide(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
+        match fallback::alphabeta(game, seat) {
+            Route::Own => {}
+            Route::Pimc => {
+                let cfg = self.fallback_config();
+                return pimc_decide(game, seat, self.config.worlds, &cfg, &mut rng);
+            }
+            _ => {
+                let cfg = self.fallback_config();
+                return uct_decide(game, seat, &cfg, &mut rng);
+            }
+        }
+        let limit = self.time_limit();
+        let config = self.config.clone();
+        let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
+        if s.config.noise > 0 {
+            s.set_noise_salt(rng.gen());
+        }
+        match s.search_for(game, limit) {
+            Some(a) => a,
+            None => crate::baseline::random_action(game, seat, &mut rng),
+        }
+    }
+}
+
+/// A switch of one search feature, on by default.
+fn feature(key: &'static str, help: &'static str) -> Setting {
+    Setting {
+        key,
+        kind: Kind::Bool,
+        default: "true",
+        tunable: false,
+        help,
+    }
+}
+
+/// The orthodox move of an action (for tests and tools).
+pub fn move_of<G: Game>(game: &mut G, action: G::Action) -> Option<engine::Move> {
+    action_move(game, action)
+}
+
+/// Budget and seed keys of a depth-bounded search: `iters` only sizes the UCT/PIMC
+/// fallback (200 iterations when not given), `nodes` and `time_ms` stop the search.
+pub fn fallback_budget() -> Vec<Setting> {
+    let mut v = settings::join(&[settings::BUDGET, settings::SEED]);
+    v[0].help = "UCT iterations (per world) of the fallback (200 when not given)";
+    v
+}

@@ -1,0 +1,83 @@
+//! Move ordering: the TT move, then captures by MVV-LVA, the two killers of the ply,
+//! then quiet moves by history (from/to squares where the game names its moves, a hash
+//! of the action otherwise). Scores above [`KILLER_BASE`] mark moves late-move
+//! reductions leave alone.
+
+use super::search::AlphaBeta;
+use crate::common::capture_score;
+use engine::game::{Game, Seat};
+use std::hash::{Hash, Hasher};
+
+pub(super) const TT_BASE: i32 = 1 << 30;
+pub(super) const CAPTURE_BASE: i32 = 1 << 24;
+pub(super) const KILLER_BASE: i32 = 1 << 22;
+/// History scores stay below the killers.
+const HISTORY_MAX: i32 = KILLER_BASE - 1;
+
+impl<G: Game> AlphaBeta<G> {
+    /// Fills `bufs[ply]` with the legal actions, best first.
+    pub(super) fn order_with(&mut self, g: &mut G, me: Seat, ply: usize, tt_move: Option<G::Action>) {
+        g.legal_actions(me, &mut self.scratch);
+        let mut buf = std::mem::take(&mut self.bufs[ply]);
+        buf.clear();
+        let killers = self.killers[ply];
+        for i in 0..self.scratch.len() {
+            let a = self.scratch[i];
+            let s = if Some(a) == tt_move {
+                TT_BASE
+            } else if let Some(c) = capture_score(g, a) {
+                CAPTURE_BASE + c
+            } else if Some(a) == killers[0] {
+                KILLER_BASE + 1
+            } else if Some(a) == killers[1] {
+                KILLER_BASE
+            } else {
+                self.history[action_index(g, a)]
+            };
+            buf.push((a, s));
+        }
+        buf.sort_by_key(|c| std::cmp::Reverse(c.1));
+        self.bufs[ply] = buf;
+    }
+
+    /// A quiet move caused a cut-off: it becomes the ply's first killer and gains
+    /// history; the quiet moves tried before it lose some.
+    pub(super) fn reward_quiet(&mut self, g: &G, a: G::Action, ply: usize, depth: i32, tried: &[G::Action]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(a) {
+            k[1] = k[0];
+            k[0] = Some(a);
+        }
+        let bonus = depth * depth;
+        let h = &mut self.history[action_index(g, a)];
+        *h = (*h + bonus).min(HISTORY_MAX);
+        for &q in tried {
+            let h = &mut self.history[action_index(g, q)];
+            *h = (*h - bonus).max(-HISTORY_MAX);
+        }
+    }
+}
+
+/// A 12-bit index of an action for the history table: from/to squares where the game
+/// names the move ([`Game::action_move`]), a hash otherwise.
+#[inline]
+pub(super) fn action_index<G: Game>(g: &G, a: G::Action) -> usize {
+    if let Some(m) = g.action_move(a) {
+        return (m.code() & 0xFFF) as usize;
+    }
+    let mut h = FxHasher(0);
+    a.hash(&mut h);
+    (h.0 >> 52) as usize
+}
+
+struct FxHasher(u64);
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}

@@ -1,0 +1,571 @@
+//! The searcher: iterative deepening with aspiration windows over a principal variation
+//! search (negamax), with a transposition table, null-move pruning, late-move
+//! reductions, check extensions and a quiescence search on captures.
+//!
+//! Soundness across games: the null move is tried only where the game offers a pass
+//! ([`Game::apply_null`]: orthodox chess and Chess960 today; compound turns, chance and
+//! hidden information keep the default refusal), never in check, never right after
+//! another pass and never for a side with only pawns and king on the board (zugzwang).
+//! Check extensions and "gives check" read the orthodox board (`Board::in_check`), so
+//! they exist only on games with one. Reductions and extensions change depth only; a
+//! reduced move that beats alpha is searched again at full depth, so a reduction can
+//! delay but not hide a good move found at full depth. Each feature can be switched off
+//! in [`super::AlphaBetaConfig`] (`pvs=false`, `null_move=false`, ...), which is how
+//! results/strength/search measures them one by one.
+
+use super::ordering::{CAPTURE_BASE, KILLER_BASE};
+use super::tt::{Bound, Tt};
+use super::{AlphaBetaConfig, SearchInfo, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::common::capture_score;
+use crate::fallback::two_teams;
+use engine::game::{Game, Seat, Turn, MAX_SEATS};
+use engine::random::splitmix64;
+use engine::Role;
+use std::time::{Duration, Instant};
+
+/// First aspiration half-window (centipawns) and the depth from which it is used.
+const ASPIRATION: i32 = 40;
+const ASPIRATION_DEPTH: u32 = 4;
+
+/// The alpha-beta searcher (its tables persist between moves of one game).
+pub struct AlphaBeta<G: Game> {
+    pub config: AlphaBetaConfig,
+    tt: Tt<G::Action>,
+    pub(super) killers: Vec<[Option<G::Action>; 2]>,
+    pub(super) history: Vec<i32>,
+    pub(super) bufs: Vec<Vec<(G::Action, i32)>>,
+    quiets: Vec<Vec<G::Action>>,
+    pub(super) scratch: Vec<G::Action>,
+    nodes: u64,
+    start: Instant,
+    /// The hard limit of this decision (the config's time, or the clock's share).
+    limit: Option<Duration>,
+    stopped: bool,
+    /// The lowest seat of each seat's team: the seat a team is evaluated for. The
+    /// identity for two-seat games.
+    side: [Seat; MAX_SEATS],
+    /// Salt of the evaluation noise for the current decision.
+    noise_salt: u64,
+    /// Root moves with the scores of the last finished iteration (see
+    /// [`AlphaBeta::root_scores`]).
+    root_scores: Vec<(G::Action, i32)>,
+    exact_root: bool,
+    pub info: SearchInfo,
+}
+
+impl<G: Game> AlphaBeta<G> {
+    pub fn new(config: AlphaBetaConfig) -> Self {
+        AlphaBeta {
+            tt: Tt::new(config.tt_bits),
+            config,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 4096],
+            bufs: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            quiets: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            scratch: Vec::new(),
+            nodes: 0,
+            start: Instant::now(),
+            limit: None,
+            stopped: false,
+            side: std::array::from_fn(|s| s),
+            noise_salt: 0,
+            root_scores: Vec::new(),
+            exact_root: false,
+            info: SearchInfo::default(),
+        }
+    }
+
+    /// Sets the salt of the evaluation noise (see [`AlphaBetaConfig::noise`]).
+    pub fn set_noise_salt(&mut self, salt: u64) {
+        self.noise_salt = salt;
+    }
+
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    /// Iterative deepening from `game` for the seat to move, within the config's budget;
+    /// `None` when the game is not at a seat node or that seat has no moves.
+    pub fn search(&mut self, game: &G) -> Option<G::Action> {
+        let limit = self.config.budget.time;
+        self.search_for(game, limit)
+    }
+
+    /// Every root move with its score (centipawns for the seat to move) after a search
+    /// of at most `time` (and the config's depth and nodes), best first. Each root move
+    /// is searched with the full window, so the scores are exact values at the depth
+    /// reached, not bounds: for searching sampled worlds and comparing moves across
+    /// them. Empty where [`AlphaBeta::search`] would answer `None`.
+    pub fn root_scores(&mut self, game: &G, time: Option<Duration>) -> Vec<(G::Action, i32)> {
+        self.exact_root = true;
+        let best = self.search_for(game, time);
+        self.exact_root = false;
+        if best.is_none() {
+            return Vec::new();
+        }
+        let mut v = self.root_scores.clone();
+        v.sort_by_key(|m| std::cmp::Reverse(m.1));
+        v
+    }
+
+    /// [`AlphaBeta::search`] with the hard time limit given.
+    pub fn search_for(&mut self, game: &G, limit: Option<Duration>) -> Option<G::Action> {
+        let Turn::Seat(me) = game.turn() else {
+            return None;
+        };
+        self.side = two_teams(game).unwrap_or_else(|| std::array::from_fn(|s| s));
+        let mut g = game.clone();
+        self.nodes = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.limit = limit;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.root_scores.clear();
+        let mut best: Option<G::Action> = None;
+        self.info = SearchInfo::default();
+        let mut prev = 0;
+        for depth in 1..=self.config.depth.max(1) {
+            let (mv, score, complete) = self.aspirate(&mut g, depth, me, prev);
+            if self.stopped {
+                // The unfinished iteration's move counts once its first (the previous
+                // best) was searched fully: anything it chose since beat that one.
+                if mv.is_some() && (best.is_none() || complete) {
+                    best = mv;
+                }
+                break;
+            }
+            best = mv;
+            prev = score;
+            self.info = SearchInfo {
+                nodes: self.nodes,
+                depth,
+                score,
+            };
+            if score.abs() >= MATE_BOUND && !self.exact_root {
+                // A forced mate found at this depth: deeper search cannot shorten it.
+                break;
+            }
+            if let Some(t) = self.limit {
+                if self.start.elapsed().as_secs_f64() > t.as_secs_f64() * super::time::SOFT {
+                    break;
+                }
+            }
+        }
+        self.info.nodes = self.nodes;
+        best
+    }
+
+    /// One iteration at `depth`, in a window around the last score that widens on each
+    /// failure. Returns the move, its score and whether the move's value was confirmed
+    /// inside the window (a stop during a re-search leaves the earlier move standing).
+    fn aspirate(&mut self, g: &mut G, depth: u32, me: Seat, prev: i32) -> (Option<G::Action>, i32, bool) {
+        let use_window = self.config.aspiration
+            && !self.exact_root
+            && depth >= ASPIRATION_DEPTH
+            && prev.abs() < MATE_BOUND;
+        if !use_window {
+            let (mv, sc) = self.root(g, depth as i32, me, -INF, INF);
+            return (mv, sc, mv.is_some());
+        }
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        let mut fallback = None;
+        loop {
+            let (mv, sc) = self.root(g, depth as i32, me, alpha, beta);
+            if self.stopped {
+                // A fail-high move found before the stop is better than the old best.
+                return match (mv, fallback) {
+                    (Some(m), _) if sc > alpha => (Some(m), sc, true),
+                    (_, Some(m)) => (Some(m), sc, true),
+                    _ => (mv, sc, false),
+                };
+            }
+            if sc <= alpha {
+                alpha = (alpha - delta).max(-INF);
+            } else if sc >= beta {
+                fallback = mv;
+                beta = (beta + delta).min(INF);
+            } else {
+                return (mv, sc, true);
+            }
+            delta *= 3;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// The root: every move, PVS after the first; returns the best move and its score.
+    fn root(&mut self, g: &mut G, depth: i32, me: Seat, mut alpha: i32, beta: i32) -> (Option<G::Action>, i32) {
+        self.nodes += 1;
+        let key = g.state_key();
+        let tt_move = self.tt.probe(key).and_then(|e| e.best);
+        self.order_with(g, me, 0, tt_move);
+        let moves = std::mem::take(&mut self.bufs[0]);
+        let alpha0 = alpha;
+        let mut best = None;
+        let mut best_score = -INF;
+        let mut scores = Vec::new();
+        for (i, &(a, _)) in moves.iter().enumerate() {
+            g.apply(a);
+            let v = if self.exact_root {
+                self.search_node(g, depth - 1, 1, -INF, INF, me, false)
+            } else if i == 0 || !self.config.pvs {
+                self.search_node(g, depth - 1, 1, alpha, beta, me, false)
+            } else {
+                let v = self.search_node(g, depth - 1, 1, alpha, alpha + 1, me, false);
+                if v > alpha && v < beta && !self.stopped {
+                    self.search_node(g, depth - 1, 1, alpha, beta, me, false)
+                } else {
+                    v
+                }
+            };
+            g.undo();
+            if self.stopped {
+                break;
+            }
+            scores.push((a, v));
+            if v > best_score {
+                best_score = v;
+                best = Some(a);
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.bufs[0] = moves;
+        if !self.stopped {
+            self.root_scores = scores;
+            if let Some(a) = best {
+                let bound = if best_score >= beta {
+                    Bound::Lower
+                } else if best_score > alpha0 {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                self.tt.store(key, depth, best_score, bound, Some(a), 0);
+            }
+        }
+        (best, best_score)
+    }
+
+    #[inline]
+    fn check_budget(&mut self) {
+        if self.nodes & 1023 == 0 {
+            if self.config.budget.nodes.is_some_and(|n| self.nodes >= n)
+                || self.limit.is_some_and(|t| self.start.elapsed() >= t)
+            {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Whether seats `a` and `b` play for the same team (no sign change between them).
+    #[inline]
+    fn same_side(&self, a: Seat, b: Seat) -> bool {
+        a == b || self.side[a] == self.side[b]
+    }
+
+    fn terminal(g: &G, me: Seat, ply: usize) -> i32 {
+        let r = g.returns()[me];
+        if r >= 1.0 {
+            MATE - ply as i32
+        } else if r <= -1.0 {
+            -(MATE - ply as i32)
+        } else {
+            (r * 100_000.0) as i32
+        }
+    }
+
+    /// Static score for `me`'s team, always read through the team's lowest seat so
+    /// partners agree on it.
+    #[inline]
+    fn static_eval(&self, g: &G, me: Seat) -> i32 {
+        let score = (self.config.eval.evaluate(g, self.side[me]) * 100.0).round() as i32;
+        if self.config.noise == 0 {
+            return score;
+        }
+        // Keyed by position and salt, so transpositions agree within a decision; the
+        // sign follows the team so both sides see the same perturbed position.
+        let span = 2 * self.config.noise as u64 + 1;
+        let offset =
+            (splitmix64(g.state_key() ^ self.noise_salt) % span) as i32 - self.config.noise;
+        if self.side[me] == 0 {
+            score + offset
+        } else {
+            score - offset
+        }
+    }
+
+    /// Value of `g` for seat `me` (who moved into it or is to move); `was_null` when
+    /// the move into it was a pass.
+    #[allow(clippy::too_many_arguments)]
+    fn search_node(
+        &mut self,
+        g: &mut G,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        me: Seat,
+        was_null: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_budget();
+        if self.stopped {
+            return 0;
+        }
+        let s = match g.turn() {
+            Turn::Terminal => return Self::terminal(g, me, ply),
+            Turn::Simultaneous => return self.static_eval(g, me),
+            Turn::Chance => return self.chance_node(g, depth, ply, me),
+            Turn::Seat(s) => s,
+        };
+        if ply >= MAX_PLY {
+            return self.static_eval(g, me);
+        }
+        if !self.same_side(s, me) {
+            return -self.search_node_seat(g, depth, ply, -beta, -alpha, s, was_null);
+        }
+        // A partner to move searches on with the same sign.
+        self.search_node_seat(g, depth, ply, alpha, beta, s, was_null)
+    }
+
+    fn chance_node(&mut self, g: &mut G, depth: i32, ply: usize, me: Seat) -> i32 {
+        let mut outcomes = Vec::new();
+        g.chance_outcomes(&mut outcomes);
+        let mut total = 0.0;
+        for (a, p) in outcomes {
+            g.apply(a);
+            total += p * self.search_node(g, depth, ply + 1, -INF, INF, me, false) as f64;
+            g.undo();
+        }
+        total.round() as i32
+    }
+
+    /// Whether the side to move on the board is in check (false without a board).
+    #[inline]
+    fn in_check(g: &G) -> bool {
+        g.board().is_some_and(|b| b.in_check())
+    }
+
+    /// Whether the seat to move has a piece other than pawns and king (on a board);
+    /// true without one (the game's own `apply_null` decides there).
+    fn has_pieces(g: &G) -> bool {
+        match g.board() {
+            Some(b) => {
+                let us = b.turn();
+                let pk = b.pieces(us, Role::Pawn) | b.pieces(us, Role::King);
+                (b.by_color(us) & !pk).any()
+            }
+            None => true,
+        }
+    }
+
+    /// Negamax at a node where `me` is to move.
+    #[allow(clippy::too_many_arguments)]
+    fn search_node_seat(
+        &mut self,
+        g: &mut G,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        me: Seat,
+        was_null: bool,
+    ) -> i32 {
+        let in_check = Self::in_check(g);
+        if in_check && self.config.check_extension && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return if self.config.quiescence && g.board().is_some() {
+                self.quiesce(g, ply, alpha, beta, me)
+            } else {
+                self.static_eval(g, me)
+            };
+        }
+        let pv = beta - alpha > 1;
+        let key = g.state_key();
+        let alpha0 = alpha;
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            if !pv || !self.config.pvs {
+                if let Some(sc) = Tt::<G::Action>::cutoff(&e, depth, ply, alpha, beta) {
+                    return sc;
+                }
+            }
+        }
+        if self.config.null_move
+            && !pv
+            && !was_null
+            && !in_check
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && Self::has_pieces(g)
+            && self.static_eval(g, me) >= beta
+            && g.apply_null()
+        {
+            let r = 2 + depth / 6;
+            let v = self.search_node(g, depth - 1 - r, ply + 1, beta - 1, beta, me, true);
+            g.undo_null();
+            if self.stopped {
+                return 0;
+            }
+            if v >= beta {
+                return if v >= MATE_BOUND { beta } else { v };
+            }
+        }
+        self.order_with(g, me, ply, tt_move);
+        let moves = std::mem::take(&mut self.bufs[ply]);
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        quiets.clear();
+        let mut best = -INF;
+        let mut best_move = None;
+        for (i, &(a, score)) in moves.iter().enumerate() {
+            let quiet = score < KILLER_BASE;
+            g.apply(a);
+            let v = if i == 0 || !self.config.pvs {
+                self.search_node(g, depth - 1, ply + 1, alpha, beta, me, false)
+            } else {
+                let mut r = 0;
+                if self.config.lmr && quiet && depth >= 3 && i >= 3 && !in_check && !Self::in_check(g) {
+                    r = lmr_reduction(depth, i).min(depth - 2);
+                    if pv {
+                        r = (r - 1).max(0);
+                    }
+                }
+                let mut v = self.search_node(g, depth - 1 - r, ply + 1, alpha, alpha + 1, me, false);
+                if r > 0 && v > alpha && !self.stopped {
+                    v = self.search_node(g, depth - 1, ply + 1, alpha, alpha + 1, me, false);
+                }
+                if v > alpha && v < beta && pv && !self.stopped {
+                    v = self.search_node(g, depth - 1, ply + 1, alpha, beta, me, false);
+                }
+                v
+            };
+            g.undo();
+            if self.stopped {
+                self.bufs[ply] = moves;
+                self.quiets[ply] = quiets;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(a);
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                if score < CAPTURE_BASE {
+                    self.reward_quiet(g, a, ply, depth, &quiets);
+                }
+                break;
+            }
+            if quiet {
+                quiets.push(a);
+            }
+        }
+        self.bufs[ply] = moves;
+        self.quiets[ply] = quiets;
+        if best_move.is_none() {
+            // No legal actions at a non-terminal seat node should not happen.
+            return self.static_eval(g, me);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, depth, best, bound, best_move, ply);
+        best
+    }
+
+    /// Captures only, from the point of view of `me` to move (stand pat allowed); in
+    /// check every evasion is searched and there is no standing pat.
+    fn quiesce(&mut self, g: &mut G, ply: usize, mut alpha: i32, beta: i32, me: Seat) -> i32 {
+        if ply >= MAX_PLY {
+            return self.static_eval(g, me);
+        }
+        let evading = self.config.check_extension && Self::in_check(g) && ply < MAX_PLY / 2;
+        let stand = if evading { -INF } else { self.static_eval(g, me) };
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        g.legal_actions(me, &mut self.scratch);
+        let mut caps = std::mem::take(&mut self.bufs[ply]);
+        caps.clear();
+        for i in 0..self.scratch.len() {
+            let a = self.scratch[i];
+            match capture_score(g, a) {
+                Some(s) => caps.push((a, s)),
+                None if evading => caps.push((a, -1)),
+                None => {}
+            }
+        }
+        caps.sort_unstable_by_key(|c| std::cmp::Reverse(c.1));
+        let mut best = stand;
+        for &(a, _) in &caps {
+            g.apply(a);
+            self.nodes += 1;
+            self.check_budget();
+            let v = match g.turn() {
+                Turn::Terminal => Self::terminal(g, me, ply + 1),
+                Turn::Seat(s) if !self.same_side(s, me) => {
+                    -self.quiesce(g, ply + 1, -beta, -alpha, s)
+                }
+                Turn::Seat(s) => self.quiesce(g, ply + 1, alpha, beta, s),
+                _ => self.static_eval(g, me),
+            };
+            g.undo();
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.bufs[ply] = caps;
+        if best == -INF {
+            // In check with no move searched (the game ended otherwise): the static score.
+            return self.static_eval(g, me);
+        }
+        best
+    }
+}
+
+/// Plies a late quiet move is reduced by: grows with the depth left and the move's
+/// place in the order (about log(depth) * log(index) / 2).
+#[inline]
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.0) as u8;
+            }
+        }
+        t
+    });
+    t[(depth as usize).min(63)][index.min(63)].max(1) as i32
+}

@@ -1,0 +1,208 @@
+//! Positional terms of the evaluation on an orthodox board, per colour, as middle-game
+//! and endgame centipawns: mobility, the bishop pair, doubled, isolated and passed
+//! pawns, the king's pawn shield and rooks on open files.
+//!
+//! Decisions: mobility counts the squares a knight, bishop, rook or queen attacks that
+//! hold no piece of its own and no enemy pawn guards (sliders see through nothing); a
+//! doubled pawn is each pawn beyond the first on a file; the shield counts own pawns on
+//! the two ranks in front of the king on its file and the files beside it, and weighs
+//! in the middle game only; a rook on a file with no own pawn scores half of
+//! `rook_open`, with no pawn at all the whole. Tests: `rule_terms_*` below.
+
+use super::tables::{king_shield, passed_span, PASSED_RANK};
+use super::{cp, EvalWeights};
+use engine::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
+use engine::{Bitboard, Board, Color, Role};
+
+/// The term weights in centipawns (passed pawns in centipawns per unit of
+/// [`PASSED_RANK`], as hundredths).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermWeights {
+    pub any: bool,
+    mobility: i32,
+    bishop_pair: i32,
+    doubled: i32,
+    isolated: i32,
+    passed: i32,
+    passed_eg: i32,
+    king_shield: i32,
+    rook_open: i32,
+}
+
+impl TermWeights {
+    pub fn new(w: &EvalWeights) -> TermWeights {
+        let mut t = TermWeights {
+            any: false,
+            mobility: cp(w.mobility),
+            bishop_pair: cp(w.bishop_pair),
+            doubled: cp(w.doubled),
+            isolated: cp(w.isolated),
+            passed: cp(w.passed),
+            passed_eg: cp(w.passed_eg),
+            king_shield: cp(w.king_shield),
+            rook_open: cp(w.rook_open),
+        };
+        t.any = [
+            t.mobility,
+            t.bishop_pair,
+            t.doubled,
+            t.isolated,
+            t.passed,
+            t.passed_eg,
+            t.king_shield,
+            t.rook_open,
+        ]
+        .iter()
+        .any(|&x| x != 0);
+        t
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Squares pawns of `color` attack.
+fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
+    let p = pawns.0;
+    let not_a = !FILE_A;
+    let not_h = !(FILE_A << 7);
+    Bitboard(match color {
+        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
+        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
+    })
+}
+
+/// Middle-game and endgame centipawns of `color`'s terms.
+pub fn score(board: &Board, color: Color, w: &TermWeights) -> (i32, i32) {
+    let them = color.other();
+    let own = board.by_color(color);
+    let occ = board.occupied();
+    let pawns = board.pieces(color, Role::Pawn);
+    let their_pawns = board.pieces(them, Role::Pawn);
+    let mut mg = 0;
+    let mut eg = 0;
+
+    if w.mobility != 0 {
+        let free = !(own | pawn_attacks(their_pawns, them));
+        let mut n = 0;
+        for sq in board.pieces(color, Role::Knight) {
+            n += (knight_attacks(sq) & free).count() as i32;
+        }
+        for sq in board.pieces(color, Role::Bishop) {
+            n += (bishop_attacks(sq, occ) & free).count() as i32;
+        }
+        for sq in board.pieces(color, Role::Rook) {
+            n += (rook_attacks(sq, occ) & free).count() as i32;
+        }
+        for sq in board.pieces(color, Role::Queen) {
+            n += (queen_attacks(sq, occ) & free).count() as i32;
+        }
+        mg += n * w.mobility;
+        eg += n * w.mobility;
+    }
+    if w.bishop_pair != 0 && board.pieces(color, Role::Bishop).more_than_one() {
+        mg += w.bishop_pair;
+        eg += w.bishop_pair;
+    }
+    if w.doubled != 0 || w.isolated != 0 || w.passed != 0 || w.passed_eg != 0 {
+        let mut files = 0u8;
+        let mut doubled = 0;
+        for f in 0..8 {
+            let n = (pawns.0 & (FILE_A << f)).count_ones() as i32;
+            if n > 0 {
+                files |= 1 << f;
+                doubled += n - 1;
+            }
+        }
+        let isolated_files = files & !((files << 1) | (files >> 1));
+        let mut isolated = 0;
+        for f in 0..8 {
+            if isolated_files & (1 << f) != 0 {
+                isolated += (pawns.0 & (FILE_A << f)).count_ones() as i32;
+            }
+        }
+        mg += doubled * w.doubled + isolated * w.isolated;
+        eg += doubled * w.doubled + isolated * w.isolated;
+        if w.passed != 0 || w.passed_eg != 0 {
+            for sq in pawns {
+                if (passed_span(color, sq) & their_pawns).is_empty() {
+                    let r = PASSED_RANK[sq.relative(color).rank() as usize];
+                    mg += w.passed * r / 100;
+                    eg += w.passed_eg * r / 100;
+                }
+            }
+        }
+    }
+    if w.king_shield != 0 {
+        if let Some(k) = board.king(color) {
+            mg += (king_shield(color, k) & pawns).count() as i32 * w.king_shield;
+        }
+    }
+    if w.rook_open != 0 {
+        for sq in board.pieces(color, Role::Rook) {
+            let file = Bitboard(FILE_A << sq.file());
+            if (file & pawns).is_empty() {
+                let v = if (file & their_pawns).is_empty() {
+                    w.rook_open
+                } else {
+                    w.rook_open / 2
+                };
+                mg += v;
+                eg += v;
+            }
+        }
+    }
+    (mg, eg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weights(f: impl FnOnce(&mut EvalWeights)) -> TermWeights {
+        let mut w = EvalWeights::default();
+        f(&mut w);
+        TermWeights::new(&w)
+    }
+
+    #[test]
+    fn rule_terms_default_weights_are_off() {
+        assert!(!TermWeights::new(&EvalWeights::default()).any);
+    }
+
+    #[test]
+    fn rule_terms_pawn_structure() {
+        // White: doubled c-pawns (one doubled), isolated a-pawn, passed h-pawn on h6.
+        let b = Board::from_fen("4k3/8/7P/8/2P5/2P5/P7/4K3 w - - 0 1").unwrap();
+        let d = weights(|w| w.doubled = -0.1);
+        assert_eq!(score(&b, Color::White, &d), (-10, -10));
+        // a2 and h6 are isolated; the c-pawns have no neighbours either.
+        let i = weights(|w| w.isolated = -0.1);
+        assert_eq!(score(&b, Color::White, &i), (-40, -40));
+        // Every white pawn is passed (no black pawns): ranks 2, 3, 4, 6.
+        let p = weights(|w| w.passed_eg = 1.0);
+        let want = PASSED_RANK[1] + PASSED_RANK[2] + PASSED_RANK[3] + PASSED_RANK[5];
+        assert_eq!(score(&b, Color::White, &p), (0, want));
+        // A black pawn on g7 stops h6; c7 stops the c-pawns (same file).
+        let b = Board::from_fen("4k3/2p3p1/7P/8/2P5/2P5/P7/4K3 w - - 0 1").unwrap();
+        assert_eq!(score(&b, Color::White, &p), (0, PASSED_RANK[1]));
+    }
+
+    #[test]
+    fn rule_terms_mobility_shield_rook_and_pair() {
+        // A knight on a1 attacks b3 and c2; a black pawn on c4 guards b3.
+        let b = Board::from_fen("4k3/8/8/8/2p5/8/8/N3K3 w - - 0 1").unwrap();
+        let m = weights(|w| w.mobility = 0.01);
+        assert_eq!(score(&b, Color::White, &m), (1, 1));
+        let castled = Board::from_fen("4k3/8/8/8/8/7P/5PP1/6K1 w - - 0 1").unwrap();
+        let s = weights(|w| w.king_shield = 0.1);
+        assert_eq!(score(&castled, Color::White, &s), (30, 0));
+        let rooks = Board::from_fen("4k3/p7/8/8/8/8/1P6/R1R1K3 w - - 0 1").unwrap();
+        let r = weights(|w| w.rook_open = 0.2);
+        // a1: no white pawn, a black one (half); c1: open file (whole).
+        assert_eq!(score(&rooks, Color::White, &r), (30, 30));
+        let pair = Board::from_fen("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1").unwrap();
+        let bp = weights(|w| w.bishop_pair = 0.3);
+        assert_eq!(score(&pair, Color::White, &bp), (30, 30));
+        assert_eq!(score(&pair, Color::Black, &bp), (0, 0));
+    }
+}
