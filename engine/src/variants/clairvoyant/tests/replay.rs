@@ -38,16 +38,14 @@ fn mutations(t: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = t.as_bytes();
     for i in 0..b.len() {
-        if b[i].is_ascii_lowercase() && (b'a'..=b'h').contains(&b[i]) && i + 1 < b.len() {
-            if b[i + 1].is_ascii_digit() {
-                for (df, dr) in [(1i8, 0i8), (-1, 0), (0, 1), (0, -1), (2, 2)] {
-                    let f = (b[i] as i8 - b'a' as i8 + df).rem_euclid(8) as u8 + b'a';
-                    let r = (b[i + 1] as i8 - b'1' as i8 + dr).rem_euclid(8) as u8 + b'1';
-                    let mut v = b.to_vec();
-                    v[i] = f;
-                    v[i + 1] = r;
-                    out.push(String::from_utf8(v).unwrap());
-                }
+        if (b'a'..=b'h').contains(&b[i]) && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
+            for (df, dr) in [(1i8, 0i8), (-1, 0), (0, 1), (0, -1), (2, 2)] {
+                let f = (b[i] as i8 - b'a' as i8 + df).rem_euclid(8) as u8 + b'a';
+                let r = (b[i + 1] as i8 - b'1' as i8 + dr).rem_euclid(8) as u8 + b'1';
+                let mut v = b.to_vec();
+                v[i] = f;
+                v[i + 1] = r;
+                out.push(String::from_utf8(v).unwrap());
             }
         }
         if b"PNBRQKnbrq".contains(&b[i]) && (i + 1 == b.len() || b[i + 1] == b'@') {
