@@ -221,6 +221,8 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
                 "plies",
                 "version",
                 "thinking",
+                "practice",
+                "seed",
                 "audit"
             ]
             .contains(k),
@@ -230,6 +232,8 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
     assert!(!text.contains(&format!("{game:?}")));
     if game.turn() != Turn::Terminal {
         assert!(raw["record"].is_null() && raw["chance"].is_null() && raw["audit"].is_null());
+        // The seed would let a copy of the game with bots show the hidden draws.
+        assert!(raw["seed"].is_null());
         // Another seat's token does not open this seat's view.
         let other = (s + 1) % tokens.len();
         if other != s {
@@ -523,8 +527,9 @@ fn rule_serve_events_announce_changes() {
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
         s,
-        "GET /api/games/{}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
-        c.id
+        "GET /api/games/{}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        c.id,
+        addr()
     )
     .unwrap();
     let mut seen = String::new();

@@ -7,7 +7,7 @@
 //! `rule_serve_branch_here_spreads_outcomes`, `rule_serve_limit_branch_games_and_time`.
 
 use super::api::{ApiError, BranchOutcome, BranchRequest, BranchSeat};
-use super::games::{chain, merged_params, BranchJob, GameSession, HUMAN};
+use super::games::{chain, merged_params, BranchJob, GameSession, Session, HUMAN};
 use super::limits::Use;
 use crate::util::mix;
 use agents::Agent;
