@@ -163,8 +163,8 @@ fn inputs(w: &[String]) -> Vec<String> {
             continue;
         }
         for part in word.trim_matches(|c| c == '[' || c == ']').split('|') {
-            let part = part.split('=').last().unwrap_or(part);
-            let part = part.split_whitespace().last().unwrap_or(part);
+            let part = part.rsplit('=').next().unwrap_or(part);
+            let part = part.split_whitespace().next_back().unwrap_or(part);
             let looks = [".toml", ".epd", ".pgn", ".txt", ".py", ".csv"]
                 .iter()
                 .any(|e| part.ends_with(e));
