@@ -65,6 +65,8 @@ async function init() {
   $("curtain-ok").onclick = () => { shownSeat = viewing; $("curtain").hidden = true; render(); };
   $("viewing").onchange = () => { viewing = +$("viewing").value; shownSeat = viewing; cursor = null; if (watchData) watchRender(); else refresh(); };
   document.addEventListener("keydown", keys);
+  // The event stream holds a connection open: let it go with the page.
+  window.addEventListener("pagehide", () => { if (source) source.close(); });
   await loadVariant();
   const hp = new URLSearchParams(location.hash.slice(1));
   if (hp.get("game")) {
@@ -455,7 +457,7 @@ function buttons(legal) {
     b.append(h("p", { class: "note", text: say.join("; ") + "." }));
   }
   const drops = new Set(clickMap.drops.map((m) => m[0]));
-  for (const a of legal) if (!drops.has(a)) b.append(h("button", { class: "act", "data-action": a, onclick: () => act(a) }, a));
+  for (const a of legal) if (!drops.has(a)) b.append(h("button", { class: "act", "data-action": a, title: a, onclick: () => act(a) }, actionLabel(a)));
 }
 
 // The move list: SAN where the variant's moves are orthodox, its notation otherwise;
