@@ -292,7 +292,7 @@ fn pick(legal: &[String], k: usize) -> String {
             a.len() >= 4 && a.as_bytes()[0].is_ascii_lowercase() && a.as_bytes()[1].is_ascii_digit()
         })
         .collect();
-    if !moves.is_empty() && k % 2 == 0 {
+    if !moves.is_empty() && k.is_multiple_of(2) {
         return moves[(k * 7 + 3) % moves.len()].clone();
     }
     legal[(k * 7 + 3) % legal.len()].clone()
@@ -307,7 +307,16 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let n = d["seat_names"].as_array().unwrap().len();
     let mut seats = vec!["human".to_string()];
     seats.resize(n, "random".to_string());
-    let (g, t) = create(addr, json!({"variant": variant, "seed": 7, "seats": seats}));
+    // Expedition starts where a long bishop move (a dice attempt) is open, so its
+    // screenshot shows the attempt and the squares the dice allow.
+    let mut body = json!({"variant": variant, "seed": 7, "seats": seats});
+    let first = if variant == "expedition" {
+        body["opening"] = json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        Some("f1a6")
+    } else {
+        None
+    };
+    let (g, t) = create(addr, body);
     open_seat(c, addr, &g.id, 0, &t[0]).await;
     // The rules card, one click away.
     c.find(Locator::Id("rules-open"))
@@ -337,7 +346,10 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
             // The blind seat's board: its own pieces, the enemy's greyed as last seen.
             wait_js(c, "document.querySelectorAll('#board g.square').length === 64 && document.querySelector('#board g.piece-g[opacity=\"0.4\"]')", 10).await;
         }
-        let action = pick(&v.legal, k);
+        let action = match first {
+            Some(a) if k == 0 && v.legal.iter().any(|l| l == a) => a.to_string(),
+            _ => pick(&v.legal, k),
+        };
         play_by_clicks(c, variant, &action).await;
         let start = Instant::now();
         loop {

@@ -306,7 +306,11 @@ pub async fn shot(c: &Client, name: &str) {
 pub async fn console_errors(c: &Client, driver_url: &str) -> Vec<String> {
     let id = c.session_id().await.unwrap().expect("a session");
     let addr = driver_url.trim_start_matches("http://");
-    let (st, text) = driver_post(addr, &format!("/session/{id}/se/log"), r#"{"type": "browser"}"#);
+    let (st, text) = driver_post(
+        addr,
+        &format!("/session/{id}/se/log"),
+        r#"{"type": "browser"}"#,
+    );
     assert_eq!(st, 200, "chromedriver gave no browser log: {text}");
     let v: Value = serde_json::from_str(&text).unwrap();
     v["value"]
@@ -371,11 +375,16 @@ fn driver_post(addr: &str, path: &str, body: &str) -> (u16, String) {
                 .lines()
                 .find_map(|l| {
                     let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse::<usize>().ok())?
                 })
                 .unwrap_or(0);
             if rest.len() >= len {
-                let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+                let status = head
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0);
                 return (status, rest[..len].to_string());
             }
         }

@@ -135,8 +135,10 @@ MECH.adrenaline = {
   },
 };
 
+// Expedition keeps its own notation: an attempt is written as the long move, which the
+// dice may cut short, so SAN of the written move would name the wrong square.
 MECH.expedition = {
-  san: true, check: false,
+  san: false, check: false,
   parse(obs, ctx) {
     const p = parts(obs)[1] || "-";
     const m = p.match(/attempt ([a-h][1-8])([a-h][1-8])(?: allowed ([a-h][1-8]))?/);

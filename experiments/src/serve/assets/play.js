@@ -352,7 +352,7 @@ function render() {
     svgEl("text", { x: 400, y: 400, "text-anchor": "middle", "font-size": 30 }, svg).textContent = "no board in this view";
   }
   buttons(legal.filter((a) => !handled.has(a) && !clickable.has(a)));
-  moveList();
+  moveList(st);
   events(mech, st);
   const over = !!view.result;
   for (const id of ["export-csv", "export-toml"]) $(id).hidden = !over;
@@ -462,13 +462,22 @@ function buttons(legal) {
 
 // The move list: SAN where the variant's moves are orthodox, its notation otherwise;
 // for a hidden game the seat's own log when its observation has one.
-function moveList() {
+function moveList(st) {
   const box = $("history");
   box.innerHTML = "";
   const rec = view.record;
   const at = cursor === null ? view.plies : cursor;
   if (!rec) {
-    box.append(h("p", { class: "note", text: `${view.plies} actions (hidden until the end; the event log says what you learned)` }));
+    // A hidden game: the record as this seat sees it, when its observation keeps one.
+    const own = st && (st.log || st.attempts);
+    box.append(h("p", { class: "note", text: `${view.plies} actions (the full record is hidden until the end${own && own.length ? "; below, the record as you see it" : ""})` }));
+    if (own && own.length) {
+      const list = h("div", { class: "moves" });
+      own.forEach((a, i) => list.append(h("span", { class: "no", text: `${i + 1}.` }), h("span", { class: "mv" + (i === own.length - 1 ? " current" : ""), text: a })));
+      box.append(list);
+      const cur = list.querySelector(".current");
+      if (cur) box.scrollTop = box.scrollHeight;
+    }
     return;
   }
   const mech = mechanicsOf(view.variant);
