@@ -106,6 +106,13 @@ async fn chess_by_clicks(c: &Client, addr: &str, dir: &Path) {
         20,
     )
     .await;
+    // The move list is SAN with the mate marked; the mated king is marked in check.
+    wait_js(
+        c,
+        "[...document.querySelectorAll('#history .mv')].map(e => e.textContent).join(' ') === 'f3 e5 g4 Qh4#' && document.querySelector(\"#board g[data-square='e1'] circle.check\")",
+        10,
+    )
+    .await;
     let v = api_state(addr, &g.id, 0, &t[0]);
     let r = v.result.clone().expect("the game is over");
     assert_eq!(
@@ -285,7 +292,7 @@ fn pick(legal: &[String], k: usize) -> String {
             a.len() >= 4 && a.as_bytes()[0].is_ascii_lowercase() && a.as_bytes()[1].is_ascii_digit()
         })
         .collect();
-    if !moves.is_empty() && k % 2 == 0 {
+    if !moves.is_empty() && k.is_multiple_of(2) {
         return moves[(k * 7 + 3) % moves.len()].clone();
     }
     legal[(k * 7 + 3) % legal.len()].clone()
@@ -300,7 +307,16 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let n = d["seat_names"].as_array().unwrap().len();
     let mut seats = vec!["human".to_string()];
     seats.resize(n, "random".to_string());
-    let (g, t) = create(addr, json!({"variant": variant, "seed": 7, "seats": seats}));
+    // Expedition starts where a long bishop move (a dice attempt) is open, so its
+    // screenshot shows the attempt and the squares the dice allow.
+    let mut body = json!({"variant": variant, "seed": 7, "seats": seats});
+    let first = if variant == "expedition" {
+        body["opening"] = json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        Some("f1a6")
+    } else {
+        None
+    };
+    let (g, t) = create(addr, body);
     open_seat(c, addr, &g.id, 0, &t[0]).await;
     // The rules card, one click away.
     c.find(Locator::Id("rules-open"))
@@ -330,7 +346,10 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
             // The blind seat's board: its own pieces, the enemy's greyed as last seen.
             wait_js(c, "document.querySelectorAll('#board g.square').length === 64 && document.querySelector('#board g.piece-g[opacity=\"0.4\"]')", 10).await;
         }
-        let action = pick(&v.legal, k);
+        let action = match first {
+            Some(a) if k == 0 && v.legal.iter().any(|l| l == a) => a.to_string(),
+            _ => pick(&v.legal, k),
+        };
         play_by_clicks(c, variant, &action).await;
         let start = Instant::now();
         loop {
@@ -386,8 +405,16 @@ async fn every_variant(c: &Client, addr: &str, driver: &str) {
     assert_eq!(st, 200, "{text}");
     let list: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert_eq!(list.len(), 16, "the board offers {} games", list.len());
+    // `CHESSLAB_BROWSER_ONLY=a,b` plays only those (for working on the page).
+    let only = std::env::var("CHESSLAB_BROWSER_ONLY").unwrap_or_default();
     for v in &list {
-        play_variant(c, addr, driver, v["name"].as_str().unwrap()).await;
+        let name = v["name"].as_str().unwrap();
+        if !only.is_empty() && !only.split(',').any(|o| o == name) {
+            continue;
+        }
+        let start = Instant::now();
+        play_variant(c, addr, driver, name).await;
+        eprintln!("{name}: {:.1} s", start.elapsed().as_secs_f64());
     }
 }
 
@@ -409,7 +436,7 @@ async fn hot_seat(c: &Client, addr: &str, driver: &str) {
         load(c, &format!("http://{addr}/")).await;
         wait_js(
             c,
-            "document.querySelectorAll('#variant option').length === 16",
+            "document.querySelectorAll('#variant option').length === 16 && document.getElementById('variant').onchange && document.querySelectorAll('#seats input.seat').length > 0",
             20,
         )
         .await;
@@ -505,11 +532,16 @@ fn browser_plays_the_board_by_clicks() {
         .unwrap();
     rt.block_on(async {
         let (_driver, c, url) = start_browser(&chromium, &driver).await;
+        let only = std::env::var("CHESSLAB_BROWSER_ONLY").unwrap_or_default();
         every_variant(&c, &addr, &url).await;
-        hot_seat(&c, &addr, &url).await;
-        chess_by_clicks(&c, &addr, dir.path()).await;
-        golf_hole(&c, &addr).await;
-        parameter_form(&c, &addr).await;
+        if only.is_empty() || only.contains("hot-seat") {
+            hot_seat(&c, &addr, &url).await;
+        }
+        if only.is_empty() {
+            chess_by_clicks(&c, &addr, dir.path()).await;
+            golf_hole(&c, &addr).await;
+            parameter_form(&c, &addr).await;
+        }
         let errors = console_errors(&c, &url).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         c.close().await.unwrap();

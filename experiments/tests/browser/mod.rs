@@ -306,11 +306,10 @@ pub async fn shot(c: &Client, name: &str) {
 pub async fn console_errors(c: &Client, driver_url: &str) -> Vec<String> {
     let id = c.session_id().await.unwrap().expect("a session");
     let addr = driver_url.trim_start_matches("http://");
-    let (st, text) = common::http::request(
+    let (st, text) = driver_post(
         addr,
-        "POST",
         &format!("/session/{id}/se/log"),
-        br#"{"type": "browser"}"#,
+        r#"{"type": "browser"}"#,
     );
     assert_eq!(st, 200, "chromedriver gave no browser log: {text}");
     let v: Value = serde_json::from_str(&text).unwrap();
@@ -349,4 +348,46 @@ pub async fn plan(c: &Client, action: &str) -> Option<Vec<String>> {
         .await
         .unwrap();
     serde_json::from_value(v).unwrap()
+}
+
+/// A POST to chromedriver, read by its Content-Length (chromedriver keeps the connection
+/// open whatever the request says, so reading to the end would wait for its timeout).
+fn driver_post(addr: &str, path: &str, body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect to chromedriver");
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("write to chromedriver");
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = s.read(&mut buf).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&raw);
+        if let Some((head, rest)) = text.split_once("\r\n\r\n") {
+            let len = head
+                .lines()
+                .find_map(|l| {
+                    let (k, v) = l.split_once(':')?;
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse::<usize>().ok())?
+                })
+                .unwrap_or(0);
+            if rest.len() >= len {
+                let status = head
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0);
+                return (status, rest[..len].to_string());
+            }
+        }
+    }
+    (0, String::from_utf8_lossy(&raw).into_owned())
 }

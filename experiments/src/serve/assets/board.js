@@ -229,6 +229,7 @@ function drawBoard(svg, opts) {
       if (name === opts.selected) svgEl("rect", { x, y, width: size, height: size, fill: "#3a7bd5", opacity: 0.45 }, g);
       const sqMarks = marks[name] || [];
       for (const m of sqMarks) if (m.kind === "under") svgEl("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, fill: "none", stroke: m.color || "#555", "stroke-width": size * 0.06, "stroke-dasharray": m.dash || "", class: "mark-" + (m.cls || "under") }, g);
+      for (const m of sqMarks) if (m.kind === "disc") svgEl("ellipse", { cx: x + size * 0.2, cy: y + size * 0.84, rx: size * 0.15, ry: size * 0.09, fill: m.color || "#888", stroke: "#000", "stroke-width": 2, class: "mark-" + (m.cls || "disc") }, g);
       const p = rows[r][f];
       if (p) drawPiece(g, p, x, y, size, false);
       else if (opts.greyed && opts.greyed.has(name)) drawPiece(g, opts.greyed.get(name), x, y, size, true);
@@ -247,7 +248,7 @@ function drawBoard(svg, opts) {
           : { cx: x + size / 2, cy: y + size / 2, r: size * 0.16, fill: "#2e8b57", opacity: 0.8, class: "target" }, g);
       }
       if (opts.singles && opts.singles.has(name)) {
-        svgEl("rect", { x: x + size * 0.08, y: y + size * 0.08, width: size * 0.84, height: size * 0.84, fill: "#7b3fd5", opacity: 0.28, stroke: "#7b3fd5", "stroke-width": size * 0.05, class: "single target" }, g);
+        svgEl("rect", { x: x + size * 0.06, y: y + size * 0.06, width: size * 0.88, height: size * 0.88, fill: "#7b3fd5", "fill-opacity": 0.08, stroke: "#7b3fd5", "stroke-opacity": 0.8, "stroke-width": size * 0.045, rx: size * 0.08, class: "single target" }, g);
       }
       if ((f === 0 && !flip) || (f === w - 1 && flip)) svgEl("text", { x: x + 3, y: y + 14, "font-size": 13, fill: "#333" }, g).textContent = rank + 1;
       if ((r === h - 1 && !flip) || (r === 0 && flip)) svgEl("text", { x: x + size - 12, y: y + size - 4, "font-size": 13, fill: "#333" }, g).textContent = String.fromCharCode(97 + f);

@@ -24,7 +24,13 @@ function boardEvents(a, b, mine) {
   const used = new Set();
   for (const [sq, p] of came) {
     // A piece that left one square and landed on another: a move.
-    const src = gone.find(([s, q], i) => q === p && !used.has(i) && s !== sq);
+    // The nearest unused square the same piece left (a pawn's neighbour before a far one).
+    let src = null, best = Infinity;
+    gone.forEach(([s, q], i) => {
+      if (q !== p || used.has(i) || s === sq) return;
+      const d = Math.max(Math.abs(fileOf(s) - fileOf(sq)), Math.abs(rankOf(s) - rankOf(sq)));
+      if (d < best) { best = d; src = gone[i]; }
+    });
     if (src) {
       used.add(gone.indexOf(src));
       const taken = A.get(sq);

@@ -14,6 +14,7 @@
 function h(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const k in attrs || {}) {
+    if (attrs[k] === null || attrs[k] === undefined || attrs[k] === false) continue;
     if (k === "class") e.className = attrs[k];
     else if (k.startsWith("on")) e[k] = attrs[k];
     else if (k === "text") e.textContent = attrs[k];
@@ -53,7 +54,9 @@ function genericClicks(legal) {
   return out;
 }
 
-const CHECKERS_UNDER = (squares, color, cls) => squares.map((sq) => ({ sq, kind: "under", color, cls: cls || "checker" }));
+// A checker lies under a piece: drawn as a flat disc in the square's lower left corner
+// (light for White's, dark for Black's).
+const CHECKERS_UNDER = (squares, color, cls) => squares.map((sq) => ({ sq, kind: "disc", color, cls: cls || "checker" }));
 
 const MECH = {};
 
@@ -132,8 +135,10 @@ MECH.adrenaline = {
   },
 };
 
+// Expedition keeps its own notation: an attempt is written as the long move, which the
+// dice may cut short, so SAN of the written move would name the wrong square.
 MECH.expedition = {
-  san: true, check: false,
+  san: false, check: false,
   parse(obs, ctx) {
     const p = parts(obs)[1] || "-";
     const m = p.match(/attempt ([a-h][1-8])([a-h][1-8])(?: allowed ([a-h][1-8]))?/);
@@ -179,7 +184,8 @@ MECH.masquerade = {
       const t = h("table", { class: "grid5" });
       t.append(h("tr", {}, h("th", { text: "piece \\ captures as" }), MASK_LETTERS.map((c) => h("th", { text: c }))));
       for (const r of MASK_LETTERS) t.append(h("tr", {}, h("th", { text: r }), MASK_LETTERS.map((c) => { const v = pick(r, c); return h("td", { class: v, text: v === "yes" ? "●" : v === "maybe" ? "?" : "·" }); })));
-      box.append(h("h4", { text: title }), t, note ? h("p", { class: "note", text: note }) : null);
+      box.append(h("h4", { text: title }), t);
+      if (note) box.append(h("p", { class: "note", text: note }));
     };
     const a = {};
     for (const pair of st.assigned.split(",")) if (pair.length === 2) a[pair[0]] = pair[1];
@@ -328,7 +334,7 @@ MECH["tar-pit"] = {
       h("p", {}, h("b", { text: "Your hand: " }), cardChips(st.hand)),
       h("p", {}, h("b", { text: "Fronts: " }), st.front, " · ", st.other, " · ", st.pile),
       h("p", {}, h("b", { text: "Discard pile: " }), cardChips(st.discards)),
-      h("p", { class: "note", text: `Checkers: white ${st.white.join(" ") || "-"} (light frames), black ${st.black.join(" ") || "-"} (dark frames); T = tarred` }));
+      h("p", { class: "note", text: `Checkers: white ${st.white.join(" ") || "-"} (light discs), black ${st.black.join(" ") || "-"} (dark discs); T = a piece tarred by an enemy checker` }));
   },
   controls(st, legal, ctx, box) {
     const cards = legal.filter((a) => /^(card:[^@]*|discard:.*|draw:.*)$/.test(a));
@@ -337,7 +343,18 @@ MECH["tar-pit"] = {
   },
   events(prev, st) {
     if (!prev) return [];
-    return st.log.slice(prev.log.length).map((x) => "log: " + x);
+    // The board says the moves; the log adds the cards, throws and returns.
+    const words = (x) => {
+      let m;
+      if ((m = x.match(/^card:(.)@([a-h][1-8])$/))) return `a ${isWhite(m[1]) ? "white" : "black"} ${pieceName(m[1])} card put a checker under ${m[2]}`;
+      if ((m = x.match(/^card:(.)$/))) return `card ${m[1]} was played`;
+      if ((m = x.match(/^throw:([a-h][1-8])$/))) return `a checker was thrown from ${m[1]}`;
+      if ((m = x.match(/^return:(.*)$/))) return `a checker returned (${m[1]})`;
+      if (/^draw:/.test(x)) return x === "draw:?" ? "the opponent drew a card" : `you drew ${x.slice(5)}`;
+      if (/^discard:/.test(x)) return `discarded ${x.slice(8)}`;
+      return null;
+    };
+    return st.log.slice(prev.log.length).map(words).filter(Boolean);
   },
 };
 
@@ -587,5 +604,13 @@ MECH.golf = {
     return { marks, facts };
   },
 };
+
+// Words for the decisions that are buttons (the action stays the button's data-action).
+const LABELS = { "@-": "no prophecy", end: "end the turn", stop: "stop (no more steps)", pass: "pass", shuffle: "shuffle", "return:front": "return the checker to the front" };
+function actionLabel(a) {
+  let m;
+  if ((m = a.match(/^promote:(.)$/))) return `promote to ${pieceName(m[1])}`;
+  return LABELS[a] || a;
+}
 
 function mechanicsOf(variant) { return MECH[variant] || { check: false }; }

@@ -65,6 +65,8 @@ async function init() {
   $("curtain-ok").onclick = () => { shownSeat = viewing; $("curtain").hidden = true; render(); };
   $("viewing").onchange = () => { viewing = +$("viewing").value; shownSeat = viewing; cursor = null; if (watchData) watchRender(); else refresh(); };
   document.addEventListener("keydown", keys);
+  // The event stream holds a connection open: let it go with the page.
+  window.addEventListener("pagehide", () => { if (source) source.close(); });
   await loadVariant();
   const hp = new URLSearchParams(location.hash.slice(1));
   if (hp.get("game")) {
@@ -350,7 +352,7 @@ function render() {
     svgEl("text", { x: 400, y: 400, "text-anchor": "middle", "font-size": 30 }, svg).textContent = "no board in this view";
   }
   buttons(legal.filter((a) => !handled.has(a) && !clickable.has(a)));
-  moveList();
+  moveList(st);
   events(mech, st);
   const over = !!view.result;
   for (const id of ["export-csv", "export-toml"]) $(id).hidden = !over;
@@ -455,18 +457,27 @@ function buttons(legal) {
     b.append(h("p", { class: "note", text: say.join("; ") + "." }));
   }
   const drops = new Set(clickMap.drops.map((m) => m[0]));
-  for (const a of legal) if (!drops.has(a)) b.append(h("button", { class: "act", "data-action": a, onclick: () => act(a) }, a));
+  for (const a of legal) if (!drops.has(a)) b.append(h("button", { class: "act", "data-action": a, title: a, onclick: () => act(a) }, actionLabel(a)));
 }
 
 // The move list: SAN where the variant's moves are orthodox, its notation otherwise;
 // for a hidden game the seat's own log when its observation has one.
-function moveList() {
+function moveList(st) {
   const box = $("history");
   box.innerHTML = "";
   const rec = view.record;
   const at = cursor === null ? view.plies : cursor;
   if (!rec) {
-    box.append(h("p", { class: "note", text: `${view.plies} actions (hidden until the end; the event log says what you learned)` }));
+    // A hidden game: the record as this seat sees it, when its observation keeps one.
+    const own = st && (st.log || st.attempts);
+    box.append(h("p", { class: "note", text: `${view.plies} actions (the full record is hidden until the end${own && own.length ? "; below, the record as you see it" : ""})` }));
+    if (own && own.length) {
+      const list = h("div", { class: "moves" });
+      own.forEach((a, i) => list.append(h("span", { class: "no", text: `${i + 1}.` }), h("span", { class: "mv" + (i === own.length - 1 ? " current" : ""), text: a })));
+      box.append(list);
+      const cur = list.querySelector(".current");
+      if (cur) box.scrollTop = box.scrollHeight;
+    }
     return;
   }
   const mech = mechanicsOf(view.variant);
