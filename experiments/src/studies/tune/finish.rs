@@ -105,6 +105,33 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
                 reciprocals.join("; ")
             );
         }
+        if setup.members.len() > 1 {
+            // Whether the tuned table's verdict holds for every member (issue 37).
+            let labels: Vec<&str> = setup.members.iter().map(|m| m.label.as_str()).collect();
+            let mut at = 0;
+            let holds: Vec<Option<bool>> = setup
+                .members
+                .iter()
+                .map(|m| {
+                    let met = m
+                        .targets
+                        .iter()
+                        .zip(&lt[at..at + m.targets.len()])
+                        .all(|(t, v)| t.met(*v));
+                    at += m.targets.len();
+                    Some(met)
+                })
+                .collect();
+            let _ = writeln!(
+                md,
+                "\n{}",
+                crate::studies::panel::verdict_over_members(
+                    "The tuned table meets every target at the mean",
+                    &labels,
+                    &holds
+                )
+            );
+        }
         let (loss_base, loss_tuned) = (setup.loss(&lb), setup.loss(&lt));
         let _ = writeln!(
             md,

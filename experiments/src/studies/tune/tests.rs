@@ -472,6 +472,11 @@ fn a_panel_is_tuned_to_the_smallest_worst_miss() {
         "{report}"
     );
     assert!(report.contains("minimises the worst miss"), "{report}");
+    // At 40 plies neither member's target (30 ± 3, 50 ± 3) is met.
+    assert!(
+        report.contains("The tuned table meets every target at the mean: holds for no member"),
+        "{report}"
+    );
     // --agents beside --panel is refused before any game.
     let mut both = f.args("chess", Optimizer::Cmaes, 2, "both");
     both.panel = Some(panel);

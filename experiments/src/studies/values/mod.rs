@@ -300,7 +300,7 @@ fn source(args: &ValuesArgs, params: Option<&str>) -> Result<Source> {
             check_agents(
                 args,
                 params,
-                &[m.agent.clone()],
+                std::slice::from_ref(&m.agent),
                 &format!("--panel member '{}'", m.label),
             )?;
         }
