@@ -52,7 +52,7 @@ async function init() {
   const agents = await api("GET", "/api/agents");
   const dl = document.createElement("datalist");
   dl.id = "agent-specs";
-  for (const a of ["human", ...agents, "alphabeta:depth=2", "mcts:iters=500", "ismcts:iters=500"]) dl.append(new Option(a));
+  for (const a of ["human", ...(Array.isArray(agents) ? agents : agents.agents), "alphabeta:depth=2", "mcts:iters=500", "ismcts:iters=500"]) dl.append(new Option(a));
   document.body.append(dl);
   $("variant").onchange = loadVariant;
   $("create").onclick = createGame;
