@@ -76,7 +76,11 @@ fn alphabeta_keeps_a_clock_under_tc() {
         g.legal_actions(s, &mut legal);
         g.apply(legal[0]);
     }
-    assert!(t.elapsed() < Duration::from_millis(2500), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -101,12 +105,53 @@ fn every_feature_set_finds_the_mates_and_wins_material() {
         ("q3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "b5c7", false),
     ];
     let variants: Vec<(&str, AlphaBetaConfig)> = vec![
-        ("all", AlphaBetaConfig { depth: 5, ..Default::default() }),
-        ("no pvs", AlphaBetaConfig { depth: 5, pvs: false, ..Default::default() }),
-        ("no null", AlphaBetaConfig { depth: 5, null_move: false, ..Default::default() }),
-        ("no lmr", AlphaBetaConfig { depth: 5, lmr: false, ..Default::default() }),
-        ("no aspiration", AlphaBetaConfig { depth: 5, aspiration: false, ..Default::default() }),
-        ("no check ext", AlphaBetaConfig { depth: 5, check_extension: false, ..Default::default() }),
+        (
+            "all",
+            AlphaBetaConfig {
+                depth: 5,
+                ..Default::default()
+            },
+        ),
+        (
+            "no pvs",
+            AlphaBetaConfig {
+                depth: 5,
+                pvs: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "no null",
+            AlphaBetaConfig {
+                depth: 5,
+                null_move: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "no lmr",
+            AlphaBetaConfig {
+                depth: 5,
+                lmr: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "no aspiration",
+            AlphaBetaConfig {
+                depth: 5,
+                aspiration: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "no check ext",
+            AlphaBetaConfig {
+                depth: 5,
+                check_extension: false,
+                ..Default::default()
+            },
+        ),
         ("plain", plain(5)),
     ];
     for (fen, want, mate) in cases {
@@ -134,7 +179,10 @@ fn null_move_is_off_in_pawn_endgames() {
     // searcher must not try one with pawns and king alone, and the setting changes
     // nothing here: the same move and score either way.
     let g = chess("8/8/8/2k5/2P5/2K5/8/8 w - - 0 1");
-    let mut on = AlphaBeta::<Chess>::new(AlphaBetaConfig { depth: 9, ..Default::default() });
+    let mut on = AlphaBeta::<Chess>::new(AlphaBetaConfig {
+        depth: 9,
+        ..Default::default()
+    });
     let mut off = AlphaBeta::<Chess>::new(AlphaBetaConfig {
         depth: 9,
         null_move: false,
@@ -199,22 +247,58 @@ fn pruning_searches_fewer_nodes_to_the_same_depth() {
 #[test]
 #[ignore]
 fn search_nodes_to_depth_report() {
-    let depth: u32 = std::env::var("DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(6);
+    let depth: u32 = std::env::var("DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(6);
     let sets: Vec<(&str, AlphaBetaConfig)> = vec![
         ("plain (none of issue 36's features)", plain(depth)),
-        ("+ pvs", AlphaBetaConfig { pvs: true, ..plain(depth) }),
-        ("+ pvs, aspiration", AlphaBetaConfig { pvs: true, aspiration: true, ..plain(depth) }),
+        (
+            "+ pvs",
+            AlphaBetaConfig {
+                pvs: true,
+                ..plain(depth)
+            },
+        ),
+        (
+            "+ pvs, aspiration",
+            AlphaBetaConfig {
+                pvs: true,
+                aspiration: true,
+                ..plain(depth)
+            },
+        ),
         (
             "+ pvs, aspiration, null move",
-            AlphaBetaConfig { pvs: true, aspiration: true, null_move: true, ..plain(depth) },
+            AlphaBetaConfig {
+                pvs: true,
+                aspiration: true,
+                null_move: true,
+                ..plain(depth)
+            },
         ),
         (
             "+ pvs, aspiration, null move, lmr",
-            AlphaBetaConfig { check_extension: false, ..AlphaBetaConfig { depth, ..Default::default() } },
+            AlphaBetaConfig {
+                check_extension: false,
+                ..AlphaBetaConfig {
+                    depth,
+                    ..Default::default()
+                }
+            },
         ),
-        ("all (+ check extensions)", AlphaBetaConfig { depth, ..Default::default() }),
+        (
+            "all (+ check extensions)",
+            AlphaBetaConfig {
+                depth,
+                ..Default::default()
+            },
+        ),
     ];
-    println!("| features | nodes to depth {depth} (sum of {} positions) |", POSITIONS.len());
+    println!(
+        "| features | nodes to depth {depth} (sum of {} positions) |",
+        POSITIONS.len()
+    );
     println!("|---|---:|");
     for (name, cfg) in sets {
         let mut total = 0;

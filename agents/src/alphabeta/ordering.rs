@@ -16,7 +16,13 @@ const HISTORY_MAX: i32 = KILLER_BASE - 1;
 
 impl<G: Game> AlphaBeta<G> {
     /// Fills `bufs[ply]` with the legal actions, best first.
-    pub(super) fn order_with(&mut self, g: &mut G, me: Seat, ply: usize, tt_move: Option<G::Action>) {
+    pub(super) fn order_with(
+        &mut self,
+        g: &mut G,
+        me: Seat,
+        ply: usize,
+        tt_move: Option<G::Action>,
+    ) {
         g.legal_actions(me, &mut self.scratch);
         let mut buf = std::mem::take(&mut self.bufs[ply]);
         buf.clear();
@@ -42,7 +48,14 @@ impl<G: Game> AlphaBeta<G> {
 
     /// A quiet move caused a cut-off: it becomes the ply's first killer and gains
     /// history; the quiet moves tried before it lose some.
-    pub(super) fn reward_quiet(&mut self, g: &G, a: G::Action, ply: usize, depth: i32, tried: &[G::Action]) {
+    pub(super) fn reward_quiet(
+        &mut self,
+        g: &G,
+        a: G::Action,
+        ply: usize,
+        depth: i32,
+        tried: &[G::Action],
+    ) {
         let k = &mut self.killers[ply];
         if k[0] != Some(a) {
             k[1] = k[0];

@@ -161,7 +161,13 @@ impl<G: Game> AlphaBeta<G> {
     /// One iteration at `depth`, in a window around the last score that widens on each
     /// failure. Returns the move, its score and whether the move's value was confirmed
     /// inside the window (a stop during a re-search leaves the earlier move standing).
-    fn aspirate(&mut self, g: &mut G, depth: u32, me: Seat, prev: i32) -> (Option<G::Action>, i32, bool) {
+    fn aspirate(
+        &mut self,
+        g: &mut G,
+        depth: u32,
+        me: Seat,
+        prev: i32,
+    ) -> (Option<G::Action>, i32, bool) {
         let use_window = self.config.aspiration
             && !self.exact_root
             && depth >= ASPIRATION_DEPTH
@@ -200,7 +206,14 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// The root: every move, PVS after the first; returns the best move and its score.
-    fn root(&mut self, g: &mut G, depth: i32, me: Seat, mut alpha: i32, beta: i32) -> (Option<G::Action>, i32) {
+    fn root(
+        &mut self,
+        g: &mut G,
+        depth: i32,
+        me: Seat,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<G::Action>, i32) {
         self.nodes += 1;
         let key = g.state_key();
         let tt_move = self.tt.probe(key).and_then(|e| e.best);
@@ -438,13 +451,20 @@ impl<G: Game> AlphaBeta<G> {
                 self.search_node(g, depth - 1, ply + 1, alpha, beta, me, false)
             } else {
                 let mut r = 0;
-                if self.config.lmr && quiet && depth >= 3 && i >= 3 && !in_check && !Self::in_check(g) {
+                if self.config.lmr
+                    && quiet
+                    && depth >= 3
+                    && i >= 3
+                    && !in_check
+                    && !Self::in_check(g)
+                {
                     r = lmr_reduction(depth, i).min(depth - 2);
                     if pv {
                         r = (r - 1).max(0);
                     }
                 }
-                let mut v = self.search_node(g, depth - 1 - r, ply + 1, alpha, alpha + 1, me, false);
+                let mut v =
+                    self.search_node(g, depth - 1 - r, ply + 1, alpha, alpha + 1, me, false);
                 if r > 0 && v > alpha && !self.stopped {
                     v = self.search_node(g, depth - 1, ply + 1, alpha, alpha + 1, me, false);
                 }
@@ -500,7 +520,11 @@ impl<G: Game> AlphaBeta<G> {
             return self.static_eval(g, me);
         }
         let evading = self.config.check_extension && Self::in_check(g) && ply < MAX_PLY / 2;
-        let stand = if evading { -INF } else { self.static_eval(g, me) };
+        let stand = if evading {
+            -INF
+        } else {
+            self.static_eval(g, me)
+        };
         if stand >= beta {
             return stand;
         }

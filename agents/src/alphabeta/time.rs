@@ -49,7 +49,9 @@ impl GameClock {
     pub fn charge(&mut self, used: Duration) {
         // No margin and no forfeit: an overrun empties the clock and the next budget is
         // the increment's share.
-        let _ = self.clock.charge(used, Duration::from_secs(u64::MAX / 4_000));
+        let _ = self
+            .clock
+            .charge(used, Duration::from_secs(u64::MAX / 4_000));
     }
 
     pub fn left_ms(&self) -> u64 {

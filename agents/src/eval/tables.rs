@@ -91,8 +91,16 @@ static PASSED_SPAN: [[Bitboard; 64]; 2] = {
             files |= 0x0101_0101_0101_0101 << (file + 1);
         }
         // Ranks strictly above (White) or below (Black).
-        let above = if rank == 7 { 0 } else { !0u64 << (8 * (rank + 1)) };
-        let below = if rank == 0 { 0 } else { !0u64 >> (8 * (8 - rank)) };
+        let above = if rank == 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        };
+        let below = if rank == 0 {
+            0
+        } else {
+            !0u64 >> (8 * (8 - rank))
+        };
         t[0][s] = Bitboard(files & above);
         t[1][s] = Bitboard(files & below);
         s += 1;

@@ -393,7 +393,8 @@ mod tests {
 
     #[test]
     fn null_move_passes_the_turn_and_undoes() {
-        let mut g = crate::game::replay(Chess::new(&ChessParams::default()), &["e2e4", "e7e5"]).unwrap();
+        let mut g =
+            crate::game::replay(Chess::new(&ChessParams::default()), &["e2e4", "e7e5"]).unwrap();
         let key = g.state_key();
         let mut before = Vec::new();
         g.legal_actions(0, &mut before);
