@@ -135,6 +135,7 @@ pub fn fit_k(samples: &[([f64; N], f64)], c: &[f64; N]) -> f64 {
     ((a + b) / 2.0).exp()
 }
 
+#[allow(clippy::needless_range_loop)]
 /// Newton's method on the logistic loss at fixed `k`, with ridge `lambda` (per sample)
 /// toward `start`. Returns the coefficients.
 pub fn fit(samples: &[([f64; N], f64)], start: &[f64; N], k: f64, lambda: f64) -> [f64; N] {
@@ -173,6 +174,7 @@ pub fn fit(samples: &[([f64; N], f64)], start: &[f64; N], k: f64, lambda: f64) -
     c
 }
 
+#[allow(clippy::needless_range_loop)]
 /// Solves `a x = b` by Gaussian elimination with partial pivoting.
 fn solve(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
     for col in 0..N {
