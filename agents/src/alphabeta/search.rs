@@ -272,12 +272,11 @@ impl<G: Game> AlphaBeta<G> {
 
     #[inline]
     fn check_budget(&mut self) {
-        if self.nodes & 1023 == 0 {
-            if self.config.budget.nodes.is_some_and(|n| self.nodes >= n)
-                || self.limit.is_some_and(|t| self.start.elapsed() >= t)
-            {
-                self.stopped = true;
-            }
+        if self.nodes & 1023 == 0
+            && (self.config.budget.nodes.is_some_and(|n| self.nodes >= n)
+                || self.limit.is_some_and(|t| self.start.elapsed() >= t))
+        {
+            self.stopped = true;
         }
     }
 

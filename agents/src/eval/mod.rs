@@ -23,6 +23,7 @@
 
 pub mod tables;
 pub mod terms;
+pub mod texel;
 
 use crate::settings::{Kind, Setting};
 use engine::game::{Game, Seat};

@@ -432,12 +432,9 @@ mod tests {
         g.legal_actions(0, &mut after);
         assert_eq!(before, after);
         // In check there is no pass: the position would be illegal.
-        let mut checked = crate::game::replay(
-            Chess::new(&ChessParams::default()),
-            &["e2e4", "f7f6", "d2d4", "g7g5"],
-        )
-        .unwrap();
-        checked.apply_text("d1h5").unwrap();
+        let mut checked =
+            crate::game::replay(Chess::new(&ChessParams::default()), &["e2e4", "d7d5"]).unwrap();
+        checked.apply_text("f1b5").unwrap();
         assert!(!checked.apply_null());
         assert_eq!(checked.turn(), Turn::Seat(1));
     }
