@@ -14,7 +14,7 @@
 //! | `ismcts` | information-set MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `mode=so\|mo`(so) |
 //! | `pimc` | determinized UCT with voting | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) |
 //! | `expectimax` | *-minimax | `depth`(4) `iters` `nodes` `time_ms` `seed` `star=none\|0\|1\|2`(2) `eval.*` |
-//! | `clairvoyant` | Clairvoyant Chess guesser and purchase policy | `guesser=smart\|naive`(smart) `temp`(0.5) `drop_at`(25) `zk`(0.05) `depth`(2) `repeat`(true) |
+//! | `clairvoyant` | Clairvoyant Chess guesser and purchase policy | `guesser=smart\|naive`(smart) `temp`(0.5) `drop_at`(25) `policy=threshold\|value`(threshold) `margin`(0.5) `zk`(0.05) `depth`(2) `repeat`(true) |
 //! | `uci` | an outside UCI engine | `cmd` `option.*` `nodes` `movetime` `depth` `tc` `margin_ms`(500) `timeout_ms`(60000) |
 //! | `ext` | an outside JSON-lines bot | `cmd` `tc` `margin_ms`(500) `timeout_ms`(60000) |
 //!

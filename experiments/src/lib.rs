@@ -3,7 +3,9 @@
 //!
 //! - [`cli`]: one small file per subcommand (arguments, help, calling the library,
 //!   printing); depends on everything below, nothing depends on it.
-//! - [`studies`]: balance and report, tune, values: studies made of many games.
+//! - [`studies`]: balance and report, tune, values, the README tables: studies made of
+//!   many games; `studies::panel` (a panel of players) sits below the studies that share
+//!   it.
 //! - [`serve`]: the playtest board (HTTP) and the UCI engine: bots for outside programs.
 //! - [`golf`]: Chess Golf problems: deal, solve, generate, score, render.
 //! - [`run`]: playing games: game play, matches (the one loop tournament, balance and

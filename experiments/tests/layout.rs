@@ -19,9 +19,12 @@ const LAYERS: &[&[&str]] = &[
         "studies::report",
         "studies::tune",
         "studies::values",
+        "studies::tables",
         "serve",
         "golf",
     ],
+    // What several studies share (a panel of players) sits below them all.
+    &["studies::panel"],
     &["run"],
     &["stats"],
     &["record"],
