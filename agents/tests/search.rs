@@ -310,3 +310,34 @@ fn search_nodes_to_depth_report() {
         println!("| {name} | {total} |");
     }
 }
+
+/// Half Alice's combined board shows a check after many moves; unbounded check
+/// extensions and quiescence evasions grew the tree without end there (a panel run hung
+/// on its first decisions). Bounded by the iteration's depth, self-play at depths 1 and
+/// 2 from seeded random openings finishes.
+#[test]
+fn check_extensions_stay_bounded_on_every_board_game() {
+    use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
+    use rand::seq::SliceRandom;
+    for seed in 0..4u64 {
+        for spec in ["alphabeta:depth=1,noise=10", "alphabeta:depth=2"] {
+            let mut g = HalfAlice::new(&HalfAliceParams::default());
+            let mut rng = Pcg64::seed_from_u64(seed);
+            let mut agents = [
+                build::<HalfAlice>(spec).unwrap(),
+                build::<HalfAlice>(spec).unwrap(),
+            ];
+            let mut legal = Vec::new();
+            for ply in 0..40 {
+                let Turn::Seat(s) = g.turn() else { break };
+                let a = if ply < 2 {
+                    g.legal_actions(s, &mut legal);
+                    *legal.choose(&mut rng).unwrap()
+                } else {
+                    agents[s].act(&g, s, &mut rng)
+                };
+                g.apply(a);
+            }
+        }
+    }
+}

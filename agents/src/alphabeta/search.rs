@@ -50,6 +50,11 @@ pub struct AlphaBeta<G: Game> {
     /// [`AlphaBeta::root_scores`]).
     root_scores: Vec<(G::Action, i32)>,
     exact_root: bool,
+    /// Plies below which check extensions and quiescence evasions apply: twice the
+    /// iteration's depth plus two (and never past half of `MAX_PLY`). Unbounded, a game
+    /// whose board shows a check after most moves (Half Alice's combined board) grew the
+    /// tree without end; test `check_extensions_stay_bounded_on_every_board_game`.
+    ext_limit: usize,
     pub info: SearchInfo,
 }
 
@@ -71,6 +76,7 @@ impl<G: Game> AlphaBeta<G> {
             noise_salt: 0,
             root_scores: Vec::new(),
             exact_root: false,
+            ext_limit: MAX_PLY / 2,
             info: SearchInfo::default(),
         }
     }
@@ -128,6 +134,7 @@ impl<G: Game> AlphaBeta<G> {
         self.info = SearchInfo::default();
         let mut prev = 0;
         for depth in 1..=self.config.depth.max(1) {
+            self.ext_limit = (2 * depth as usize + 2).min(MAX_PLY / 2);
             let (mv, score, complete) = self.aspirate(&mut g, depth, me, prev);
             if self.stopped {
                 // The unfinished iteration's move counts once its first (the previous
@@ -395,7 +402,7 @@ impl<G: Game> AlphaBeta<G> {
         was_null: bool,
     ) -> i32 {
         let in_check = Self::in_check(g);
-        if in_check && self.config.check_extension && ply < MAX_PLY / 2 {
+        if in_check && self.config.check_extension && ply < self.ext_limit {
             depth += 1;
         }
         if depth <= 0 {
@@ -518,7 +525,7 @@ impl<G: Game> AlphaBeta<G> {
         if ply >= MAX_PLY {
             return self.static_eval(g, me);
         }
-        let evading = self.config.check_extension && Self::in_check(g) && ply < MAX_PLY / 2;
+        let evading = self.config.check_extension && ply < self.ext_limit && Self::in_check(g);
         let stand = if evading {
             -INF
         } else {
