@@ -109,6 +109,7 @@ fn every_feature_set_finds_the_mates_and_wins_material() {
             "all",
             AlphaBetaConfig {
                 depth: 5,
+                check_extension: true,
                 ..Default::default()
             },
         ),
@@ -320,7 +321,10 @@ fn check_extensions_stay_bounded_on_every_board_game() {
     use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
     use rand::seq::SliceRandom;
     for seed in 0..4u64 {
-        for spec in ["alphabeta:depth=1,noise=10", "alphabeta:depth=2"] {
+        for spec in [
+            "alphabeta:depth=1,noise=10,check_extension=true",
+            "alphabeta:depth=2,check_extension=true",
+        ] {
             let mut g = HalfAlice::new(&HalfAliceParams::default());
             let mut rng = Pcg64::seed_from_u64(seed);
             let mut agents = [

@@ -13,7 +13,7 @@
 //! - The evaluation is the search's tuned one ([`crate::eval::search_weights`],
 //!   agents/data/eval/chess.toml) unless `eval=FILE` is given; `eval.*` keys apply on
 //!   top. [`AlphaBetaConfig::default`] uses it too.
-//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension` (all `true`) switch the
+//! - `pvs`, `aspiration`, `null_move`, `lmr` (all `true`) and `check_extension` (`false`) switch the
 //!   search features off one by one for measurement; late-move reductions ride on the
 //!   null-window searches of PVS, so `pvs=false` also turns them off.
 //! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
@@ -120,7 +120,7 @@ impl Default for AlphaBetaConfig {
             aspiration: true,
             null_move: true,
             lmr: true,
-            check_extension: true,
+            check_extension: false,
         }
     }
 }
@@ -194,7 +194,16 @@ impl<G: Game> AlphaBetaAgent<G> {
             feature("aspiration", "aspiration windows at the root"),
             feature("null_move", "null-move pruning (where the game offers a pass)"),
             feature("lmr", "late-move reductions (with pvs)"),
-            feature("check_extension", "extend checks, evasions in quiescence"),
+            Setting {
+                key: "check_extension",
+                kind: Kind::Bool,
+                // Off by default: the board's check is not every variant's (Half Alice's
+                // combined board shows one after most moves, and extended searches there
+                // did not end); turn it on where the board's check is the game's.
+                default: "false",
+                tunable: false,
+                help: "extend checks, evasions in quiescence (where the board's check is the game's)",
+            },
         ]);
         v.extend(settings::eval_settings());
         v
