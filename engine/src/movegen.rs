@@ -359,6 +359,20 @@ impl Board {
         king: Square,
         leaper_danger: Bitboard,
     ) {
+        self.legal_castles(us, king, leaper_danger, |m| sink.special(m));
+    }
+
+    /// The legal castling moves of `us` (not in check), each passed to `emit`;
+    /// `leaper_danger` holds the squares enemy pawns and the enemy king attack. Shared
+    /// with the variants that generate their own moves (Time Chess's playouts), so
+    /// castling is judged in one place.
+    pub(crate) fn legal_castles(
+        &self,
+        us: Color,
+        king: Square,
+        leaper_danger: Bitboard,
+        mut emit: impl FnMut(Move),
+    ) {
         let back_rank = Bitboard::relative_rank(us, 0);
         let rights = self.castling_rights() & back_rank & self.pieces(us, Role::Rook);
         if rights.is_empty() || !back_rank.contains(king) {
@@ -399,7 +413,7 @@ impl Board {
             }) {
                 continue;
             }
-            sink.special(Move::new(king, rook, MoveKind::Castle));
+            emit(Move::new(king, rook, MoveKind::Castle));
         }
     }
 

@@ -38,7 +38,7 @@ use engine::{Color, Move, MoveKind, Piece, Role, Square};
 use mailbox::{castle_dest, forward, rank_span, step, Mailbox, KING_STEPS};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use rules_track::{common_draw, ends_seen, same_end, uci, usable_ep};
+use rules_track::{common_draw, play_openings, same_end, uci, usable_ep};
 use std::collections::HashMap;
 
 fn last_rank(c: Color) -> u8 {
@@ -556,14 +556,10 @@ fn adrenaline_matches_the_reference_in_random_and_greedy_play() {
         ply_cap: 120,
         ..Default::default()
     };
-    let mut ends = Vec::new();
-    for (i, opening) in OPENINGS.iter().enumerate() {
-        let n = if i == 0 { 500 } else { 150 };
-        ends.extend(run(opening, &default, n, 0.0, &mut rng));
-        ends.extend(run(opening, &default, n, 0.85, &mut rng));
-        ends.extend(run(opening, &tight, n / 2, 0.85, &mut rng));
-    }
-    let ends = ends_seen(ends);
+    let runs = [(&default, 1, 0.0), (&default, 1, 0.85), (&tight, 2, 0.85)];
+    let ends = play_openings(OPENINGS, (500, 150), &runs, |o, p, n, greedy| {
+        run(o, p, n, greedy, &mut rng)
+    });
     assert!(ends.contains(&"checkmate"), "{ends:?}");
     // The seed's example mate (the bishop with three checkers): both say mate at once.
     let seed = "6k1/8/8/7p/8/8/3P4/2b1K3 w - - 0 1 | c1=3 h5=1";

@@ -34,7 +34,7 @@ use engine::{Color, Move, MoveKind, Piece, Role, Square};
 use mailbox::{castle_dest, forward, step, Mailbox};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use rules_track::{common_draw, ends_seen, same_end, uci, usable_ep};
+use rules_track::{common_draw, play_openings, same_end, uci, usable_ep};
 
 type Identity = (Mailbox, [bool; 64], Color, Vec<Square>, Option<Square>);
 
@@ -304,14 +304,10 @@ fn half_alice_matches_the_reference_in_random_and_greedy_play() {
         checkers_per_side: 12,
         ..Default::default()
     };
-    let mut ends = Vec::new();
-    for (i, opening) in OPENINGS.iter().enumerate() {
-        let n = if i == 0 { 800 } else { 250 };
-        ends.extend(run(opening, &full, n, 0.0, &mut rng));
-        ends.extend(run(opening, &full, n, 0.8, &mut rng));
-        ends.extend(run(opening, &twelve, n / 2, 0.5, &mut rng));
-    }
-    let ends = ends_seen(ends);
+    let runs = [(&full, 1, 0.0), (&full, 1, 0.8), (&twelve, 2, 0.5)];
+    let ends = play_openings(OPENINGS, (800, 250), &runs, |o, p, n, greedy| {
+        run(o, p, n, greedy, &mut rng)
+    });
     assert!(ends.contains(&"checkmate"), "{ends:?}");
 }
 

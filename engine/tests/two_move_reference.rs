@@ -32,7 +32,7 @@ use engine::{Color, Move, MoveKind, Role, Square};
 use mailbox::Mailbox;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use rules_track::{common_draw, ends_seen, same_end, uci};
+use rules_track::{common_draw, play_openings, same_end, uci};
 
 const CARDS: [Role; 5] = [
     Role::Knight,
@@ -366,14 +366,10 @@ fn two_move_matches_the_reference_in_random_and_greedy_play() {
         ply_cap: 40,
         ..Default::default()
     };
-    let mut ends = Vec::new();
-    for (i, opening) in OPENINGS.iter().enumerate() {
-        let n = if i == 0 { 1000 } else { 250 };
-        ends.extend(run(opening, &default, n, 0.0, &mut rng));
-        ends.extend(run(opening, &default, n, 0.9, &mut rng));
-        ends.extend(run(opening, &short, n / 4, 0.3, &mut rng));
-    }
-    let ends = ends_seen(ends);
+    let runs = [(&default, 1, 0.0), (&default, 1, 0.9), (&short, 4, 0.3)];
+    let ends = play_openings(OPENINGS, (1000, 250), &runs, |o, p, n, greedy| {
+        run(o, p, n, greedy, &mut rng)
+    });
     assert!(ends.contains(&"royal-capture"), "{ends:?}");
     assert!(ends.contains(&"cap"), "{ends:?}");
 }

@@ -279,3 +279,23 @@ pub fn ends_seen(mut ends: Vec<&'static str>) -> Vec<&'static str> {
     eprintln!("end reasons seen: {ends:?}");
     ends
 }
+
+/// The reference tests' schedule: from every opening, for each `(parameters, divisor,
+/// greedy share)` of `runs`, `run` plays `first / divisor` decisions from the first
+/// opening (the start position, played most) and `rest / divisor` from the others, and
+/// returns the end reasons it met. Gives the end reasons met, each once.
+pub fn play_openings<P>(
+    openings: &[&str],
+    (first, rest): (usize, usize),
+    runs: &[(&P, usize, f64)],
+    mut run: impl FnMut(&str, &P, usize, f64) -> Vec<&'static str>,
+) -> Vec<&'static str> {
+    let mut ends = Vec::new();
+    for (i, opening) in openings.iter().enumerate() {
+        let n = if i == 0 { first } else { rest };
+        for &(params, divisor, greedy) in runs {
+            ends.extend(run(opening, params, n / divisor, greedy));
+        }
+    }
+    ends_seen(ends)
+}

@@ -433,47 +433,10 @@ pub(super) fn sighted_sets(b: &Board, sets: &mut Batches) {
     }
 }
 
-/// Castling moves of `us` (not in check), as the orthodox generator judges them;
+/// Castling moves of `us` (not in check), judged by the orthodox generator's rule;
 /// `leaper_danger` holds the squares enemy pawns and the enemy king attack.
 fn castles(b: &Board, sets: &mut Batches, us: Color, king: Square, leaper_danger: Bitboard) {
-    let back_rank = Bitboard::relative_rank(us, 0);
-    let rights = b.castling_rights() & back_rank & b.pieces(us, Role::Rook);
-    if rights.is_empty() || !back_rank.contains(king) {
-        return;
-    }
-    let them = us.other();
-    let occ = b.occupied();
-    for rook in rights {
-        let (kd, _) = Board::castle_targets(us, king, rook);
-        if (castle_path(us, king, rook) & occ).any() {
-            continue;
-        }
-        // King and rook lifted (Chess960: the rook may shield a square the king
-        // crosses); the king's own square is safe (not in check) and a corner rook
-        // uncovers nothing on the king's path.
-        let occ2 = occ.without(king).without(rook);
-        let corner = rook.file() == 0 || rook.file() == 7;
-        let king_path = if corner {
-            between(king, kd).with(kd)
-        } else {
-            between(king, kd).with(kd).with(king)
-        };
-        if (king_path & leaper_danger).any() {
-            continue;
-        }
-        let knights = b.pieces(them, Role::Knight);
-        let queens = b.pieces(them, Role::Queen);
-        let rq = b.pieces(them, Role::Rook) | queens;
-        let bq = b.pieces(them, Role::Bishop) | queens;
-        if king_path.any_square(|s| {
-            (attacks::knight_attacks(s) & knights).any()
-                || (attacks::lean_rook_attacks(s, occ2) & rq).any()
-                || (attacks::bishop_attacks(s, occ2) & bq).any()
-        }) {
-            continue;
-        }
-        sets.special(Move::new(king, rook, MoveKind::Castle));
-    }
+    b.legal_castles(us, king, leaper_danger, |m| sets.special(m));
 }
 
 /// Blind tries of the side to move into `sink`: every move its own pieces allow on a
