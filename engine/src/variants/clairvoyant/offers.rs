@@ -112,6 +112,21 @@ impl Clairvoyant {
     /// Drops the mover may make now: affordable, allowed, and the turn can still end
     /// legally after it, by further drops and bought moves ([`can_end`]).
     pub(super) fn drops(&self, out: &mut Vec<ClairAction>) {
+        self.drops_upto(out, usize::MAX);
+    }
+
+    /// Whether the mover may make any drop now (the search stops at the first: deciding
+    /// checkmate needs one way out, not the list, and each drop in check costs an
+    /// end-of-turn search).
+    pub(super) fn any_drop(&self) -> bool {
+        let mut out = Vec::new();
+        self.drops_upto(&mut out, 1);
+        !out.is_empty()
+    }
+
+    /// [`Self::drops`], stopping once `limit` drops are found.
+    fn drops_upto(&self, out: &mut Vec<ClairAction>, limit: usize) {
+        let start = out.len();
         let mover = self.s.mover;
         let balance = self.s.balance[mover.index()];
         let costs = self.costs();
@@ -149,6 +164,9 @@ impl Clairvoyant {
                 };
                 if ok {
                     out.push(ClairAction::Drop(role, sq));
+                    if out.len() - start >= limit {
+                        return;
+                    }
                 }
             }
         }
@@ -156,16 +174,27 @@ impl Clairvoyant {
 
     /// Free moves (with whether each is legal by itself), excluding retracted ones.
     pub(super) fn free_options(&self, out: &mut Vec<(Move, bool)>) {
-        self.free_options_upto(out, true);
+        self.free_options_upto(out, true, usize::MAX);
+    }
+
+    /// Whether the mover has any free move, legal by itself or repaired by bought moves
+    /// (stops at the first, as [`Self::any_drop`]).
+    pub(super) fn any_free_move(&self) -> bool {
+        let mut out = Vec::new();
+        self.free_options_upto(&mut out, true, 1);
+        !out.is_empty()
     }
 
     /// The first part of [`Self::free_options`]: the free moves legal by themselves
     /// (every one is, without a royal king).
     pub(super) fn safe_free_options(&self, out: &mut Vec<(Move, bool)>) {
-        self.free_options_upto(out, false);
+        self.free_options_upto(out, false, usize::MAX);
     }
 
-    fn free_options_upto(&self, out: &mut Vec<(Move, bool)>, with_unsafe: bool) {
+    /// The free moves, the repaired ones only `with_unsafe`; the search for repaired ones
+    /// stops once `limit` moves are listed.
+    fn free_options_upto(&self, out: &mut Vec<(Move, bool)>, with_unsafe: bool, limit: usize) {
+        let start = out.len();
         let mover = self.s.mover;
         let retracted: Vec<Move> = if self.s.retractions == 0 {
             Vec::new()
@@ -193,7 +222,7 @@ impl Clairvoyant {
                 .filter(|m| !retracted.contains(m))
                 .map(|&m| (m, true)),
         );
-        if !with_unsafe {
+        if !with_unsafe || out.len() - start >= limit {
             return;
         }
         let balance = self.s.balance[mover.index()];
@@ -208,6 +237,9 @@ impl Clairvoyant {
         for &m in l.iter() {
             if legal.contains(m) || retracted.contains(&m) {
                 continue;
+            }
+            if out.len() - start >= limit {
+                return;
             }
             if self.unsafe_free_completes(&mut b, m, balance) {
                 out.push((m, false));

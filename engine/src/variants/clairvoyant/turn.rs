@@ -95,10 +95,7 @@ impl Clairvoyant {
                 return true;
             }
         }
-        let mut out = Vec::new();
-        self.drops(&mut out);
-        self.free_moves(&mut out, &mut Vec::new());
-        !out.is_empty()
+        self.any_free_move() || self.any_drop()
     }
 
     fn after_sheet(&self) -> Phase {
