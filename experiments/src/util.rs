@@ -327,7 +327,10 @@ pub fn finite_in(text: &str, min: f64, max: f64) -> Result<f64, String> {
 pub fn range_fraction(text: &str) -> Result<f64, String> {
     let v = number_in(text, 0.0, 1.0, "the range (a fraction)")?;
     if v == 0.0 {
-        return Err(format!("{} is no step; expected a fraction of the range above 0, at most 1", text.trim()));
+        return Err(format!(
+            "{} is no step; expected a fraction of the range above 0, at most 1",
+            text.trim()
+        ));
     }
     Ok(v)
 }

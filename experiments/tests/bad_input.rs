@@ -751,7 +751,11 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
     let targets = std::fs::read_to_string(format!("{examples}/targets.toml")).unwrap();
     std::fs::write(dir.join("space.toml"), &space).unwrap();
     std::fs::write(dir.join("targets.toml"), &targets).unwrap();
-    std::fs::write(dir.join("space-inf.toml"), space.replacen("max = 2", "max = inf", 1)).unwrap();
+    std::fs::write(
+        dir.join("space-inf.toml"),
+        space.replacen("max = 2", "max = inf", 1),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("targets-nan.toml"),
         targets.replacen("value = 133.8", "value = nan", 1),

@@ -143,7 +143,13 @@ fn every_numeric_flag_refuses_overflow_infinity_and_nan() {
                         let text = e.to_string();
                         let named = match arg.get_long() {
                             Some(l) => text.contains(&format!("'--{l}")),
-                            None => text.contains(&format!("'<{}", arg.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()).unwrap_or_else(|| arg.get_id().as_str().to_ascii_uppercase()))),
+                            None => text.contains(&format!(
+                                "'<{}",
+                                arg.get_value_names()
+                                    .and_then(|v| v.first())
+                                    .map(|v| v.to_string())
+                                    .unwrap_or_else(|| arg.get_id().as_str().to_ascii_uppercase())
+                            )),
                         };
                         let invalid = matches!(
                             e.kind(),
@@ -197,7 +203,8 @@ fn every_numeric_agent_setting_refuses_overflow_infinity_and_nan() {
                         let text = e.to_string();
                         let named = matches!(&e, agents::AgentError::BadValue { key, .. } if key == setting.key);
                         if !named {
-                            failures.push(format!("{spec}: refused without naming the key: {text}"));
+                            failures
+                                .push(format!("{spec}: refused without naming the key: {text}"));
                         }
                     }
                 }

@@ -467,15 +467,25 @@ fn rule_uci_cmd_info_reports_the_score() {
     while c.recv(Instant::now() + Duration::from_secs(30), t).unwrap() != "uciok" {}
 
     let lines = search(&mut c, "position startpos moves e2e4", "go depth 3");
-    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
     assert_eq!(infos.len(), 3, "one info per depth: {lines:?}");
     for (i, l) in infos.iter().enumerate() {
         assert_eq!(field(l, "depth"), Some((i + 1).to_string().as_str()), "{l}");
-        let cp: i32 = field(l, "cp").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no score cp: {l}"));
+        let cp: i32 = field(l, "cp")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no score cp: {l}"));
         assert!(cp.abs() < 500, "the opening is roughly level: {l}");
-        let nodes: u64 = field(l, "nodes").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no nodes: {l}"));
+        let nodes: u64 = field(l, "nodes")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no nodes: {l}"));
         assert!(nodes > 0, "{l}");
-        assert!(l.contains(" score cp ") && l.contains(" time ") && l.contains(" pv "), "{l}");
+        assert!(
+            l.contains(" score cp ") && l.contains(" time ") && l.contains(" pv "),
+            "{l}"
+        );
     }
     // Deeper searches visit more nodes (each depth is a fresh search).
     let n = |l: &str| field(l, "nodes").unwrap().parse::<u64>().unwrap();
@@ -483,13 +493,29 @@ fn rule_uci_cmd_info_reports_the_score() {
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
 
     // A back-rank mate in one: `score mate 1`, and the mate is played.
-    let lines = search(&mut c, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 3");
-    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let lines = search(
+        &mut c,
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "go depth 3",
+    );
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
     assert!(last.contains(" score mate 1 "), "{lines:?}");
     assert_eq!(lines.last().unwrap(), "bestmove a1a8", "{lines:?}");
     // Being mated (Kb8 is forced, then Rh8#): the side to move sees `mate -1`.
-    let lines = search(&mut c, "position fen k7/8/1K6/8/8/8/8/7R b - - 0 1", "go depth 3");
-    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let lines = search(
+        &mut c,
+        "position fen k7/8/1K6/8/8/8/8/7R b - - 0 1",
+        "go depth 3",
+    );
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
     assert!(last.contains(" score mate -1 "), "{lines:?}");
     assert_eq!(lines.last().unwrap(), "bestmove a8b8", "{lines:?}");
     c.send("quit").unwrap();
@@ -500,7 +526,10 @@ fn rule_uci_cmd_info_reports_the_score() {
     let t = Instant::now();
     while c.recv(Instant::now() + Duration::from_secs(30), t).unwrap() != "uciok" {}
     let lines = search(&mut c, "position startpos", "go movetime 100");
-    let info = lines.iter().find(|l| l.starts_with("info depth")).expect("an info line");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
     assert!(!info.contains("score") && !info.contains("nodes"), "{info}");
     assert!(info.contains(" pv "), "{info}");
     c.send("quit").unwrap();

@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 fn wait_for(n: u64, what: &str) -> Duration {
     let t = Instant::now();
     while branch_games_played() < n {
-        assert!(t.elapsed() < Duration::from_secs(120), "{what}: no games played");
+        assert!(
+            t.elapsed() < Duration::from_secs(120),
+            "{what}: no games played"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     t.elapsed()

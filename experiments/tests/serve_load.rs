@@ -47,8 +47,10 @@ fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
-    s.write_all(head.as_bytes()).expect("write the request head");
-    s.write_all(body.as_bytes()).expect("write the request body");
+    s.write_all(head.as_bytes())
+        .expect("write the request head");
+    s.write_all(body.as_bytes())
+        .expect("write the request body");
     let mut raw = Vec::new();
     let _ = s.read_to_end(&mut raw);
     let text = String::from_utf8_lossy(&raw).into_owned();
@@ -167,7 +169,11 @@ fn board_load_200_games() {
             percentile(t, 0.99).as_secs_f64() * 1e3
         );
     }
-    let slow = |t: &[Duration]| t.iter().filter(|d| **d > Duration::from_millis(900)).count();
+    let slow = |t: &[Duration]| {
+        t.iter()
+            .filter(|d| **d > Duration::from_millis(900))
+            .count()
+    };
     println!(
         "over 900 ms: {} state and {} act requests; {} requests spent over 900 ms in the TCP connect alone",
         slow(&state_t),

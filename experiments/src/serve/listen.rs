@@ -1,5 +1,5 @@
 //! The board's accept loop and connections: HTTP/1.1 over each accepted TCP stream
-//! (hyper), serving the router of [`super::app`]. It replaces `axum::serve` for two
+//! (hyper), serving the router of [`super::app`]. It replaces `axum::serve` for three
 //! reasons (issue 35):
 //!
 //! - Every refusal is JSON. hyper answers a request it cannot parse (a request target
@@ -10,6 +10,9 @@
 //!   an answer as the last bytes of the connection, a bare head with `content-length: 0`
 //!   and no content type; every answer of the router that is not 2xx or 3xx carries
 //!   `application/json` ([`super::guard::json_errors`]), so none of them matches.
+//! - The accept queue. Listeners are made by [`bind`] with a queue of [`BACKLOG`]
+//!   connections, not the 128 of `TcpListener::bind`, whose overflow cost clients a
+//!   one-second SYN retransmission under load (README, Load).
 //! - Accept errors. `axum::serve` sleeps a whole second after an accept error other than
 //!   a reset or abort (the process out of file descriptors, say). Here the loop waits
 //!   50 ms and says why on standard error, so a burst of connections is not held for
@@ -33,6 +36,32 @@ use std::task::{ready, Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
+
+/// Connections the kernel may hold waiting for `accept` (capped by the system's
+/// `net.core.somaxconn`, 4096 on current Linux).
+pub const BACKLOG: u32 = 4096;
+
+/// A listener on `addr` (a name is resolved; the first address that binds wins) with a
+/// [`BACKLOG`]-long queue. `TcpListener::bind` queues 128, the standard library's value:
+/// under 200 clients connecting at once the queue overflowed, the kernel dropped their
+/// SYNs, and each such client waited the one-second SYN retransmission (the load test's
+/// state p99 of 1.0 s; `TcpExtListenOverflows` counted them).
+pub async fn bind(addr: impl tokio::net::ToSocketAddrs) -> io::Result<TcpListener> {
+    let mut last = None;
+    for a in tokio::net::lookup_host(addr).await? {
+        let socket = if a.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(a).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no address to bind")))
+}
 
 /// Accepts connections on `listener` forever, serving `app` on each.
 pub async fn serve(listener: TcpListener, app: Router) {

@@ -357,7 +357,7 @@ pub fn spawn_with(config: Config) -> Result<String> {
         .build()
         .context("cannot start the runtime")?;
     let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .block_on(listen::bind("127.0.0.1:0"))
         .context("cannot bind 127.0.0.1:0")?;
     let addr = listener.local_addr()?.to_string();
     let server = {
@@ -400,7 +400,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind((args.bind.as_str(), args.port))
+        let listener = listen::bind((args.bind.as_str(), args.port))
             .await
             .with_context(|| format!("cannot bind {}:{}", args.bind, args.port))?;
         let addr = listener.local_addr()?;

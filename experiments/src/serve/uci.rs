@@ -173,7 +173,13 @@ enum Found {
 }
 
 /// The `info` line of one finished depth (module docs).
-fn info_line(depth: u64, score: Option<agents::Score>, nodes: Option<u64>, ms: u64, mv: &str) -> String {
+fn info_line(
+    depth: u64,
+    score: Option<agents::Score>,
+    nodes: Option<u64>,
+    ms: u64,
+    mv: &str,
+) -> String {
     let mut line = format!("info depth {depth}");
     match score {
         Some(agents::Score::Cp(cp)) => line.push_str(&format!(" score cp {cp}")),
