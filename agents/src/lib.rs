@@ -75,6 +75,12 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
+    /// The depth completed and the nodes visited by the last decision, when the agent
+    /// counts them (`alphabeta`; `chesslab uci` prints them in its `info` lines).
+    fn search_stats(&self) -> Option<SearchStats> {
+        None
+    }
+
     /// Told every action the game loop applies, in notation (chance outcomes and joint
     /// actions `a|b` included), so an agent can keep the record (the `ext` protocol sends
     /// it). The built-in agents read the state instead.
@@ -118,6 +124,15 @@ impl ForfeitKind {
 pub struct Forfeit {
     pub kind: ForfeitKind,
     pub detail: String,
+}
+
+/// How far an agent's last search went ([`Agent::search_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// The deepest iteration completed, in plies.
+    pub depth: u32,
+    /// Nodes visited by the whole decision.
+    pub nodes: u64,
 }
 
 /// An engine's evaluation, from the side to move's point of view.

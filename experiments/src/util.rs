@@ -322,6 +322,25 @@ pub fn finite_in(text: &str, min: f64, max: f64) -> Result<f64, String> {
     number_in(text, min, max, "units")
 }
 
+/// A step size as a fraction of each parameter's range (`tune --spsa-c`,
+/// `--cmaes-sigma`): above 0, at most 1.
+pub fn range_fraction(text: &str) -> Result<f64, String> {
+    let v = number_in(text, 0.0, 1.0, "the range (a fraction)")?;
+    if v == 0.0 {
+        return Err(format!(
+            "{} is no step; expected a fraction of the range above 0, at most 1",
+            text.trim()
+        ));
+    }
+    Ok(v)
+}
+
+/// A gain, stability constant or penalty (`tune --spsa-a`, `--spsa-big-a`, `values
+/// --l2`): 0 to a million.
+pub fn gain(text: &str) -> Result<f64, String> {
+    number_in(text, 0.0, 1e6, "units")
+}
+
 #[cfg(test)]
 mod number_tests {
     use super::*;

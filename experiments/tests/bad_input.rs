@@ -746,6 +746,21 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
         "players = [\"a\", \"b\"]\n[[hole]]\ncounts = { a = nan, b = 4 }\n",
     )
     .unwrap();
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
+    let space = std::fs::read_to_string(format!("{examples}/space.toml")).unwrap();
+    let targets = std::fs::read_to_string(format!("{examples}/targets.toml")).unwrap();
+    std::fs::write(dir.join("space.toml"), &space).unwrap();
+    std::fs::write(dir.join("targets.toml"), &targets).unwrap();
+    std::fs::write(
+        dir.join("space-inf.toml"),
+        space.replacen("max = 2", "max = inf", 1),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("targets-nan.toml"),
+        targets.replacen("value = 133.8", "value = nan", 1),
+    )
+    .unwrap();
     let board = "5q2/1R5Q/1N1n1n2/b2B3r/3k1N2/1R2B3/2K2b2/3r4";
     std::fs::write(dir.join("one-card.txt"), format!("{board} chosen=Q\n")).unwrap();
     let many = format!("{board} chosen=NNBBRRQKnnbbrrqkN\n");

@@ -427,6 +427,114 @@ fn rule_uci_cmd_isready_and_stop_while_searching() {
     c.send("quit").unwrap();
 }
 
+/// Issue 39: `chesslab uci` reports alphabeta's score, depth and nodes in `info` before
+/// `bestmove` (centipawns in a quiet position, a mate in moves where one is forced), and
+/// an agent with no score gets `info` without one.
+#[test]
+fn rule_uci_cmd_info_reports_the_score() {
+    use agents::process::Child;
+    use std::time::{Duration, Instant};
+    let exe = env!("CARGO_BIN_EXE_chesslab").to_string();
+    // Lines up to and including `bestmove` after `go`.
+    fn search(c: &mut Child, position: &str, go: &str) -> Vec<String> {
+        let t = Instant::now();
+        c.send(position).unwrap();
+        c.send(go).unwrap();
+        let mut lines = Vec::new();
+        loop {
+            let l = c.recv(Instant::now() + Duration::from_secs(60), t).unwrap();
+            let done = l.starts_with("bestmove");
+            lines.push(l);
+            if done {
+                return lines;
+            }
+        }
+    }
+    // The value after `key` in an info line.
+    fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        w.iter()
+            .position(|x| *x == key)
+            .and_then(|i| w.get(i + 1).copied())
+    }
+    let mut c = Child::spawn(
+        &exe,
+        &["uci".into(), "--agent".into(), "alphabeta:depth=3".into()],
+    )
+    .unwrap();
+    c.send("uci").unwrap();
+    let t = Instant::now();
+    while c.recv(Instant::now() + Duration::from_secs(30), t).unwrap() != "uciok" {}
+
+    let lines = search(&mut c, "position startpos moves e2e4", "go depth 3");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "one info per depth: {lines:?}");
+    for (i, l) in infos.iter().enumerate() {
+        assert_eq!(field(l, "depth"), Some((i + 1).to_string().as_str()), "{l}");
+        let cp: i32 = field(l, "cp")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no score cp: {l}"));
+        assert!(cp.abs() < 500, "the opening is roughly level: {l}");
+        let nodes: u64 = field(l, "nodes")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no nodes: {l}"));
+        assert!(nodes > 0, "{l}");
+        assert!(
+            l.contains(" score cp ") && l.contains(" time ") && l.contains(" pv "),
+            "{l}"
+        );
+    }
+    // Deeper searches visit more nodes (each depth is a fresh search).
+    let n = |l: &str| field(l, "nodes").unwrap().parse::<u64>().unwrap();
+    assert!(n(infos[2]) > n(infos[0]), "{infos:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+
+    // A back-rank mate in one: `score mate 1`, and the mate is played.
+    let lines = search(
+        &mut c,
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "go depth 3",
+    );
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains(" score mate 1 "), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8", "{lines:?}");
+    // Being mated (Kb8 is forced, then Rh8#): the side to move sees `mate -1`.
+    let lines = search(
+        &mut c,
+        "position fen k7/8/1K6/8/8/8/8/7R b - - 0 1",
+        "go depth 3",
+    );
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains(" score mate -1 "), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove a8b8", "{lines:?}");
+    c.send("quit").unwrap();
+
+    // An agent that reports no score: info without score or nodes, then bestmove.
+    let mut c = Child::spawn(&exe, &["uci".into(), "--agent".into(), "greedy".into()]).unwrap();
+    c.send("uci").unwrap();
+    let t = Instant::now();
+    while c.recv(Instant::now() + Duration::from_secs(30), t).unwrap() != "uciok" {}
+    let lines = search(&mut c, "position startpos", "go movetime 100");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    assert!(!info.contains("score") && !info.contains("nodes"), "{info}");
+    assert!(info.contains(" pv "), "{info}");
+    c.send("quit").unwrap();
+}
+
 #[test]
 fn rule_uci_cmd_plays_stockfish_in_chesslabs_runner() {
     let Some(sf) = need(

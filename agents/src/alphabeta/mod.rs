@@ -19,7 +19,8 @@
 //! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
 //!   root move with an exact score (full window at the root), for searching sampled
 //!   worlds (PIMC with `search=alphabeta`).
-//! - The agent reports its score ([`Agent::score`]) for adjudication.
+//! - The agent reports its score ([`Agent::score`]) for adjudication, and its depth and
+//!   nodes ([`Agent::search_stats`]) for `chesslab uci`'s `info` lines.
 //!
 //! - Scores are centipawns for the seat to move (`agents::eval::evaluate`); a won
 //!   terminal state scores `MATE - ply`, so shorter mates score higher.
@@ -54,7 +55,7 @@ use crate::mcts::{uct_decide, MctsConfig};
 use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::uci::tc::TimeControl;
-use crate::{Agent, Score};
+use crate::{Agent, Score, SearchStats};
 use engine::game::{Game, Seat};
 use rand::Rng;
 use rand_pcg::Pcg64;
@@ -321,6 +322,14 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
             Score::Mate(if info.score > 0 { moves } else { -moves })
         } else {
             Score::Cp(info.score)
+        })
+    }
+
+    fn search_stats(&self) -> Option<SearchStats> {
+        let info = self.search.as_ref()?.info;
+        (info.depth > 0).then_some(SearchStats {
+            depth: info.depth,
+            nodes: info.nodes,
         })
     }
 

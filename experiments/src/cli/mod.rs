@@ -117,11 +117,18 @@ fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
         .mut_subcommands(negative_numbers_are_values)
 }
 
+/// The whole command tree as `chesslab` parses it (tests walk it: every argument has a
+/// help text, every numeric flag refuses overflow, infinity and NaN, in
+/// `experiments/tests/numeric_flags.rs`).
+pub fn command() -> clap::Command {
+    let cmd = Cli::command().mut_subcommand("balance", balance::balance_command);
+    negative_numbers_are_values(cmd)
+}
+
 /// The whole `chesslab` program: parse the command line, run the subcommand, report an
 /// error in one line with exit status 1.
 pub fn main() {
-    let cmd = Cli::command().mut_subcommand("balance", balance::balance_command);
-    let matches = negative_numbers_are_values(cmd).get_matches();
+    let matches = command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let outcome = run(cli);
     // Output still buffered meets the closed-pipe rule too (util::write_stdout).

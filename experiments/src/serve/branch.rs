@@ -3,8 +3,13 @@
 //! ([`crate::run::gameplay::play_game_with`]); game `i` is seeded `mix(seed, i)`. The
 //! job runs on a blocking thread, checks between games a cancel flag (set when the
 //! client leaves) and the branch's time limit (`--max-branch-seconds`); every agent is
-//! bounded per decision by the server's limits ([`super::limits`]). Test
-//! `rule_serve_branch_here_spreads_outcomes`, `rule_serve_limit_branch_games_and_time`.
+//! bounded per decision by the server's limits ([`super::limits`]). A client that closes
+//! its connection ends the handler's future (hyper notices the end of the stream,
+//! [`super::listen`]), whose guard raises the flag: the game in progress stops at its
+//! next decision and no further game starts. Every finished branch game is counted
+//! ([`games_played`]), so a test can see the work stop. Tests
+//! `rule_serve_branch_here_spreads_outcomes`, `rule_serve_limit_branch_games_and_time`,
+//! `rule_serve_branch_stops_when_its_client_leaves` (`experiments/tests/serve_cancel.rs`).
 
 use super::api::{ApiError, BranchOutcome, BranchRequest, BranchSeat};
 use super::games::{chain, merged_params, BranchJob, GameSession, Session, HUMAN};
@@ -13,8 +18,16 @@ use crate::util::mix;
 use agents::Agent;
 use axum::http::StatusCode;
 use engine::game::{Game, Turn};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+/// Branch games finished in this process, by every server in it.
+static GAMES_PLAYED: AtomicU64 = AtomicU64::new(0);
+
+/// How many branch games every server of this process has finished so far.
+pub fn games_played() -> u64 {
+    GAMES_PLAYED.load(Ordering::Relaxed)
+}
 
 pub(super) fn brancher<G: Game>(
     this: &GameSession<G>,
@@ -129,6 +142,7 @@ pub(super) fn brancher<G: Game>(
             )
             .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
             .ok_or_else(stopped)?;
+            GAMES_PLAYED.fetch_add(1, Ordering::Relaxed);
             lengths += played.plies();
             for (seat, r) in played.returns.iter().enumerate().take(n) {
                 returns[seat].push(*r);

@@ -8,10 +8,10 @@
 //! Decisions: the port of `Host` is not checked (a rebinding attack changes the name, not
 //! the port); `Origin`, when present, must be `http://` + an allowed name + the server's
 //! own port, so a page served by another local program is refused too. URIs over
-//! [`MAX_URI`] bytes are 414 here; past 64 KiB hyper answers 414 itself, with no body,
-//! before any of this runs. Tests: `rule_serve_cross_origin_is_refused`,
-//! `rule_serve_bodies_must_be_json`, `rule_serve_every_refusal_is_json` in
-//! `experiments/tests/serve_api.rs`.
+//! [`MAX_URI`] bytes are 414 here; past 64 KiB hyper answers 414 itself before any of
+//! this runs, and `super::listen` gives that answer (and hyper's 400 and 431) the JSON
+//! body. Tests: `rule_serve_cross_origin_is_refused`, `rule_serve_bodies_must_be_json`,
+//! `rule_serve_every_refusal_is_json` in `experiments/tests/serve_security.rs`.
 
 use super::api::ApiError;
 use axum::extract::{Request, State};

@@ -8,7 +8,8 @@
 //! ("branch here"), [`limits`] (what a request's agent specs may ask for), [`store`] (the
 //! live games, token hashes, expiry), [`persist`] (the SQLite file that outlives the
 //! process), [`golf`] (a Chess Golf hole as a one-seat game, offered beside the registry),
-//! `assets/` (the page); beside the board, [`uci`] serves an agent to UCI programs on
+//! `assets/` (the page), `listen` (the accept loop, and hyper's own refusals as JSON);
+//! beside the board, [`uci`] serves an agent to UCI programs on
 //! standard input and output.
 //!
 //! The folder may depend on [`crate::run`], [`crate::golf`], [`crate::record`] and
@@ -91,6 +92,7 @@ pub mod games;
 pub mod golf;
 pub mod guard;
 pub mod limits;
+mod listen;
 pub mod par;
 pub mod persist;
 pub mod rules;
@@ -135,11 +137,18 @@ pub fn visit_any<V: VariantVisitor>(
     Ok(visitor.visit::<golf::GolfHole>(golf::NAME, p))
 }
 
+/// Branch games ("branch here") finished by every server in this process so far; a test
+/// reads it to see a branch stop when its client leaves.
+pub fn branch_games_played() -> u64 {
+    branch::games_played()
+}
+
 /// Request bodies above this are refused with 413.
 pub const MAX_BODY: usize = 64 * 1024;
 
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
+    /// Port to listen on (0: any free port, printed at start).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// Address to bind; anything but loopback exposes the board to the network.
@@ -330,9 +339,8 @@ pub async fn serve_on(
             sweep.store.expire();
         }
     });
-    axum::serve(listener, app(server, allowed))
-        .await
-        .context("the server stopped")
+    listen::serve(listener, app(server, allowed)).await;
+    Ok(())
 }
 
 /// Starts a server on `127.0.0.1:0` on its own thread and runtime; returns its address
@@ -349,7 +357,7 @@ pub fn spawn_with(config: Config) -> Result<String> {
         .build()
         .context("cannot start the runtime")?;
     let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .block_on(listen::bind("127.0.0.1:0"))
         .context("cannot bind 127.0.0.1:0")?;
     let addr = listener.local_addr()?.to_string();
     let server = {
@@ -392,7 +400,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind((args.bind.as_str(), args.port))
+        let listener = listen::bind((args.bind.as_str(), args.port))
             .await
             .with_context(|| format!("cannot bind {}:{}", args.bind, args.port))?;
         let addr = listener.local_addr()?;

@@ -13,8 +13,8 @@
 //! limit becomes the agent's own budget key for that move (`nodes` → `nodes`, `depth` →
 //! `depth`, `movetime` and the clock → `time_ms`), replacing the same key of `--agent`;
 //! other keys of the spec stay (any set limit stops). Agents with a `depth` key search
-//! depth 1, 2, ... up to their limit, and each finished depth prints `info depth D time T
-//! pv MOVE`; others search once.
+//! depth 1, 2, ... up to their limit, and each finished depth prints one `info` line;
+//! others search once.
 //!
 //! Decisions where the issue is silent:
 //! - Clock: the move gets `time_left / movestogo` (30 moves when not given) plus 3/4 of
@@ -23,7 +23,14 @@
 //!   finished depth; the search in progress is abandoned, not waited for (agents cannot be
 //!   interrupted mid-search). Before any depth finished, `stop` answers the first legal
 //!   move in chesslab's order, and the clock waits for depth 1.
-//! - No score: chesslab's agents do not report one, so `info` has no `score`.
+//! - `info` (issue 39): `info depth D [score cp X|score mate N] [nodes N] time MS pv
+//!   MOVE`. An agent that reports a score ([`agents::Agent::score`]:
+//!   `alphabeta`'s root score, centipawns for the side to move, mates in moves) and its
+//!   search ([`agents::Agent::search_stats`]) gets `score` and `nodes`, and `depth` is the
+//!   depth it completed (a mate found early or the clock can stop it short of the depth
+//!   asked). Agents that report no score (`mcts`, `greedy`, `random`, ...) get `info
+//!   depth D time MS pv MOVE` with no `score`, which UCI allows: no win rate is dressed
+//!   up as centipawns. `pv` is the move alone (the agents keep no line).
 //! - The agent is built for every `go` (its table is not kept between moves) with seed
 //!   `mix(1, ply)` for agents that read one; `ucinewgame` changes nothing else.
 //!
@@ -155,8 +162,35 @@ pub fn parse_position(line: &str, chess960: bool) -> Result<Chess, String> {
 
 /// What the search thread reports.
 enum Found {
-    Depth { depth: u64, mv: String, ms: u64 },
+    Depth {
+        depth: u64,
+        mv: String,
+        ms: u64,
+        score: Option<agents::Score>,
+        nodes: Option<u64>,
+    },
     Done,
+}
+
+/// The `info` line of one finished depth (module docs).
+fn info_line(
+    depth: u64,
+    score: Option<agents::Score>,
+    nodes: Option<u64>,
+    ms: u64,
+    mv: &str,
+) -> String {
+    let mut line = format!("info depth {depth}");
+    match score {
+        Some(agents::Score::Cp(cp)) => line.push_str(&format!(" score cp {cp}")),
+        Some(agents::Score::Mate(m)) => line.push_str(&format!(" score mate {m}")),
+        None => {}
+    }
+    if let Some(n) = nodes {
+        line.push_str(&format!(" nodes {n}"));
+    }
+    line.push_str(&format!(" time {ms} pv {mv}"));
+    line
 }
 
 fn say(out: &mut impl Write, line: &str) {
@@ -218,10 +252,13 @@ fn search(game: Chess, base: Spec, go: &Go, cancel: Arc<AtomicBool>) -> mpsc::Re
             let Turn::Seat(seat) = game.turn() else { break };
             let mut rng = rand_pcg::Pcg64::seed_from_u64(crate::util::mix(1, ply));
             let a = agent.act(&game, seat, &mut rng);
+            let stats = agent.search_stats();
             let found = Found::Depth {
-                depth: d.unwrap_or(1),
+                depth: stats.map_or(d.unwrap_or(1), |s| u64::from(s.depth)),
                 mv: game.action_notation(a),
                 ms: started.elapsed().as_millis() as u64,
+                score: agent.score(),
+                nodes: stats.map(|s| s.nodes),
             };
             if tx.send(found).is_err() {
                 return;
@@ -288,8 +325,14 @@ pub fn run(agent: &str) -> Result<()> {
             let mut finished = false;
             while let Ok(f) = s.rx.try_recv() {
                 match f {
-                    Found::Depth { depth, mv, ms } => {
-                        say(&mut out, &format!("info depth {depth} time {ms} pv {mv}"));
+                    Found::Depth {
+                        depth,
+                        mv,
+                        ms,
+                        score,
+                        nodes,
+                    } => {
+                        say(&mut out, &info_line(depth, score, nodes, ms, &mv));
                         s.best = Some(mv);
                     }
                     Found::Done => finished = true,

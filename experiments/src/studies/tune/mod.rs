@@ -123,24 +123,26 @@ pub struct TuneArgs {
     /// Iterations (SPSA steps or CMA-ES generations).
     #[arg(long, default_value_t = 50)]
     pub iterations: u64,
+    /// The optimiser: spsa (simultaneous perturbation, two evaluations per step) or
+    /// cmaes (CMA-ES, a population per generation).
     #[arg(long, value_enum, default_value = "spsa")]
     pub optimizer: Optimizer,
     /// SPSA gain `a` (normalised units per unit of loss slope). Keep `a_1 · curvature`
     /// of the loss (in normalised units) below 1, or the steps jump between the bounds.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, value_parser = crate::util::gain, default_value_t = 0.05)]
     pub spsa_a: f64,
     /// SPSA last perturbation `c_end`, as a fraction of each parameter's range.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, value_parser = crate::util::range_fraction, default_value_t = 0.1)]
     pub spsa_c: f64,
     /// SPSA stability constant `A` (default: iterations / 10).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::gain)]
     pub spsa_big_a: Option<f64>,
     /// SPSA rounding of integer parameters: stochastic (unbiased, the default) or
     /// fishtest (nearest, θ moved by r_k = a_k / c_k² over the nominal distance).
     #[arg(long, value_enum, default_value = "stochastic")]
     pub rounding: spsa::Rounding,
     /// CMA-ES initial step size, as a fraction of each parameter's range.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, value_parser = crate::util::range_fraction, default_value_t = 0.25)]
     pub cmaes_sigma: f64,
     /// CMA-ES population (default 4 + 3 ln n).
     #[arg(long)]

@@ -101,7 +101,7 @@ pub struct ValuesArgs {
     #[arg(long, default_value_t = 8)]
     pub per_game: usize,
     /// L2 penalty per position on the weights (not the intercept).
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, value_parser = crate::util::gain, default_value_t = 1e-3)]
     pub l2: f64,
 }
 
