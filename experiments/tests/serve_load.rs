@@ -36,32 +36,12 @@ static SLOW_CONNECTS: std::sync::atomic::AtomicUsize = std::sync::atomic::Atomic
 /// tests use); returns (status, body). The connect is timed apart from the request, so
 /// a slow handshake can be told from a slow answer.
 fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
-    use std::io::{Read, Write};
     let t = Instant::now();
-    let mut s = std::net::TcpStream::connect(addr).expect("connect to the test server");
+    let s = std::net::TcpStream::connect(addr).expect("connect to the test server");
     if t.elapsed() > Duration::from_millis(900) {
         SLOW_CONNECTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes())
-        .expect("write the request head");
-    s.write_all(body.as_bytes())
-        .expect("write the request body");
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    // The board answers JSON with a length (no chunking).
-    (status, rest.to_string())
+    common::http::request_on(s, addr, method, path, body.as_bytes())
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

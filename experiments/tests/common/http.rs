@@ -8,7 +8,18 @@ use std::time::Duration;
 /// `method path` with a JSON `body` over a fresh connection; returns (status, body), status
 /// 0 when no response could be read.
 pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect to the test server");
+    let s = TcpStream::connect(addr).expect("connect to the test server");
+    request_on(s, addr, method, path, body)
+}
+
+/// [`request`] over a stream the caller connected (the load test times the connect).
+pub fn request_on(
+    mut s: TcpStream,
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> (u16, String) {
     s.set_read_timeout(Some(Duration::from_secs(60))).ok();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
