@@ -10,13 +10,11 @@
 //! orthodox board (`Board::in_check`) and apply only where the game's facts say the
 //! board's check is the game's (`GameFacts::board_check`: orthodox chess and Chess960
 //! today; Half Alice's combined board shows a check after most moves, Crowded House's
-//! check is the next seat's), and then no deeper than `ext_limit`. Reductions and
-//! extensions change depth only; a reduced move that beats alpha is searched again at
-//! full depth, so a reduction can delay but not hide a good move found at full depth.
-//! Each feature can be switched off in [`super::AlphaBetaConfig`] (`pvs=false`,
-//! `null_move=false`, ...), which is how results/strength/search measures them one by
-//! one. Tests: agents/tests/search.rs (`check_extensions_follow_the_board_check_fact`,
-//! `check_extensions_stay_bounded_on_every_board_game`, the features on known answers).
+//! check is the next seat's), and then no deeper than `ext_limit`. Reductions and extensions change depth only; a
+//! reduced move that beats alpha is searched again at full depth, so a reduction can
+//! delay but not hide a good move found at full depth. Each feature can be switched off
+//! in [`super::AlphaBetaConfig`] (`pvs=false`, `null_move=false`, ...), which is how
+//! results/strength/search measures them one by one.
 
 use super::ordering::{CAPTURE_BASE, KILLER_BASE};
 use super::tt::{Bound, Tt};
@@ -351,17 +349,6 @@ impl<G: Game> AlphaBeta<G> {
         }
     }
 
-    /// [`AlphaBeta::static_eval`] for a stand-pat against `beta`: the positional terms
-    /// are skipped where material and placement alone beat `beta` by
-    /// [`crate::eval::LAZY_MARGIN`] (the noise, if any, is added as there).
-    #[inline]
-    fn stand_pat(&self, g: &G, me: Seat, beta: i32) -> i32 {
-        if self.config.noise != 0 {
-            return self.static_eval(g, me);
-        }
-        self.config.eval.evaluate_cp_lazy(g, self.side[me], beta)
-    }
-
     /// Value of `g` for seat `me` (who moved into it or is to move); `was_null` when
     /// the move into it was a pass.
     #[allow(clippy::too_many_arguments)]
@@ -567,7 +554,7 @@ impl<G: Game> AlphaBeta<G> {
         let stand = if evading {
             -INF
         } else {
-            self.stand_pat(g, me, beta)
+            self.static_eval(g, me)
         };
         if stand >= beta {
             return stand;

@@ -32,12 +32,6 @@ use engine::{Board, Color, Role};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-/// How far (centipawns) the tables' score must stand above a bound for
-/// [`Evaluator::evaluate_cp_lazy`] to skip the positional terms: more than they add up
-/// to in any but freak positions (with the search's weights: mobility, passed pawns,
-/// shield, rooks and pawn faults together stay within about two pawns).
-pub const LAZY_MARGIN: i32 = 400;
-
 /// Material values, pawn = 100 centipawns (the defaults of [`EvalWeights`]).
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
@@ -175,14 +169,6 @@ impl Evaluator {
     /// the sums are the same integers in another order, so the score is unchanged
     /// (`board_score_matches_the_square_by_square_sum`).
     pub fn board_score(&self, board: &Board, color: Color) -> i32 {
-        let (mg, eg) = self.tables(board, color);
-        self.with_terms(board, color, mg, eg)
-    }
-
-    /// The tables' middle-game and endgame sums for `color` (the endgame one is 0
-    /// unless the tables are tapered).
-    #[inline]
-    fn tables(&self, board: &Board, color: Color) -> (i32, i32) {
         let mut mg = 0i32;
         let mut eg = 0i32;
         for c in [Color::White, Color::Black] {
@@ -201,23 +187,6 @@ impl Evaluator {
             mg += sign * m;
             eg += sign * e;
         }
-        (mg, eg)
-    }
-
-    /// The tables' sums blended by phase, without the positional terms.
-    #[inline]
-    fn tables_only(&self, board: &Board, mg: i32, eg: i32) -> i32 {
-        if !self.tapered {
-            return mg;
-        }
-        let phase = phase_of(board).min(tables::PHASE_MAX);
-        (mg * phase + eg * (tables::PHASE_MAX - phase)) / tables::PHASE_MAX
-    }
-
-    /// The score from the tables' sums: the positional terms added and both phases
-    /// blended.
-    #[inline]
-    fn with_terms(&self, board: &Board, color: Color, mg: i32, mut eg: i32) -> i32 {
         let (tmg, teg) = if self.terms.any {
             let (m, e) = terms::score_both(board, &self.terms);
             let s = if color == Color::White { 1 } else { -1 };
@@ -234,33 +203,6 @@ impl Evaluator {
         }
         let phase = phase_of(board).min(tables::PHASE_MAX);
         ((mg + tmg) * phase + (eg + teg) * (tables::PHASE_MAX - phase)) / tables::PHASE_MAX
-    }
-
-    /// [`Evaluator::evaluate`] in centipawns, rounded, with a lazy exit: where the
-    /// material and placement alone (with the variant's term) stand at least
-    /// [`LAZY_MARGIN`] above `beta`, that score is returned without the positional
-    /// terms, which cannot bring it down to `beta` in practice. For a search's
-    /// stand-pat, where only "at least `beta`" matters there.
-    pub fn evaluate_cp_lazy<G: Game>(&self, game: &G, seat: Seat, beta: i32) -> i32 {
-        let cp = |pawns: f64| (pawns * 100.0).round() as i32;
-        if game.facts().utility == engine::game::Utility::Identical {
-            return cp(game.material(seat));
-        }
-        match game.board() {
-            Some(b) if seat < 2 => {
-                let color = Color::from_index(seat);
-                let vt = variant_term(game, b, seat);
-                let (mg, eg) = self.tables(b, color);
-                if self.terms.any {
-                    let lazy = cp(self.tables_only(b, mg, eg) as f64 / 100.0 + vt);
-                    if lazy.saturating_sub(LAZY_MARGIN) >= beta {
-                        return lazy;
-                    }
-                }
-                cp(self.with_terms(b, color, mg, eg) as f64 / 100.0 + vt)
-            }
-            _ => cp(game.material(seat)),
-        }
     }
 
     /// Evaluation of `game` for `seat` in pawns: board material and placement plus the
@@ -410,28 +352,6 @@ mod tests {
                 for c in [Color::White, Color::Black] {
                     assert_eq!(e.board_score(&b, c), reference(e, &b, c), "{fen} {c:?}");
                 }
-            }
-        }
-    }
-
-    /// The lazy stand-pat score is the full one, rounded as the search rounds it,
-    /// except where the tables alone clear `beta` by the margin: then it is the tables'
-    /// score, still at least `beta`.
-    #[test]
-    fn lazy_evaluation_is_exact_below_the_margin() {
-        use engine::variants::chess::{Chess, ChessParams};
-        let e = Evaluator::new(search_weights().clone());
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        ] {
-            let g = Chess::from_opening(&ChessParams::default(), fen).unwrap();
-            for seat in 0..2 {
-                let full = (e.evaluate(&g, seat) * 100.0).round() as i32;
-                assert_eq!(e.evaluate_cp_lazy(&g, seat, full + 1), full, "{fen}");
-                let lazy = e.evaluate_cp_lazy(&g, seat, full - LAZY_MARGIN - 1000);
-                assert!(lazy >= full - LAZY_MARGIN - 1000 + LAZY_MARGIN, "{fen}");
-                assert!((lazy - full).abs() < LAZY_MARGIN, "{fen}: {lazy} vs {full}");
             }
         }
     }
