@@ -377,5 +377,9 @@ fn check_extensions_follow_the_board_check_fact() {
     )
     .unwrap();
     assert!(!alice.facts().board_check);
-    assert_eq!(nodes(&alice, true), nodes(&alice, false), "off in Half Alice");
+    assert_eq!(
+        nodes(&alice, true),
+        nodes(&alice, false),
+        "off in Half Alice"
+    );
 }

@@ -61,5 +61,8 @@ fn tournament_tc_refuses_iteration_agents_and_bad_clocks() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let e = fails(&args);
     assert!(e.contains("--tc") && e.contains("'soon'"), "{e}");
-    assert!(!out.join("games.csv").exists(), "nothing written on refusal");
+    assert!(
+        !out.join("games.csv").exists(),
+        "nothing written on refusal"
+    );
 }

@@ -236,7 +236,11 @@ fn check_null_move<G: Game>(g: &mut G, facts: &GameFacts) {
             "apply_null passed in a game whose facts declare no null move"
         );
         g.undo_null();
-        assert_eq!(g.state_key(), key, "undo_null did not restore the state key");
+        assert_eq!(
+            g.state_key(),
+            key,
+            "undo_null did not restore the state key"
+        );
     }
 }
 

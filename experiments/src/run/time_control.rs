@@ -66,7 +66,12 @@ mod tests {
     #[test]
     fn tc_is_added_to_agents_with_a_clock() {
         let got = with_tc(
-            &specs(&["alphabeta", "alphabeta:depth=3", "uci:cmd=stockfish", "random"]),
+            &specs(&[
+                "alphabeta",
+                "alphabeta:depth=3",
+                "uci:cmd=stockfish",
+                "random",
+            ]),
             "10+0.1",
         )
         .unwrap();
@@ -98,7 +103,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("'mcts'") && e.contains("time_ms"), "{e}");
-        let e = with_tc(&specs(&["alphabeta"]), "ten").unwrap_err().to_string();
+        let e = with_tc(&specs(&["alphabeta"]), "ten")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--tc") && e.contains("'ten'"), "{e}");
         let e = with_tc(&specs(&["nosuch"]), "10").unwrap_err().to_string();
         assert!(e.contains("nosuch"), "{e}");

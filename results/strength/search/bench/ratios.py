@@ -1,13 +1,22 @@
-import re,sys,statistics
-rows={}  # (figure) -> {'OLD':[...],'NEW':[...]}
-cur=None
+"""Medians per figure and version from the bench figure logs (`== OLD|MID|NEW run N`
+headers), and each version's ratio to OLD."""
+import re, sys, statistics
+rows = {}
+cur = None
 for f in sys.argv[1:]:
     for line in open(f):
-        m=re.match(r"== (OLD|NEW) run",line)
-        if m: cur=m.group(1); continue
-        m=re.match(r"(.*?): (\d+) \w+ in .* = (\d+) \S+ per core",line)
+        m = re.match(r"== (\w+) run", line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = re.match(r"(.*?): (\d+) \w+ in .* = (\d+) \S+ per core", line)
         if m and cur:
-            rows.setdefault(m.group(1)[:60],{'OLD':[],'NEW':[]})[cur].append(int(m.group(3)))
-for k,v in rows.items():
-    o=statistics.median(v['OLD']); n=statistics.median(v['NEW'])
-    print(f"{k:60s} n={len(v['OLD'])}/{len(v['NEW'])} old {o:>12,.0f} new {n:>12,.0f} ratio {n/o:.2f}")
+            rows.setdefault(m.group(1)[:60], {}).setdefault(cur, []).append(int(m.group(3)))
+for k, v in rows.items():
+    o = statistics.median(v["OLD"])
+    parts = [f"OLD {o:>12,.0f} (n={len(v['OLD'])})"]
+    for ver in ("MID", "NEW"):
+        if ver in v:
+            m = statistics.median(v[ver])
+            parts.append(f"{ver} {m:>12,.0f} (n={len(v[ver])}) ratio {m / o:.2f}")
+    print(f"{k:60s} " + "  ".join(parts))
