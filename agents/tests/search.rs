@@ -314,23 +314,29 @@ fn search_nodes_to_depth_report() {
 
 /// Half Alice's combined board shows a check after many moves; unbounded check
 /// extensions and quiescence evasions grew the tree without end there (a panel run hung
-/// on its first decisions). Bounded by the iteration's depth, self-play at depths 1 and
-/// 2 from seeded random openings finishes.
+/// on its first decisions). Its facts now keep extensions off, so the searcher is told
+/// to extend anyway (`claim_board_check`): bounded by the iteration's depth, self-play
+/// at depths 1 and 2 from seeded random openings finishes.
 #[test]
 fn check_extensions_stay_bounded_on_every_board_game() {
     use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
     use rand::seq::SliceRandom;
     for seed in 0..4u64 {
-        for spec in [
-            "alphabeta:depth=1,noise=10,check_extension=true",
-            "alphabeta:depth=2,check_extension=true",
-        ] {
+        for (depth, noise) in [(1, 10), (2, 0)] {
             let mut g = HalfAlice::new(&HalfAliceParams::default());
             let mut rng = Pcg64::seed_from_u64(seed);
-            let mut agents = [
-                build::<HalfAlice>(spec).unwrap(),
-                build::<HalfAlice>(spec).unwrap(),
-            ];
+            let mut searchers: Vec<AlphaBeta<HalfAlice>> = (0..2)
+                .map(|_| {
+                    let mut ab = AlphaBeta::new(AlphaBetaConfig {
+                        depth,
+                        noise,
+                        check_extension: true,
+                        ..Default::default()
+                    });
+                    ab.claim_board_check();
+                    ab
+                })
+                .collect();
             let mut legal = Vec::new();
             for ply in 0..40 {
                 let Turn::Seat(s) = g.turn() else { break };
@@ -338,10 +344,42 @@ fn check_extensions_stay_bounded_on_every_board_game() {
                     g.legal_actions(s, &mut legal);
                     *legal.choose(&mut rng).unwrap()
                 } else {
-                    agents[s].act(&g, s, &mut rng)
+                    searchers[s].search(&g).expect("a move at a seat node")
                 };
                 g.apply(a);
             }
         }
     }
+}
+
+/// Check extensions follow the game's facts: on by default in orthodox chess (the
+/// default search of a position with checks differs from one without extensions), off
+/// in Half Alice, whose facts say its board's check is not the game's (the default
+/// search is the one without extensions, node for node).
+#[test]
+fn check_extensions_follow_the_board_check_fact() {
+    use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
+    fn nodes<G: Game>(g: &G, check_extension: bool) -> u64 {
+        let mut ab = AlphaBeta::<G>::new(AlphaBetaConfig {
+            depth: 4,
+            check_extension,
+            ..Default::default()
+        });
+        ab.search(g).expect("a move");
+        ab.info.nodes
+    }
+    assert!(Chess::new(&ChessParams::default()).facts().board_check);
+    let g = chess(KIWIPETE);
+    assert_ne!(nodes(&g, true), nodes(&g, false), "extensions on in chess");
+    let alice = HalfAlice::from_opening(
+        &HalfAliceParams::default(),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
+    assert!(!alice.facts().board_check);
+    assert_eq!(
+        nodes(&alice, true),
+        nodes(&alice, false),
+        "off in Half Alice"
+    );
 }

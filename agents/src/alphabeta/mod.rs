@@ -13,9 +13,11 @@
 //! - The evaluation is the search's tuned one ([`crate::eval::search_weights`],
 //!   agents/data/eval/chess.toml) unless `eval=FILE` is given; `eval.*` keys apply on
 //!   top. [`AlphaBetaConfig::default`] uses it too.
-//! - `pvs`, `aspiration`, `null_move`, `lmr` (all `true`) and `check_extension` (`false`) switch the
-//!   search features off one by one for measurement; late-move reductions ride on the
-//!   null-window searches of PVS, so `pvs=false` also turns them off.
+//! - `pvs`, `aspiration`, `null_move`, `lmr` and `check_extension` (all `true`) switch
+//!   the search features off one by one for measurement; late-move reductions ride on
+//!   the null-window searches of PVS, so `pvs=false` also turns them off. Null moves
+//!   and check extensions apply only where the game's facts allow them
+//!   (`GameFacts::null_move`, `GameFacts::board_check`: orthodox chess and Chess960).
 //! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
 //!   root move with an exact score (full window at the root), for searching sampled
 //!   worlds (PIMC with `search=alphabeta`).
@@ -97,7 +99,8 @@ pub struct AlphaBetaConfig {
     pub null_move: bool,
     /// Late-move reductions of quiet moves (with `pvs`).
     pub lmr: bool,
-    /// One more ply in check, and evasions in the quiescence search.
+    /// One more ply in check, and evasions in the quiescence search, where the game's
+    /// facts say the board's check is the game's (`GameFacts::board_check`).
     pub check_extension: bool,
 }
 
@@ -121,7 +124,7 @@ impl Default for AlphaBetaConfig {
             aspiration: true,
             null_move: true,
             lmr: true,
-            check_extension: false,
+            check_extension: true,
         }
     }
 }
@@ -198,12 +201,12 @@ impl<G: Game> AlphaBetaAgent<G> {
             Setting {
                 key: "check_extension",
                 kind: Kind::Bool,
-                // Off by default: the board's check is not every variant's (Half Alice's
-                // combined board shows one after most moves, and extended searches there
-                // did not end); turn it on where the board's check is the game's.
-                default: "false",
+                // On by default, but only where the game's facts say the board's check is
+                // the game's (GameFacts::board_check): Half Alice's combined board shows
+                // one after most moves, and extended searches there did not end.
+                default: "true",
                 tunable: false,
-                help: "extend checks, evasions in quiescence (where the board's check is the game's)",
+                help: "extend checks, evasions in quiescence (only where the game's facts say the board's check is the game's)",
             },
         ]);
         v.extend(settings::eval_settings());

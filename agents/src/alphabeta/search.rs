@@ -2,12 +2,15 @@
 //! search (negamax), with a transposition table, null-move pruning, late-move
 //! reductions, check extensions and a quiescence search on captures.
 //!
-//! Soundness across games: the null move is tried only where the game offers a pass
-//! ([`Game::apply_null`]: orthodox chess and Chess960 today; compound turns, chance and
-//! hidden information keep the default refusal), never in check, never right after
-//! another pass and never for a side with only pawns and king on the board (zugzwang).
-//! Check extensions and "gives check" read the orthodox board (`Board::in_check`), so
-//! they exist only on games with one. Reductions and extensions change depth only; a
+//! Soundness across games: the null move is tried only where the game's facts say it
+//! offers a pass (`GameFacts::null_move`, with [`Game::apply_null`]: orthodox chess and
+//! Chess960 today; compound turns, chance and hidden information declare none), never
+//! in check, never right after another pass and never for a side with only pawns and
+//! king on the board (zugzwang). Check extensions and quiescence evasions read the
+//! orthodox board (`Board::in_check`) and apply only where the game's facts say the
+//! board's check is the game's (`GameFacts::board_check`: orthodox chess and Chess960
+//! today; Half Alice's combined board shows a check after most moves, Crowded House's
+//! check is the next seat's), and then no deeper than `ext_limit`. Reductions and extensions change depth only; a
 //! reduced move that beats alpha is searched again at full depth, so a reduction can
 //! delay but not hide a good move found at full depth. Each feature can be switched off
 //! in [`super::AlphaBetaConfig`] (`pvs=false`, `null_move=false`, ...), which is how
@@ -55,6 +58,15 @@ pub struct AlphaBeta<G: Game> {
     /// whose board shows a check after most moves (Half Alice's combined board) grew the
     /// tree without end; test `check_extensions_stay_bounded_on_every_board_game`.
     ext_limit: usize,
+    /// Check extensions and evasions this search: asked for and the game's facts say
+    /// the board's check is the game's (`GameFacts::board_check`).
+    checks: bool,
+    /// Null moves this search: asked for and the game offers a pass
+    /// (`GameFacts::null_move`).
+    nulls: bool,
+    /// Extend on the board's check whatever the facts say (see
+    /// [`AlphaBeta::claim_board_check`]).
+    claimed_checks: bool,
     pub info: SearchInfo,
 }
 
@@ -77,8 +89,18 @@ impl<G: Game> AlphaBeta<G> {
             root_scores: Vec::new(),
             exact_root: false,
             ext_limit: MAX_PLY / 2,
+            checks: false,
+            nulls: false,
+            claimed_checks: false,
             info: SearchInfo::default(),
         }
+    }
+
+    /// Treats the board's check as the game's even where the game's facts do not (with
+    /// `check_extension` on): for testing that `ext_limit` bounds the extensions on a
+    /// board that shows a check after most moves (Half Alice).
+    pub fn claim_board_check(&mut self) {
+        self.claimed_checks = true;
     }
 
     /// Sets the salt of the evaluation noise (see [`AlphaBetaConfig::noise`]).
@@ -122,6 +144,9 @@ impl<G: Game> AlphaBeta<G> {
             return None;
         };
         self.side = two_teams(game).unwrap_or_else(|| std::array::from_fn(|s| s));
+        let facts = game.facts();
+        self.checks = self.config.check_extension && (facts.board_check || self.claimed_checks);
+        self.nulls = self.config.null_move && facts.null_move;
         let mut g = game.clone();
         self.nodes = 0;
         self.stopped = false;
@@ -402,7 +427,7 @@ impl<G: Game> AlphaBeta<G> {
         was_null: bool,
     ) -> i32 {
         let in_check = Self::in_check(g);
-        if in_check && self.config.check_extension && ply < self.ext_limit {
+        if in_check && self.checks && ply < self.ext_limit {
             depth += 1;
         }
         if depth <= 0 {
@@ -424,7 +449,7 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         }
-        if self.config.null_move
+        if self.nulls
             && !pv
             && !was_null
             && !in_check
@@ -525,7 +550,7 @@ impl<G: Game> AlphaBeta<G> {
         if ply >= MAX_PLY {
             return self.static_eval(g, me);
         }
-        let evading = self.config.check_extension && ply < self.ext_limit && Self::in_check(g);
+        let evading = self.checks && ply < self.ext_limit && Self::in_check(g);
         let stand = if evading {
             -INF
         } else {

@@ -28,7 +28,7 @@ pub mod texel;
 use crate::settings::{Kind, Setting};
 use engine::game::{Game, Seat};
 use engine::variants::chess::material_balance;
-use engine::{Board, Color, Role, Square};
+use engine::{Board, Color, Role};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -162,26 +162,35 @@ impl Evaluator {
     }
 
     /// Material, placement and positional terms of `board` for `color`, in centipawns.
+    ///
+    /// Hot: one call per node of `alphabeta` (every quiescence stand-pat). The pieces
+    /// are read per colour and role from the bitboards (no mailbox walk), the phase by
+    /// population counts, and both colours' terms in one pass ([`terms::score_both`]);
+    /// the sums are the same integers in another order, so the score is unchanged
+    /// (`board_score_matches_the_square_by_square_sum`).
     pub fn board_score(&self, board: &Board, color: Color) -> i32 {
         let mut mg = 0i32;
         let mut eg = 0i32;
-        let mut phase = 0i32;
-        for sq in board.occupied() {
-            let p = board.piece_at(sq).expect("occupied square");
-            let rel: Square = sq.relative(p.color);
-            let (r, i) = (p.role.index(), rel.index());
-            let sign = if p.color == color { 1 } else { -1 };
-            mg += sign * self.mg[r][i];
-            if self.tapered {
-                eg += sign * self.eg[r][i];
-                phase += tables::PHASE[r];
+        for c in [Color::White, Color::Black] {
+            let sign = if c == color { 1 } else { -1 };
+            let (mut m, mut e) = (0, 0);
+            for role in Role::ALL {
+                let r = role.index();
+                for sq in board.pieces(c, role) {
+                    let i = sq.relative(c).index();
+                    m += self.mg[r][i];
+                    if self.tapered {
+                        e += self.eg[r][i];
+                    }
+                }
             }
+            mg += sign * m;
+            eg += sign * e;
         }
         let (tmg, teg) = if self.terms.any {
-            let (wm, we) = terms::score(board, Color::White, &self.terms);
-            let (bm, be) = terms::score(board, Color::Black, &self.terms);
+            let (m, e) = terms::score_both(board, &self.terms);
             let s = if color == Color::White { 1 } else { -1 };
-            (s * (wm - bm), s * (we - be))
+            (s * m, s * e)
         } else {
             (0, 0)
         };
@@ -190,12 +199,9 @@ impl Evaluator {
             if tmg == teg {
                 return mg + tmg;
             }
-            for sq in board.occupied() {
-                phase += tables::PHASE[board.piece_at(sq).expect("occupied").role.index()];
-            }
             eg = mg;
         }
-        let phase = phase.min(tables::PHASE_MAX);
+        let phase = phase_of(board).min(tables::PHASE_MAX);
         ((mg + tmg) * phase + (eg + teg) * (tables::PHASE_MAX - phase)) / tables::PHASE_MAX
     }
 
@@ -216,6 +222,15 @@ impl Evaluator {
             _ => game.material(seat),
         }
     }
+}
+
+/// The material phase of `board` (both colours; see [`tables::PHASE`]), uncapped.
+#[inline]
+fn phase_of(board: &Board) -> i32 {
+    Role::ALL
+        .iter()
+        .map(|&r| tables::PHASE[r.index()] * board.by_role(r).count() as i32)
+        .sum()
 }
 
 /// The evaluator with the default weights.
@@ -295,6 +310,50 @@ mod tests {
         });
         let a = ab.search(&g).expect("a placement");
         assert_eq!(g.action_notation(a), "+e8");
+    }
+
+    /// The bitboard walk of `board_score` gives the square-by-square sum of the tables,
+    /// the phase and the per-colour terms, for the default and the search's weights.
+    #[test]
+    fn board_score_matches_the_square_by_square_sum() {
+        fn reference(e: &Evaluator, board: &Board, color: Color) -> i32 {
+            let (mut mg, mut eg, mut phase) = (0, 0, 0);
+            for sq in board.occupied() {
+                let p = board.piece_at(sq).unwrap();
+                let (r, i) = (p.role.index(), sq.relative(p.color).index());
+                let sign = if p.color == color { 1 } else { -1 };
+                mg += sign * e.mg[r][i];
+                eg += sign * e.eg[r][i];
+                phase += tables::PHASE[r];
+            }
+            let (wm, we) = terms::score(board, Color::White, &e.terms);
+            let (bm, be) = terms::score(board, Color::Black, &e.terms);
+            let s = if color == Color::White { 1 } else { -1 };
+            let (tmg, teg) = (s * (wm - bm), s * (we - be));
+            if !e.tapered && tmg == teg {
+                return mg + tmg;
+            }
+            let phase = phase.min(tables::PHASE_MAX);
+            ((mg + tmg) * phase + (eg + teg) * (tables::PHASE_MAX - phase)) / tables::PHASE_MAX
+        }
+        let evaluators = [
+            Evaluator::default(),
+            Evaluator::new(search_weights().clone()),
+        ];
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/P6p/8/8/8/8/p6P/4K3 w - - 0 1",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            for e in &evaluators {
+                for c in [Color::White, Color::Black] {
+                    assert_eq!(e.board_score(&b, c), reference(e, &b, c), "{fen} {c:?}");
+                }
+            }
+        }
     }
 
     #[test]

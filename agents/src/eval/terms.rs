@@ -71,7 +71,145 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     })
 }
 
-/// Middle-game and endgame centipawns of `color`'s terms.
+/// White's terms minus Black's, middle game and endgame: [`score`] for both colours,
+/// with the pawn structure read by whole-board shifts instead of square by square (the
+/// same counts: `rule_terms_both_colours_match_the_per_colour_score`). The evaluation
+/// calls this at every node.
+pub fn score_both(board: &Board, w: &TermWeights) -> (i32, i32) {
+    let occ = board.occupied();
+    let wp = board.pieces(Color::White, Role::Pawn).0;
+    let bp = board.pieces(Color::Black, Role::Pawn).0;
+    let mut mg = 0;
+    let mut eg = 0;
+    for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
+        let them = color.other();
+        let (pawns, their_pawns) = if color == Color::White {
+            (wp, bp)
+        } else {
+            (bp, wp)
+        };
+        let (m, e) = colour_terms(board, color, occ, pawns, their_pawns, w);
+        // Pawns that no enemy pawn ahead on their file or the files beside it stops.
+        if w.passed != 0 || w.passed_eg != 0 {
+            let blocked = front_fill(them, spread(their_pawns));
+            for sq in Bitboard(pawns & !blocked) {
+                let r = PASSED_RANK[sq.relative(color).rank() as usize];
+                mg += sign * (w.passed * r / 100);
+                eg += sign * (w.passed_eg * r / 100);
+            }
+        }
+        mg += sign * m;
+        eg += sign * e;
+    }
+    (mg, eg)
+}
+
+/// `b` with the files beside each square added.
+#[inline]
+fn spread(b: u64) -> u64 {
+    b | ((b << 1) & !FILE_A) | ((b >> 1) & !(FILE_A << 7))
+}
+
+/// The squares strictly ahead of `b` for pawns of `mover` (below for Black, above for
+/// White): filled from the enemy pawns' spread, the squares where a pawn is not passed.
+#[inline]
+fn front_fill(mover: Color, b: u64) -> u64 {
+    match mover {
+        Color::Black => {
+            let mut x = b >> 8;
+            x |= x >> 8;
+            x |= x >> 16;
+            x |= x >> 32;
+            x
+        }
+        Color::White => {
+            let mut x = b << 8;
+            x |= x << 8;
+            x |= x << 16;
+            x |= x << 32;
+            x
+        }
+    }
+}
+
+/// The files (bit f for file f) holding a square of `b`.
+#[inline]
+fn file_set(b: u64) -> u8 {
+    let mut x = b;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    x as u8
+}
+
+/// Every term of `color` but the passed pawns, middle game and endgame.
+#[inline]
+fn colour_terms(
+    board: &Board,
+    color: Color,
+    occ: Bitboard,
+    pawns: u64,
+    their_pawns: u64,
+    w: &TermWeights,
+) -> (i32, i32) {
+    let them = color.other();
+    let mut mg = 0;
+    let mut eg = 0;
+    if w.mobility != 0 {
+        let free = !(board.by_color(color) | pawn_attacks(Bitboard(their_pawns), them));
+        let mut n = 0;
+        for sq in board.pieces(color, Role::Knight) {
+            n += (knight_attacks(sq) & free).count() as i32;
+        }
+        for sq in board.pieces(color, Role::Bishop) {
+            n += (bishop_attacks(sq, occ) & free).count() as i32;
+        }
+        for sq in board.pieces(color, Role::Rook) {
+            n += (rook_attacks(sq, occ) & free).count() as i32;
+        }
+        for sq in board.pieces(color, Role::Queen) {
+            n += (queen_attacks(sq, occ) & free).count() as i32;
+        }
+        mg += n * w.mobility;
+        eg += n * w.mobility;
+    }
+    if w.bishop_pair != 0 && board.pieces(color, Role::Bishop).more_than_one() {
+        mg += w.bishop_pair;
+        eg += w.bishop_pair;
+    }
+    if w.doubled != 0 || w.isolated != 0 {
+        let files = file_set(pawns);
+        let doubled = (pawns.count_ones() - files.count_ones()) as i32;
+        let isolated_files = files & !((files << 1) | (files >> 1));
+        // A byte times the A-file copies it to every rank: the isolated files' squares.
+        let isolated = (pawns & (isolated_files as u64).wrapping_mul(FILE_A)).count_ones() as i32;
+        mg += doubled * w.doubled + isolated * w.isolated;
+        eg += doubled * w.doubled + isolated * w.isolated;
+    }
+    if w.king_shield != 0 {
+        if let Some(k) = board.king(color) {
+            mg += (king_shield(color, k) & Bitboard(pawns)).count() as i32 * w.king_shield;
+        }
+    }
+    if w.rook_open != 0 {
+        for sq in board.pieces(color, Role::Rook) {
+            let file = FILE_A << sq.file();
+            if file & pawns == 0 {
+                let v = if file & their_pawns == 0 {
+                    w.rook_open
+                } else {
+                    w.rook_open / 2
+                };
+                mg += v;
+                eg += v;
+            }
+        }
+    }
+    (mg, eg)
+}
+
+/// Middle-game and endgame centipawns of `color`'s terms (square by square; the
+/// evaluation uses [`score_both`]).
 pub fn score(board: &Board, color: Color, w: &TermWeights) -> (i32, i32) {
     let them = color.other();
     let own = board.by_color(color);
@@ -162,6 +300,38 @@ mod tests {
         let mut w = EvalWeights::default();
         f(&mut w);
         TermWeights::new(&w)
+    }
+
+    /// The whole-board form of every term equals White's minus Black's square-by-square
+    /// score, on positions with doubled, isolated and passed pawns on both sides.
+    #[test]
+    fn rule_terms_both_colours_match_the_per_colour_score() {
+        let all = TermWeights::new(crate::eval::search_weights());
+        let odd = weights(|w| {
+            w.mobility = 0.03;
+            w.bishop_pair = 0.3;
+            w.doubled = -0.17;
+            w.isolated = -0.13;
+            w.passed = 0.37;
+            w.passed_eg = 1.1;
+            w.king_shield = 0.09;
+            w.rook_open = 0.21;
+        });
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/2p3p1/7P/8/2P5/2P5/P7/4K3 w - - 0 1",
+            "4k3/pp1p2pp/8/P1P5/1p6/1P4pP/6P1/R3K2R b - - 0 1",
+            "4k3/P6p/8/8/8/8/p6P/4K3 w - - 0 1",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            for w in [&all, &odd] {
+                let (wm, we) = score(&b, Color::White, w);
+                let (bm, be) = score(&b, Color::Black, w);
+                assert_eq!(score_both(&b, w), (wm - bm, we - be), "{fen}");
+            }
+        }
     }
 
     #[test]

@@ -24,7 +24,11 @@ use rand_pcg::Pcg64;
 ///   `seats` equals `num_seats`, a chance node appears only in a game that declares
 ///   chance and a simultaneous node only in one that declares simultaneous moves, and
 ///   terminal returns fit the declared utility (zero-sum: they sum to zero; teams:
-///   partners equal and the sum is zero; identical: all equal).
+///   partners equal and the sum is zero; identical: all equal), and where the facts
+///   claim `board_check`, the board's side to move is the seat's colour and no legal
+///   move hands the turn to the same colour or leaves the mover's king attacked;
+///   `apply_null` passes only where the facts declare `null_move`, and `undo_null`
+///   restores the state.
 ///
 /// Panics with a message naming the broken rule.
 pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
@@ -119,6 +123,10 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                         "notation '{text}' does not parse back"
                     );
                     record.push(text);
+                    if facts.board_check {
+                        check_board_check(&mut g, seat, &actions);
+                    }
+                    check_null_move(&mut g, &facts);
                     apply_and_check_undo(&mut g, |g| g.apply(a));
                 }
                 Turn::Simultaneous => {
@@ -181,6 +189,58 @@ fn check_utility<G: Game>(g: &G, facts: &GameFacts) {
             "identical utility, different returns {:?}",
             &r[..n]
         ),
+    }
+}
+
+/// What `board_check` claims, at a seat node: the board's side to move is the seat's
+/// colour, and every legal action is one move after which the other colour is to move
+/// (or the game is over) with the mover's king not attacked.
+fn check_board_check<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
+    let board = g
+        .board()
+        .expect("facts declare board_check, but the game has no board");
+    let us = board.turn();
+    assert_eq!(
+        us.index(),
+        seat,
+        "board_check: seat {seat} to move, the board's side to move is {us:?}"
+    );
+    for &a in actions {
+        let text = g.action_notation(a);
+        g.apply(a);
+        if let Turn::Seat(next) = g.turn() {
+            let b = g.board().expect("a board after the move");
+            assert_eq!(
+                b.turn(),
+                us.other(),
+                "board_check: '{text}' left the same colour to move (seat {next})"
+            );
+            if let Some(k) = b.king(us) {
+                assert!(
+                    !b.is_attacked(k, us.other()),
+                    "board_check: '{text}' left the mover's king attacked"
+                );
+            }
+        }
+        g.undo();
+    }
+}
+
+/// `apply_null` refuses where the facts declare no null move, and where it passes,
+/// `undo_null` restores the state exactly.
+fn check_null_move<G: Game>(g: &mut G, facts: &GameFacts) {
+    let key = g.state_key();
+    if g.apply_null() {
+        assert!(
+            facts.null_move,
+            "apply_null passed in a game whose facts declare no null move"
+        );
+        g.undo_null();
+        assert_eq!(
+            g.state_key(),
+            key,
+            "undo_null did not restore the state key"
+        );
     }
 }
 

@@ -60,18 +60,54 @@ pub struct GameFacts {
     pub utility: Utility,
     /// Number of seats (equals `Game::num_seats`).
     pub seats: usize,
+    /// The orthodox board's check is the game's check: every seat decision is one move
+    /// of the board's side to move (the seat's colour), after which the turn passes to
+    /// the other colour, and a move may not leave the mover's own king attacked on the
+    /// board. Then `Board::in_check` of the side to move says whether the seat is in the
+    /// game's check, and searches may extend checks and search evasions (`alphabeta`).
+    /// False where the board's check means something else (Half Alice's combined board,
+    /// Crowded House's "capturable by the next seat"), where a turn is several moves or
+    /// placements, or where pieces move unlike their roles on the board. The
+    /// conformance check verifies a `true` against play.
+    pub board_check: bool,
+    /// The game offers a pass for null-move pruning ([`super::Game::apply_null`]): a
+    /// pass is a sound lower bound on the mover's prospects (no compound turns, chance
+    /// after the start, hidden information, or zugzwang as the rule). Searches try a
+    /// null move only where this is true; the conformance check verifies that
+    /// `apply_null` refuses where it is false.
+    pub null_move: bool,
 }
 
 impl GameFacts {
-    /// A two-seat, zero-sum, sequential, deterministic, perfect-information game
-    /// (orthodox chess); variants adjust the fields that differ.
+    /// A two-seat, zero-sum, sequential, deterministic, perfect-information game;
+    /// variants adjust the fields that differ. `board_check` and `null_move` are false
+    /// here: a variant claims them with [`GameFacts::with_board_check`] and
+    /// [`GameFacts::with_null_move`] (orthodox chess does), so a new variant built on
+    /// this gets no check extensions and no null move until its rules are checked.
     pub const TWO_SEAT_CLASSIC: GameFacts = GameFacts {
         chance: ChanceMode::Deterministic,
         dynamics: Dynamics::Sequential,
         information: Information::Perfect,
         utility: Utility::ZeroSum,
         seats: 2,
+        board_check: false,
+        null_move: false,
     };
+
+    /// Declares whether the game offers a pass for null-move pruning (see
+    /// [`GameFacts::null_move`]).
+    pub const fn with_null_move(self, null_move: bool) -> GameFacts {
+        GameFacts { null_move, ..self }
+    }
+
+    /// Declares whether the board's check is the game's check (see
+    /// [`GameFacts::board_check`]).
+    pub const fn with_board_check(self, board_check: bool) -> GameFacts {
+        GameFacts {
+            board_check,
+            ..self
+        }
+    }
 
     pub fn with_chance(self, explicit: bool) -> GameFacts {
         GameFacts {

@@ -231,7 +231,12 @@ impl Game for Chess {
     }
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_chance(self.random_start)
+        // Orthodox check is the board's (check extensions in alphabeta), and a pass is
+        // a sound null move (the chance of a random start is at the start only).
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_chance(self.random_start)
+            .with_board_check(true)
+            .with_null_move(true)
     }
 
     fn num_seats(&self) -> usize {

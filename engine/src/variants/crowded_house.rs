@@ -264,6 +264,9 @@ impl Game for CrowdedHouse {
         GameFacts {
             utility: Utility::Team,
             seats: SEATS,
+            // Check is "capturable by the next seat", not by the whole other colour.
+            board_check: false,
+            null_move: false,
             ..GameFacts::TWO_SEAT_CLASSIC
         }
     }

@@ -436,7 +436,8 @@ impl Game for HalfAlice {
     type Params = HalfAliceParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC
+        // The combined board shows a check after most moves: not the game's check.
+        GameFacts::TWO_SEAT_CLASSIC.with_board_check(false)
     }
 
     fn new(params: &HalfAliceParams) -> HalfAlice {

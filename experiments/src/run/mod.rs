@@ -2,7 +2,7 @@
 //! ([`matches`], the one loop tournament, balance and tune share), tournaments
 //! ([`tournament`]) with their openings ([`openings`], [`opening_suite`]), shards
 //! ([`shard`]) and merge ([`merge`]), and reading games back: [`replay`], [`verify`],
-//! [`trace`]. [`interrupt`] is Ctrl-C; [`variant_args`] the `--variant`/`--params` pair;
+//! [`trace`]. [`time_control`] is `--tc`; [`interrupt`] is Ctrl-C; [`variant_args`] the `--variant`/`--params` pair;
 //! [`progress`] the bar on a terminal or a line per game elsewhere.
 //!
 //! May depend on [`crate::stats`], [`crate::record`] and [`crate::util`]; never on
@@ -18,6 +18,7 @@ pub mod openings;
 pub mod progress;
 pub mod replay;
 pub mod shard;
+pub mod time_control;
 pub mod tournament;
 pub mod trace;
 pub mod variant_args;

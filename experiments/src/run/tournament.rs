@@ -56,6 +56,12 @@ pub struct TournamentArgs {
     /// The first agent plays each other agent (instead of every pair).
     #[arg(long)]
     pub gauntlet: bool,
+    /// One time control for every agent that keeps a clock (`tc=` of `alphabeta`, `uci`,
+    /// `ext`), moves/seconds+increment (`10+0.1`, `40/60+0.6`): agents compared at equal
+    /// time. A spec giving its own `tc`, `time_ms` or `movetime` keeps it; an agent
+    /// that plays by iterations (`mcts`, ...) must be given `time_ms` ([`super::time_control`]).
+    #[arg(long)]
+    pub tc: Option<String>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = crate::util::positive_usize)]
     pub threads: Option<usize>,
@@ -128,9 +134,12 @@ struct Plan {
 }
 
 pub fn run(args: &TournamentArgs) -> Result<()> {
-    let specs = split_agents(&args.agents)?;
+    let mut specs = split_agents(&args.agents)?;
     if specs.is_empty() {
         bail!("--agents: no agent given");
+    }
+    if let Some(tc) = &args.tc {
+        specs = crate::run::time_control::with_tc(&specs, tc)?;
     }
     if args.games == 0 {
         bail!("--games must be at least 1");

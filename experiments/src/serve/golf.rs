@@ -86,6 +86,8 @@ impl Game for GolfHole {
             information: Information::Perfect,
             utility: Utility::Identical,
             seats: 1,
+            board_check: false,
+            null_move: false,
         }
     }
 

@@ -7,7 +7,9 @@ impl Game for Adrenaline {
     type Params = AdrenalineParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC
+        // A turn may be a move, extra king steps and a checker placement: a seat
+        // decision is not one move of the board's side.
+        GameFacts::TWO_SEAT_CLASSIC.with_board_check(false)
     }
 
     fn new(params: &AdrenalineParams) -> Adrenaline {

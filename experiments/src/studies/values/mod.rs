@@ -380,6 +380,7 @@ fn play(args: &ValuesArgs, specs: &[String], games: u64, out: &Path) -> Result<P
         agents: specs.join(","),
         games,
         gauntlet: false,
+        tc: None,
         threads: args.threads,
         seed: args.seed,
         openings: None,
