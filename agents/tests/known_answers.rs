@@ -3,7 +3,8 @@
 use agents::alphabeta::{AlphaBetaAgent, AlphaBetaConfig};
 use agents::common::Budget;
 use agents::expectimax::{Expectimax, Pruning};
-use agents::ismcts::{IsMcts, IsMode, PimcAgent};
+use agents::ismcts::{IsMcts, IsMode};
+use agents::pimc::PimcAgent;
 use agents::mcts::{MctsAgent, MctsConfig, MctsKind, SimSelect, Uct};
 use agents::registry::build;
 use agents::testgames::{
