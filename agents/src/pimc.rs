@@ -247,10 +247,6 @@ mod tests {
     use engine::variants::masquerade::{Masquerade, MasqueradeParams};
     use rand::{Rng, SeedableRng};
 
-    fn masquerade() -> Masquerade {
-        Masquerade::new(&MasqueradeParams::default())
-    }
-
     /// Plays `g` to the end with `first` at seat 0 and `second` at seat 1; seat 0's
     /// return.
     fn play(
@@ -258,7 +254,7 @@ mod tests {
         agents: &mut [Box<dyn Agent<Masquerade>>; 2],
         rng: &mut Pcg64,
     ) -> f64 {
-        for _ in 0..400 {
+        for _ in 0..300 {
             match g.turn() {
                 Turn::Terminal => break,
                 Turn::Seat(s) => {
@@ -284,7 +280,7 @@ mod tests {
     /// Seat to move in a position after a few random plies, for decision tests.
     fn some_position(seed: u64) -> (Masquerade, Seat) {
         let mut rng = Pcg64::seed_from_u64(seed);
-        let mut g = masquerade();
+        let mut g = Masquerade::new(&MasqueradeParams::default());
         for _ in 0..12 {
             match g.turn() {
                 Turn::Seat(s) => {
@@ -367,20 +363,27 @@ mod tests {
 
     #[test]
     fn pimc_alphabeta_beats_random_on_masquerade() {
-        // Eight games, colours alternating: the sampled-world search must score clearly
-        // better than random (at least 6 of 8 points).
+        // Four games with random assignments, colours alternating: the sampled-world
+        // search must score clearly better than random (at least 3.5 of 4 points; a game
+        // still running at the ply cap counts as a draw).
         let mut rng = Pcg64::seed_from_u64(11);
         let mut points = 0.0;
-        for game in 0..8 {
-            let ours = build::<Masquerade>("pimc:search=alphabeta,depth=1,worlds=3").unwrap();
+        let start = || {
+            Masquerade::new(&MasqueradeParams {
+                assignment: "random".into(),
+                ..Default::default()
+            })
+        };
+        for game in 0..4 {
+            let ours = build::<Masquerade>("pimc:search=alphabeta,depth=2,worlds=2").unwrap();
             let theirs = build::<Masquerade>("random").unwrap();
             let r = if game % 2 == 0 {
-                play(masquerade(), &mut [ours, theirs], &mut rng)
+                play(start(), &mut [ours, theirs], &mut rng)
             } else {
-                -play(masquerade(), &mut [theirs, ours], &mut rng)
+                -play(start(), &mut [theirs, ours], &mut rng)
             };
             points += (r + 1.0) / 2.0;
         }
-        assert!(points >= 6.0, "pimc:search=alphabeta scored {points}/8 against random");
+        assert!(points >= 3.5, "pimc:search=alphabeta scored {points}/4 against random");
     }
 }

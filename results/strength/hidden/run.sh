@@ -1,0 +1,15 @@
+#!/bin/sh
+# Issue 36, part 4: the sampled-world alphabeta (pimc:search=alphabeta) against today's
+# best hidden-game agent, ismcts with its old defaults named (rollout=random,cutoff=0),
+# at equal time per move (time_ms=100 each), on two hidden-information games. Small
+# runs: the machine was shared by five helpers and background runs on 2 cores.
+# Run from the repository root; CHESSLAB names the binary (the test-profile build).
+set -e
+B=${CHESSLAB:-target/debug/chesslab}
+GAMES=${GAMES:-40}
+AGENTS="pimc:search=alphabeta,worlds=10,time_ms=100,ismcts:rollout=random,cutoff=0,time_ms=100"
+$B tournament --variant masquerade --params results/masquerade/random-assignment.toml \
+  --agents "$AGENTS" --games "$GAMES" --seed 36 --threads 1 \
+  --out results/strength/hidden/masquerade
+$B tournament --variant time --agents "$AGENTS" --games "$GAMES" --seed 36 --threads 1 \
+  --out results/strength/hidden/time
