@@ -23,6 +23,13 @@
 //!   information, so this is all of them). Ties keep the action met first.
 //! - The searcher's tables are fresh for every world (a transposition entry of one world
 //!   would otherwise score a position of another world that shares its key).
+//! - `quiescence` is off by default here (on in `alphabeta`): in a sampled world of
+//!   Masquerade a capture attempt that misses is a pass that changes no material, so a
+//!   quiescence search of "captures" ran towards its ply cap and a depth-1 decision took
+//!   a second. `quiescence=true` turns it on where captures are real.
+//! - A world whose search did not finish its first iteration in its share of the time
+//!   gives no scores; when no world gave any, the decision is UCT with voting on 64
+//!   iterations per world (at most 4 worlds), not a random move.
 //! - A root where this seat does not act alone (a simultaneous node) goes to UCT on one
 //!   sampled world, as `search=uct` does.
 //!
@@ -54,7 +61,7 @@ pub enum PimcSearch {
 }
 
 /// The keys `pimc` adds to UCT's.
-fn pimc_settings() -> [Setting; 4] {
+fn pimc_settings() -> [Setting; 5] {
     [
         WORLDS,
         Setting {
@@ -70,6 +77,13 @@ fn pimc_settings() -> [Setting; 4] {
             default: "3",
             tunable: true,
             help: "alphabeta plies per world (search=alphabeta; unbounded with time_ms alone)",
+        },
+        Setting {
+            key: "quiescence",
+            kind: Kind::Bool,
+            default: "false",
+            tunable: true,
+            help: "search=alphabeta: search captures past the depth in each world",
         },
         Setting {
             key: "risk",
@@ -126,6 +140,7 @@ impl PimcAgent {
                 time: config.budget.time,
             },
             eval: Evaluator::new(s.eval_over(search_weights().clone())),
+            quiescence: s.flag("quiescence"),
             // Small tables: one is made per world and decision.
             tt_bits: 14,
             ..AlphaBetaConfig::default()
@@ -193,8 +208,22 @@ pub fn worlds_alphabeta<G: Game>(
             AlphaBeta::<G>::new(config.clone()).root_scores(&w, per_world)
         })
         .collect();
-    choose(&scores, risk).unwrap_or_else(|| crate::baseline::random_action(game, seat, rng))
+    match choose(&scores, risk) {
+        Some(a) => a,
+        // No world finished even its first iteration in its share of the time: UCT with
+        // voting on a small fixed budget rather than a random move.
+        None => {
+            let quick = MctsConfig {
+                budget: Budget::iterations(FALLBACK_ITERS),
+                ..MctsConfig::default()
+            };
+            pimc_decide(game, seat, worlds.min(4), &quick, rng)
+        }
+    }
 }
+
+/// UCT iterations per world when no alphabeta search of a world finished.
+const FALLBACK_ITERS: u64 = 64;
 
 /// Per action: worlds where it was legal, sum and sum of squares of its clamped scores.
 struct Tally<A> {
@@ -384,6 +413,9 @@ mod tests {
             };
             points += (r + 1.0) / 2.0;
         }
-        assert!(points >= 3.5, "pimc:search=alphabeta scored {points}/4 against random");
+        assert!(
+            points >= 3.5,
+            "pimc:search=alphabeta scored {points}/4 against random"
+        );
     }
 }

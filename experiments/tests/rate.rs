@@ -148,7 +148,10 @@ fn a_variant_is_anchored_at_an_agents_orthodox_rating() {
         "random=500",
     ]);
     assert!(ok, "{err}");
-    assert!(out.contains("Anchor: random fixed at 500 (--anchor)"), "{out}");
+    assert!(
+        out.contains("Anchor: random fixed at 500 (--anchor)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -171,7 +174,10 @@ fn rate_refuses_a_missing_file_no_games_and_agents_cut_off_from_the_anchor() {
     );
     let (ok, _, err) = rate(&[selfplay.to_str().unwrap()]);
     assert!(!ok);
-    assert!(err.contains("no games between two different agents"), "{err}");
+    assert!(
+        err.contains("no games between two different agents"),
+        "{err}"
+    );
 
     let sf = "uci:cmd=stockfish,movetime=100,option.UCI_LimitStrength=true,option.UCI_Elo=1350";
     let cut = write_games(

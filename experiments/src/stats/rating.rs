@@ -302,7 +302,9 @@ pub fn rate(
                 let hi = ((0.975 * b).ceil() as usize).saturating_sub(1);
                 (v[lo.min(v.len() - 1)], v[hi.min(v.len() - 1)])
             };
-            let mine = games.iter().filter(|g| g.a != g.b && (g.a == i || g.b == i));
+            let mine = games
+                .iter()
+                .filter(|g| g.a != g.b && (g.a == i || g.b == i));
             let (mut count, mut points) = (0, 0.0);
             for g in mine {
                 count += 1;
@@ -412,7 +414,12 @@ pub fn tables(rows: &[Row], opts: &Options, what: &str) -> Result<Vec<Table>, Ra
             .collect();
         specs.sort();
         specs.dedup();
-        let id = |s: &str| specs.iter().position(|x| x == s).expect("a spec of the games");
+        let id = |s: &str| {
+            specs
+                .iter()
+                .position(|x| x == s)
+                .expect("a spec of the games")
+        };
         let outcomes: Vec<Outcome> = games
             .iter()
             .map(|g| Outcome {
@@ -436,13 +443,10 @@ pub fn tables(rows: &[Row], opts: &Options, what: &str) -> Result<Vec<Table>, Ra
             .find_map(|(s, e)| specs.iter().position(|x| x == s).map(|i| (i, *e)));
         let (anchor, anchor_elo, kind) = if let Some((i, e)) = given {
             (i, e, AnchorKind::Given)
-        } else if let Some((i, e)) = (variant == "chess")
-            .then(|| {
-                (0..specs.len())
-                    .filter_map(|i| stockfish_elo(&specs[i]).map(|e| (i, e)))
-                    .min_by(|x, y| x.1.total_cmp(&y.1))
-            })
-            .flatten()
+        } else if let Some((i, e)) = (0..specs.len())
+            .filter(|_| variant == "chess")
+            .filter_map(|i| stockfish_elo(&specs[i]).map(|e| (i, e)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
         {
             (i, e, AnchorKind::Stockfish)
         } else if let Some((i, (e, source))) = (0..specs.len())
@@ -478,7 +482,13 @@ pub fn tables(rows: &[Row], opts: &Options, what: &str) -> Result<Vec<Table>, Ra
         );
         let orth: Vec<Option<f64>> = specs
             .iter()
-            .map(|s| (variant != "chess").then(|| known(s).map(|k| k.0)).flatten())
+            .map(|s| {
+                if variant == "chess" {
+                    None
+                } else {
+                    known(s).map(|k| k.0)
+                }
+            })
             .collect();
         if variant == "chess" {
             for (s, r) in specs.iter().zip(&rated) {
@@ -567,7 +577,9 @@ impl Table {
                 String::new()
             }
         );
-        md.push_str("| agent | Elo | 95% interval | games | score | note |\n|---|---:|---|---:|---:|---|\n");
+        md.push_str(
+            "| agent | Elo | 95% interval | games | score | note |\n|---|---:|---|---:|---:|---|\n",
+        );
         let mut idx: Vec<usize> = (0..self.specs.len()).collect();
         idx.sort_by(|&x, &y| self.rated[y].elo.total_cmp(&self.rated[x].elo));
         for i in idx {
