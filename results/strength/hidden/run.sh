@@ -8,8 +8,17 @@ set -e
 B=${CHESSLAB:-target/debug/chesslab}
 GAMES=${GAMES:-40}
 AGENTS="pimc:search=alphabeta,worlds=10,time_ms=100,ismcts:rollout=random,cutoff=0,time_ms=100"
+if [ "${PART:-}" != defaults ]; then
 $B tournament --variant masquerade --params results/masquerade/random-assignment.toml \
   --agents "$AGENTS" --games "$GAMES" --seed 36 --threads 1 \
   --out results/strength/hidden/masquerade
 $B tournament --variant time --agents "$AGENTS" --games "$GAMES" --seed 36 --threads 1 \
   --out results/strength/hidden/time
+fi
+# The new ismcts defaults (heavy playouts, cutoff 16) against the old, Masquerade only
+# (run with PART=defaults).
+if [ "${PART:-}" = defaults ]; then
+  $B tournament --variant masquerade --params results/masquerade/random-assignment.toml \
+    --agents "ismcts:time_ms=100,ismcts:rollout=random,cutoff=0,time_ms=100" \
+    --games "$GAMES" --seed 36 --threads 1 --out results/strength/hidden/ismcts-defaults
+fi
