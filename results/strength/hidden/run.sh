@@ -8,7 +8,7 @@ set -e
 B=${CHESSLAB:-target/debug/chesslab}
 GAMES=${GAMES:-40}
 AGENTS="pimc:search=alphabeta,worlds=10,time_ms=100,ismcts:rollout=random,cutoff=0,time_ms=100"
-if [ "${PART:-}" != defaults ]; then
+if [ -z "${PART:-}" ]; then
 $B tournament --variant masquerade --params results/masquerade/random-assignment.toml \
   --agents "$AGENTS" --games "$GAMES" --seed 36 --threads 1 \
   --out results/strength/hidden/masquerade
@@ -21,4 +21,14 @@ if [ "${PART:-}" = defaults ]; then
   $B tournament --variant masquerade --params results/masquerade/random-assignment.toml \
     --agents "ismcts:time_ms=100,ismcts:rollout=random,cutoff=0,time_ms=100" \
     --games "$GAMES" --seed 36 --threads 1 --out results/strength/hidden/ismcts-defaults
+fi
+# The sampled-world alphabeta against ISMCTS with its new defaults, both games
+# (run with PART=best).
+if [ "${PART:-}" = best ]; then
+  BEST="pimc:search=alphabeta,worlds=10,time_ms=100,ismcts:time_ms=100"
+  $B tournament --variant masquerade --params results/masquerade/random-assignment.toml \
+    --agents "$BEST" --games "$GAMES" --seed 37 --threads 1 \
+    --out results/strength/hidden/best-masquerade
+  $B tournament --variant time --agents "$BEST" --games "$GAMES" --seed 37 --threads 1 \
+    --out results/strength/hidden/best-time
 fi
