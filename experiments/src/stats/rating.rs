@@ -133,8 +133,9 @@ fn solve(mut m: Vec<Vec<f64>>, mut v: Vec<f64>) -> Option<Vec<f64>> {
         for r in c + 1..n {
             let f = m[r][c] / m[c][c];
             if f != 0.0 {
-                for j in c..n {
-                    m[r][j] -= f * m[c][j];
+                let (top, bottom) = m.split_at_mut(r);
+                for (x, p) in bottom[0][c..].iter_mut().zip(&top[c][c..]) {
+                    *x -= f * p;
                 }
                 v[r] -= f * v[c];
             }
@@ -357,8 +358,11 @@ pub struct Table {
     pub left_out: usize,
 }
 
+/// Two agents' specs and the first one's score in one game.
+type TwoSided = (String, String, f64);
+
 /// The two agents of a game and the first one's score, by their returns.
-fn two_sided(row: &Row) -> Option<(String, String, f64)> {
+fn two_sided(row: &Row) -> Option<TwoSided> {
     let mut specs: Vec<&String> = row.agents.iter().collect();
     specs.sort();
     specs.dedup();
@@ -390,7 +394,7 @@ fn two_sided(row: &Row) -> Option<(String, String, f64)> {
 /// variants rated in the same call; then the others by name). `what` names the input
 /// for the no-games error.
 pub fn tables(rows: &[Row], opts: &Options, what: &str) -> Result<Vec<Table>, RateError> {
-    let mut by_variant: BTreeMap<String, (Vec<(String, String, f64)>, usize)> = BTreeMap::new();
+    let mut by_variant: BTreeMap<String, (Vec<TwoSided>, usize)> = BTreeMap::new();
     for r in rows {
         let e = by_variant.entry(r.variant.clone()).or_default();
         match two_sided(r) {
