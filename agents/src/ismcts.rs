@@ -1,5 +1,6 @@
 //! Information Set MCTS (Cowling, Powley and Whitehouse 2012), and determinized
-//! search with voting (PIMC) as the foil that suffers strategy fusion.
+//! search with voting (PIMC, [`pimc_decide`]; the `pimc` agent is `crate::pimc`) as the
+//! foil that suffers strategy fusion.
 //!
 //! Every iteration draws a world with `sample_world(seat)` and descends one tree using
 //! only actions legal in that world; a child's UCB uses its *availability* count (how
@@ -11,6 +12,17 @@
 //!   own tree; every other seat's tree follows the move as that seat observes it (the
 //!   child is keyed by the seat's information key after the move), so moves a seat cannot
 //!   tell apart share one node of its tree.
+//!
+//! Defaults (issue 36): the `ismcts` agent plays heavy (capture-preferring) playouts cut
+//! off after 16 plies and scored by the evaluation (`rollout=heavy,cutoff=16`), since
+//! it is the agent for hidden-information games and a random playout to the end of a
+//! chess-like game says little; until then it played random playouts to the end
+//! (`rollout=random,cutoff=0`, which a spec can still name). Committed runs replay
+//! unchanged (`chesslab verify` replays recorded actions, not agents); rerunning a
+//! committed command whose spec relied on the old defaults needs them named, or the
+//! commit its `run.json` records. The registry's `mcts` on a hidden game (ISMCTS with
+//! `mcts`'s keys) keeps UCT's defaults: its spec means one thing on every game.
+//! Test: `ismcts_defaults_are_heavy_playouts_with_a_cutoff`.
 //!
 //! The final move is the most visited root edge. Degrade rules: on a perfect-information
 //! game this is plain UCT (`mcts`); at a simultaneous node the iteration stops and plays
@@ -504,10 +516,21 @@ pub struct IsMctsAgent {
     spec: String,
 }
 
+/// `ismcts`'s default playout length before the evaluation scores it (issue 36).
+pub const CUTOFF: &str = "16";
+
 impl IsMctsAgent {
-    /// The keys `ismcts` reads: UCT's plus `mode`.
+    /// The keys `ismcts` reads: UCT's plus `mode`, with heavy playouts cut off after
+    /// [`CUTOFF`] plies by default (see the module documentation).
     pub fn schema() -> Vec<Setting> {
         let mut v = uct_schema("1000");
+        for s in v.iter_mut() {
+            match s.key {
+                "rollout" => s.default = "heavy",
+                "cutoff" => s.default = CUTOFF,
+                _ => {}
+            }
+        }
         v.push(Setting {
             key: "mode",
             kind: Kind::Choice(&["so", "mo"]),
@@ -620,53 +643,6 @@ pub const WORLDS: Setting = Setting {
     help: "worlds sampled per decision",
 };
 
-/// The `pimc` agent: determinized UCT with voting (`worlds`, and the UCT keys; the
-/// budget applies to each world).
-pub struct PimcAgent {
-    worlds: usize,
-    config: MctsConfig,
-    rng: AgentRng,
-    spec: String,
-}
-
-impl PimcAgent {
-    /// The keys `pimc` reads: UCT's (`iters` per world, 200 by default) plus `worlds`.
-    pub fn schema() -> Vec<Setting> {
-        let mut v = uct_schema("200");
-        v.push(WORLDS);
-        v
-    }
-
-    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
-        let s = Settings::read(spec, &Self::schema())?;
-        Ok(PimcAgent {
-            worlds: s.int("worlds") as usize,
-            config: uct_config(&s),
-            rng: AgentRng::from_settings(&s),
-            spec: spec.canonical(),
-        })
-    }
-
-    pub fn new(worlds: usize, config: MctsConfig) -> Self {
-        PimcAgent {
-            worlds,
-            config,
-            rng: AgentRng { seed: None },
-            spec: format!("pimc:worlds={worlds}"),
-        }
-    }
-}
-
-impl<G: Game> Agent<G> for PimcAgent {
-    fn spec(&self) -> String {
-        self.spec.clone()
-    }
-    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
-        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
-        pimc_decide(game, seat, self.worlds, &self.config, &mut rng)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -700,6 +676,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn ismcts_defaults_are_heavy_playouts_with_a_cutoff() {
+        let a = IsMctsAgent::from_spec(&Spec::parse("ismcts").unwrap()).unwrap();
+        assert_eq!(a.config.rollout, crate::common::Rollout::Heavy);
+        assert_eq!(a.config.cutoff, Some(16));
+        // The old defaults stay reachable by name.
+        let old = Spec::parse("ismcts:rollout=random,cutoff=0").unwrap();
+        let a = IsMctsAgent::from_spec(&old).unwrap();
+        assert_eq!(a.config.rollout, crate::common::Rollout::Random);
+        assert_eq!(a.config.cutoff, None);
     }
 
     #[test]

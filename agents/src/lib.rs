@@ -3,8 +3,9 @@
 //! ([`settings`]) that spec reading, help texts and tuners share; which agent plays which
 //! game, and what it falls back to, is [`fallback`]'s.
 //!
-//! Module order: `mcts` (UCT) <- `ismcts` (ISMCTS and PIMC, built on UCT) <- `alphabeta`,
-//! `expectimax` (which fall back to them) <- `registry`; `fallback` answers questions
+//! Module order: `mcts` (UCT) <- `ismcts` (ISMCTS and PIMC's UCT search, built on UCT) <-
+//! `alphabeta`, `expectimax` (which fall back to them) <- `pimc` (the `pimc` agent, whose
+//! `search=alphabeta` searches worlds with `alphabeta`) <- `registry`; `fallback` answers questions
 //! about games and depends on no search.
 //!
 //! ```
@@ -33,6 +34,7 @@ pub mod fallback;
 pub mod golf;
 pub mod ismcts;
 pub mod mcts;
+pub mod pimc;
 pub mod process;
 pub mod registry;
 pub mod settings;

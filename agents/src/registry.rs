@@ -11,8 +11,8 @@
 //! | `mcts` | UCT | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
 //! | `cheat` | UCT on the true state | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
 //! | `smmcts` | simultaneous-move MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `select=duct\|rm`(duct) `gamma`(0.1) |
-//! | `ismcts` | information-set MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `mode=so\|mo`(so) |
-//! | `pimc` | determinized UCT with voting | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) |
+//! | `ismcts` | information-set MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(heavy) `cutoff`(16) `seed` `eval.*` `mode=so\|mo`(so) |
+//! | `pimc` | sampled worlds searched by UCT (voting) or alphabeta (best mean) | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) `search=uct\|alphabeta`(uct) `depth`(3) `quiescence`(false) `risk`(0) |
 //! | `expectimax` | *-minimax | `depth`(4) `iters` `nodes` `time_ms` `seed` `star=none\|0\|1\|2`(2) `eval.*` |
 //! | `clairvoyant` | Clairvoyant Chess guesser and purchase policy | `guesser=smart\|naive`(smart) `temp`(0.5) `drop_at`(25) `policy=threshold\|value`(threshold) `margin`(0.5) `zk`(0.05) `depth`(2) `repeat`(true) |
 //! | `uci` | an outside UCI engine | `cmd` `option.*` `nodes` `movetime` `depth` `tc` `margin_ms`(500) `timeout_ms`(60000) |
@@ -27,8 +27,9 @@ use crate::baseline::{GreedyAgent, RandomAgent};
 use crate::clairvoyant::ClairvoyantAgent;
 use crate::expectimax::ExpectimaxAgent;
 use crate::fallback::{self, Route};
-use crate::ismcts::{IsMctsAgent, IsMode, PimcAgent};
+use crate::ismcts::{IsMctsAgent, IsMode};
 use crate::mcts::{MctsAgent, MctsKind};
+use crate::pimc::PimcAgent;
 use crate::settings::{Kind, Setting};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
@@ -113,7 +114,7 @@ pub const AGENT_TABLE: &[AgentInfo] = &[
     },
     AgentInfo {
         name: "pimc",
-        what: "determinized UCT with voting",
+        what: "search on sampled worlds: UCT with voting, or alphabeta with the best mean score",
         schema: PimcAgent::schema,
         reads: Reads::SeatInformation,
     },

@@ -3,8 +3,9 @@
 use agents::alphabeta::{AlphaBetaAgent, AlphaBetaConfig};
 use agents::common::Budget;
 use agents::expectimax::{Expectimax, Pruning};
-use agents::ismcts::{IsMcts, IsMode, PimcAgent};
+use agents::ismcts::{IsMcts, IsMode};
 use agents::mcts::{MctsAgent, MctsConfig, MctsKind, SimSelect, Uct};
+use agents::pimc::PimcAgent;
 use agents::registry::build;
 use agents::testgames::{
     BiasedRps, DiceRace, Fusion, FusionAction, Nim, RPS_EQUILIBRIUM, RPS_PAYOFF,

@@ -29,7 +29,13 @@ fn cheap_specs(name: &str) -> Vec<String> {
         "smmcts" => "smmcts:iters=40",
         other => panic!("no cheap spec for agent '{other}': add one to this test"),
     };
-    vec![base.to_string(), format!("{base},seed=7")]
+    let mut v = vec![base.to_string(), format!("{base},seed=7")];
+    if name == "pimc" {
+        // The sampled-world alphabeta (issue 36) decides from the seat's worlds too.
+        v.push("pimc:search=alphabeta,depth=1,worlds=2".into());
+        v.push("pimc:search=alphabeta,depth=1,worlds=2,risk=1,seed=7".into());
+    }
+    v
 }
 
 /// Positions with two states one seat cannot tell apart: (true state, other world, seat).

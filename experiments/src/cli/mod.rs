@@ -14,6 +14,7 @@ pub mod openings;
 pub mod params;
 pub mod perft;
 pub mod play;
+pub mod rate;
 pub mod replay;
 pub mod report;
 pub mod rules;
@@ -86,6 +87,10 @@ pub enum Command {
     Uci(uci::UciArgs),
     /// The playtest board: any variant in the browser against any agent, and its JSON API.
     Serve(serve::ServeArgs),
+    /// Every agent of recorded games on one Elo scale per variant: a joint Bradley-Terry
+    /// fit anchored at a Stockfish level in orthodox chess and at an agent's orthodox
+    /// rating in a variant, with bootstrap intervals.
+    Rate(rate::RateArgs),
     /// Piece values learned from recorded games (logistic fit of outcome on material).
     Values(values::ValuesArgs),
     /// Rewrite (or --check) the README figure tables under results/ from their CSVs.
@@ -157,6 +162,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Uci(args) => uci::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Openings(args) => openings::run(&args),
+        Command::Rate(args) => rate::run(&args),
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
         Command::Agents(args) => agents::run(&args),

@@ -6,10 +6,12 @@
 //! `experiments/tests/data/sprt_reference.py` (a general-purpose constrained optimiser).
 //!
 //! The folder: this file (Elo, pentanomial, SPRT), [`standings`] (the table of a run),
-//! [`metrics`] (balance metrics of games) and [`strength`] (measured agent strengths).
+//! [`metrics`] (balance metrics of games), [`strength`] (measured agent strengths) and
+//! [`rating`] (the joint anchored fit of `chesslab rate`).
 //! May depend on [`crate::record`] and [`crate::util`] only.
 
 pub mod metrics;
+pub mod rating;
 pub mod standings;
 pub mod strength;
 

@@ -4,8 +4,10 @@
 //! [`MEASURED`] is data, not code: each row is an agent spec measured in orthodox chess
 //! against Stockfish 15.1 with `UCI_LimitStrength` at several `UCI_Elo` levels, 100 ms a
 //! move, by the gauntlets in `results/strength/` (joint Bradley-Terry fit anchored at
-//! `UCI_Elo` 1350, 95% intervals from a bootstrap over games: `results/strength/fit.py`).
-//! Rerun the gauntlets and copy the fit's lines here when the agents change.
+//! `UCI_Elo` 1350, 95% intervals from a bootstrap over games: `chesslab rate`
+//! ([`super::rating`]), which reproduces `results/strength/fit.py`). Rerun the gauntlets
+//! and copy the fit's lines here when the agents change; `chesslab rate` also reads this
+//! table to anchor a variant at an agent's orthodox rating.
 //!
 //! Decisions: a spec is matched after sorting its settings, and the evaluation `noise`
 //! setting the balance runs add (a few centipawns to vary games) is ignored for the

@@ -1,0 +1,421 @@
+//! The `pimc` agent: Perfect-Information Monte Carlo, i.e. search on worlds drawn from
+//! the seat's exact belief (`sample_world(seat)`), with one of two searches per world
+//! (issue 36):
+//!
+//! - `search=uct` (the default, as before): UCT on each world, the action most worlds
+//!   chose ([`crate::ismcts::pimc_decide`]); `iters`/`nodes`/`time_ms` apply to each world.
+//! - `search=alphabeta`: `alphabeta` on each world ([`AlphaBeta::root_scores`], every root
+//!   move with an exact score), the action with the best mean score over the worlds, as
+//!   RBC bots such as StrangeFish do. `risk=K` ranks by mean minus K standard deviations
+//!   (a move good in most worlds but bad in some is penalised). [`worlds_alphabeta`].
+//!
+//! Decisions taken where the issue is silent:
+//! - Budget of `search=alphabeta`: `depth` plies per world (default 3); `time_ms` is the
+//!   time of the whole decision, split evenly over the worlds (equal time per move
+//!   against other agents), and with `time_ms` and no `depth` the depth is unbounded
+//!   (time stops each world's iterative deepening). With a depth only, decisions are
+//!   deterministic for a seed; with time they depend on the machine's speed.
+//! - Mate scores are clamped to ±[`CLAMP`] centipawns before averaging, so one world with
+//!   a mate does not outweigh every other world by a factor of a thousand; a mate still
+//!   dominates a material edge.
+//! - An action is ranked only over worlds where it was legal; the actions legal in the
+//!   most worlds are preferred (a seat's own legal actions are normally part of its
+//!   information, so this is all of them). Ties keep the action met first.
+//! - The searcher's tables are fresh for every world (a transposition entry of one world
+//!   would otherwise score a position of another world that shares its key).
+//! - `quiescence` is off by default here (on in `alphabeta`): in a sampled world of
+//!   Masquerade a capture attempt that misses is a pass that changes no material, so a
+//!   quiescence search of "captures" ran towards its ply cap and a depth-1 decision took
+//!   a second. `quiescence=true` turns it on where captures are real.
+//! - A world whose search did not finish its first iteration in its share of the time
+//!   gives no scores; when no world gave any, the decision is UCT with voting on 64
+//!   iterations per world (at most 4 worlds), not a random move.
+//! - A root where this seat does not act alone (a simultaneous node) goes to UCT on one
+//!   sampled world, as `search=uct` does.
+//!
+//! Tests: `pimc_alphabeta_prefers_the_move_good_in_every_world`,
+//! `risk_penalises_spread`, `rule_pimc_alphabeta_is_deterministic_for_a_seed`,
+//! `pimc_alphabeta_beats_random_on_masquerade` (here); the own-information test
+//! (`agents/tests/own_information.rs`) plays `pimc:search=alphabeta` too.
+
+use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::common::{AgentRng, Budget};
+use crate::eval::{search_weights, Evaluator};
+use crate::ismcts::{pimc_decide, WORLDS};
+use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig};
+use crate::settings::{Kind, Setting, Settings};
+use crate::spec::{AgentError, Spec};
+use crate::Agent;
+use engine::game::{Game, Seat, Turn};
+use rand_pcg::Pcg64;
+use std::time::Duration;
+
+/// Scores beyond this many centipawns (mates) count as this much in the mean.
+pub const CLAMP: i32 = 10_000;
+
+/// Which search `pimc` runs on each world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PimcSearch {
+    Uct,
+    AlphaBeta,
+}
+
+/// The keys `pimc` adds to UCT's.
+fn pimc_settings() -> [Setting; 5] {
+    [
+        WORLDS,
+        Setting {
+            key: "search",
+            kind: Kind::Choice(&["uct", "alphabeta"]),
+            default: "uct",
+            tunable: false,
+            help: "search per world: UCT with voting, or alphabeta with the best mean score",
+        },
+        Setting {
+            key: "depth",
+            kind: Kind::Int { min: 1, max: 64 },
+            default: "3",
+            tunable: true,
+            help: "alphabeta plies per world (search=alphabeta; unbounded with time_ms alone)",
+        },
+        Setting {
+            key: "quiescence",
+            kind: Kind::Bool,
+            default: "false",
+            tunable: true,
+            help: "search=alphabeta: search captures past the depth in each world",
+        },
+        Setting {
+            key: "risk",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 100.0,
+            },
+            default: "0",
+            tunable: true,
+            help: "search=alphabeta ranks by mean minus risk times the spread over worlds",
+        },
+    ]
+}
+
+/// The `pimc` agent.
+pub struct PimcAgent {
+    worlds: usize,
+    search: PimcSearch,
+    /// UCT per world (`search=uct`).
+    config: MctsConfig,
+    /// Alphabeta per world (`search=alphabeta`); its time is the whole decision's.
+    ab: AlphaBetaConfig,
+    risk: f64,
+    rng: AgentRng,
+    spec: String,
+}
+
+impl PimcAgent {
+    /// The keys `pimc` reads: UCT's (`iters` per world, 200 by default), `worlds`,
+    /// `search`, and alphabeta's `depth` and `risk`.
+    pub fn schema() -> Vec<Setting> {
+        let mut v = uct_schema("200");
+        v.extend(pimc_settings());
+        v
+    }
+
+    pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
+        let s = Settings::read(spec, &Self::schema())?;
+        let config = uct_config(&s);
+        let search = match s.choice("search") {
+            "alphabeta" => PimcSearch::AlphaBeta,
+            _ => PimcSearch::Uct,
+        };
+        let timed = s.given("time_ms");
+        let ab = AlphaBetaConfig {
+            depth: if timed && !s.given("depth") {
+                64
+            } else {
+                s.int("depth") as u32
+            },
+            budget: Budget {
+                iters: None,
+                nodes: s.opt_int("nodes"),
+                time: config.budget.time,
+            },
+            eval: Evaluator::new(s.eval_over(search_weights().clone())),
+            quiescence: s.flag("quiescence"),
+            // Small tables: one is made per world and decision.
+            tt_bits: 14,
+            ..AlphaBetaConfig::default()
+        };
+        Ok(PimcAgent {
+            worlds: s.int("worlds") as usize,
+            search,
+            config,
+            ab,
+            risk: s.real("risk"),
+            rng: AgentRng::from_settings(&s),
+            spec: spec.canonical(),
+        })
+    }
+
+    /// A `search=uct` agent from parts.
+    pub fn new(worlds: usize, config: MctsConfig) -> Self {
+        PimcAgent {
+            worlds,
+            search: PimcSearch::Uct,
+            config,
+            ab: AlphaBetaConfig::default(),
+            risk: 0.0,
+            rng: AgentRng { seed: None },
+            spec: format!("pimc:worlds={worlds}"),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for PimcAgent {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
+        match self.search {
+            PimcSearch::Uct => pimc_decide(game, seat, self.worlds, &self.config, &mut rng),
+            PimcSearch::AlphaBeta => {
+                worlds_alphabeta(game, seat, self.worlds, &self.ab, self.risk, &mut rng)
+            }
+        }
+    }
+}
+
+/// Searches `worlds` worlds drawn with `sample_world(seat)` by alphabeta (the config's
+/// depth and nodes per world, its time split over the worlds) and plays the action
+/// [`choose`] picks.
+pub fn worlds_alphabeta<G: Game>(
+    game: &G,
+    seat: Seat,
+    worlds: usize,
+    config: &AlphaBetaConfig,
+    risk: f64,
+    rng: &mut Pcg64,
+) -> G::Action {
+    if game.turn() != Turn::Seat(seat) {
+        let w = game.sample_world(seat, rng);
+        return uct_decide(&w, seat, &MctsConfig::default(), rng);
+    }
+    let worlds = worlds.max(1);
+    let per_world: Option<Duration> = config.budget.time.map(|t| t / worlds as u32);
+    let scores: Vec<Vec<(G::Action, i32)>> = (0..worlds)
+        .map(|_| {
+            let w = game.sample_world(seat, rng);
+            AlphaBeta::<G>::new(config.clone()).root_scores(&w, per_world)
+        })
+        .collect();
+    match choose(&scores, risk) {
+        Some(a) => a,
+        // No world finished even its first iteration in its share of the time: UCT with
+        // voting on a small fixed budget rather than a random move.
+        None => {
+            let quick = MctsConfig {
+                budget: Budget::iterations(FALLBACK_ITERS),
+                ..MctsConfig::default()
+            };
+            pimc_decide(game, seat, worlds.min(4), &quick, rng)
+        }
+    }
+}
+
+/// UCT iterations per world when no alphabeta search of a world finished.
+const FALLBACK_ITERS: u64 = 64;
+
+/// Per action: worlds where it was legal, sum and sum of squares of its clamped scores.
+struct Tally<A> {
+    action: A,
+    n: u32,
+    sum: f64,
+    sq: f64,
+}
+
+/// The action with the best mean score minus `risk` standard deviations over the worlds
+/// (`per_world[w]`: each root move of world `w` with its score), among the actions
+/// scored in the most worlds; scores clamped to ±[`CLAMP`]; ties keep the action met
+/// first. `None` when no world had a move.
+pub fn choose<A: Copy + PartialEq>(per_world: &[Vec<(A, i32)>], risk: f64) -> Option<A> {
+    let mut tallies: Vec<Tally<A>> = Vec::new();
+    for (a, score) in per_world.iter().flatten() {
+        let x = (*score).clamp(-CLAMP, CLAMP) as f64;
+        match tallies.iter_mut().find(|t| t.action == *a) {
+            Some(t) => {
+                t.n += 1;
+                t.sum += x;
+                t.sq += x * x;
+            }
+            None => tallies.push(Tally {
+                action: *a,
+                n: 1,
+                sum: x,
+                sq: x * x,
+            }),
+        }
+    }
+    let most = tallies.iter().map(|t| t.n).max()?;
+    let mut best: Option<(A, f64)> = None;
+    for t in tallies.iter().filter(|t| t.n == most) {
+        let n = t.n as f64;
+        let mean = t.sum / n;
+        let spread = (t.sq / n - mean * mean).max(0.0).sqrt();
+        let value = mean - risk * spread;
+        if best.is_none_or(|b| value > b.1) {
+            best = Some((t.action, value));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::build;
+    use engine::variants::masquerade::{Masquerade, MasqueradeParams};
+    use rand::{Rng, SeedableRng};
+
+    /// Plays `g` to the end with `first` at seat 0 and `second` at seat 1; seat 0's
+    /// return.
+    fn play(
+        mut g: Masquerade,
+        agents: &mut [Box<dyn Agent<Masquerade>>; 2],
+        rng: &mut Pcg64,
+    ) -> f64 {
+        for _ in 0..300 {
+            match g.turn() {
+                Turn::Terminal => break,
+                Turn::Seat(s) => {
+                    let a = agents[s].act(&g, s, rng);
+                    g.apply(a);
+                }
+                Turn::Chance => {
+                    let mut o = Vec::new();
+                    g.chance_outcomes(&mut o);
+                    let i = engine::random::sample_index(&o, rng);
+                    g.apply(o[i].0);
+                }
+                Turn::Simultaneous => panic!("Masquerade has no simultaneous nodes"),
+            }
+        }
+        if g.turn() == Turn::Terminal {
+            g.returns()[0]
+        } else {
+            0.0
+        }
+    }
+
+    /// Seat to move in a position after a few random plies, for decision tests.
+    fn some_position(seed: u64) -> (Masquerade, Seat) {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut g = Masquerade::new(&MasqueradeParams::default());
+        for _ in 0..12 {
+            match g.turn() {
+                Turn::Seat(s) => {
+                    let mut legal = Vec::new();
+                    g.legal_actions(s, &mut legal);
+                    g.apply(legal[rng.gen_range(0..legal.len())]);
+                }
+                Turn::Chance => {
+                    let mut o = Vec::new();
+                    g.chance_outcomes(&mut o);
+                    let i = engine::random::sample_index(&o, &mut rng);
+                    g.apply(o[i].0);
+                }
+                _ => break,
+            }
+        }
+        match g.turn() {
+            Turn::Seat(s) => (g, s),
+            _ => panic!("a seat to move after 12 plies of seed {seed}"),
+        }
+    }
+
+    #[test]
+    fn rule_pimc_alphabeta_is_deterministic_for_a_seed() {
+        let config = AlphaBetaConfig {
+            depth: 2,
+            tt_bits: 10,
+            ..AlphaBetaConfig::default()
+        };
+        for seed in 0..6 {
+            let (g, s) = some_position(seed);
+            let first = worlds_alphabeta(&g, s, 3, &config, 0.5, &mut Pcg64::seed_from_u64(9));
+            let again = worlds_alphabeta(&g, s, 3, &config, 0.5, &mut Pcg64::seed_from_u64(9));
+            assert_eq!(first, again, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn pimc_alphabeta_prefers_the_move_good_in_every_world() {
+        // Perfect information has one world: the mean is alphabeta's own score, so the
+        // choice must be one of alphabeta's best root moves.
+        let g = engine::variants::chess::Chess::new(&Default::default());
+        let config = AlphaBetaConfig {
+            depth: 2,
+            tt_bits: 10,
+            ..AlphaBetaConfig::default()
+        };
+        let Turn::Seat(s) = g.turn() else {
+            unreachable!()
+        };
+        let scores = AlphaBeta::new(config.clone()).root_scores(&g, None);
+        let top = scores[0].1;
+        let a = worlds_alphabeta(&g, s, 2, &config, 0.0, &mut Pcg64::seed_from_u64(1));
+        let mine = scores.iter().find(|m| m.0 == a).expect("a root move").1;
+        assert_eq!(mine, top, "chose a move scored {mine}, best is {top}");
+    }
+
+    #[test]
+    fn risk_penalises_spread() {
+        // 'a' scores 100 in every world; 'b' has the better mean (133) but a spread of
+        // about 205; 'c' has the best mean but is missing from one world.
+        let worlds = vec![
+            vec![('a', 100), ('b', 400), ('c', 900)],
+            vec![('a', 100), ('b', -100), ('c', 900)],
+            vec![('b', 100), ('a', 100)],
+        ];
+        assert_eq!(choose(&worlds, 0.0), Some('b'));
+        assert_eq!(choose(&worlds, 0.1), Some('b'));
+        assert_eq!(choose(&worlds, 1.0), Some('a'));
+        // A mate counts as CLAMP, not a million: unclamped, 'a' would win by far.
+        let mates = vec![
+            vec![('a', crate::alphabeta::MATE - 3), ('b', 10_000)],
+            vec![('a', 100), ('b', 200)],
+            vec![('a', 100), ('b', 100)],
+        ];
+        assert_eq!(choose(&mates, 0.0), Some('b'));
+        let empty: Vec<Vec<(char, i32)>> = vec![vec![], vec![]];
+        assert_eq!(choose(&empty, 0.0), None);
+    }
+
+    #[test]
+    fn pimc_alphabeta_beats_random_on_masquerade() {
+        // Four games with random assignments, colours alternating: the sampled-world
+        // search must score clearly better than random (at least 3.5 of 4 points; a game
+        // still running at the ply cap counts as a draw).
+        let mut rng = Pcg64::seed_from_u64(11);
+        let mut points = 0.0;
+        let start = || {
+            Masquerade::new(&MasqueradeParams {
+                assignment: "random".into(),
+                ..Default::default()
+            })
+        };
+        for game in 0..4 {
+            let ours = build::<Masquerade>("pimc:search=alphabeta,depth=2,worlds=2").unwrap();
+            let theirs = build::<Masquerade>("random").unwrap();
+            let r = if game % 2 == 0 {
+                play(start(), &mut [ours, theirs], &mut rng)
+            } else {
+                -play(start(), &mut [theirs, ours], &mut rng)
+            };
+            points += (r + 1.0) / 2.0;
+        }
+        assert!(
+            points >= 3.5,
+            "pimc:search=alphabeta scored {points}/4 against random"
+        );
+    }
+}
