@@ -18,6 +18,7 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod serve;
+pub mod starts;
 pub mod tables;
 pub mod tournament;
 pub mod trace;
@@ -88,6 +89,9 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Piece values learned from recorded games (logistic fit of outcome on material).
     Values(values::ValuesArgs),
+    /// Chess960: White's score per start position of a run that played the starts as
+    /// openings, and whether it varies across starts more than chance gives.
+    Starts(starts::StartsArgs),
     /// Rewrite (or --check) the README figure tables under results/ from their CSVs.
     Tables(tables::TablesArgs),
     /// The agent catalogue: every agent, what it is, its settings, ranges and defaults.
@@ -152,6 +156,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Openings(args) => openings::run(&args),
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Starts(args) => starts::run(&args),
         Command::Agents(args) => agents::run(&args),
         Command::Params(args) => params::run(&args),
         Command::Rules(args) => rules::run(&args),
