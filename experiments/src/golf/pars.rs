@@ -11,12 +11,15 @@
 //!
 //! Written, each through a temporary file and a rename: `DIR/deals.csv` (deal, deal
 //! seed, outcome, par, states searched, the problem in the one-line format),
-//! `DIR/summary.csv` (per outcome: count, share of all deals and its 95% interval, the
-//! lab's proportion interval [`crate::stats::metrics::Estimate::share`]: ± 1.96 standard
-//! errors, the standard error floored at one deal's, clipped to [0, 1]) and
+//! `DIR/summary.csv` (per outcome: count, share of all deals and its 95% Wilson score
+//! interval) and
 //! `DIR/run.json` (command line, version, rules, seed, deals, limits).
 //!
-//! Decisions: deals are independent (each hole from a fresh set-up), not a course where
+//! Decisions: the interval is Wilson's, not the lab's usual ± 1.96 standard errors
+//! ([`crate::stats::metrics::Estimate::share`]): the question is about rare outcomes
+//! (impossible deals, long pars), and at counts near zero Wilson's interval keeps its
+//! coverage (0 of n gives [0, 3.84 / (n + 3.84)], about the rule of three) where the
+//! normal one collapses. Deals are independent (each hole from a fresh set-up), not a course where
 //! a hole starts from the previous one's final position: the question is about what the
 //! deal gives, and a course's holes are correlated. Runs with seeds S and S+1 share all
 //! but one deal, so separate samples need seeds at least N apart. A folder that already
@@ -140,6 +143,18 @@ pub(super) struct SummaryRow {
     pub(super) high: f64,
 }
 
+/// The share `k / n` and its 95% Wilson score interval.
+pub(super) fn wilson(k: usize, n: usize) -> (f64, f64, f64) {
+    if n == 0 {
+        return (f64::NAN, 0.0, 1.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 pub(super) fn summary(rows: &[DealRow]) -> Vec<SummaryRow> {
     let mut counts: BTreeMap<DealOutcome, usize> = BTreeMap::new();
     for r in rows {
@@ -152,8 +167,7 @@ pub(super) fn summary(rows: &[DealRow]) -> Vec<SummaryRow> {
     counts
         .into_iter()
         .map(|(o, k)| {
-            let e = crate::stats::metrics::Estimate::share(k, n);
-            let (p, half) = (e.mean, e.half);
+            let (p, low, high) = wilson(k, n);
             SummaryRow {
                 outcome: match o {
                     DealOutcome::Par(p) => format!("par {p}"),
@@ -161,8 +175,8 @@ pub(super) fn summary(rows: &[DealRow]) -> Vec<SummaryRow> {
                 },
                 count: k,
                 share: p,
-                low: (p - half).max(0.0),
-                high: (p + half).min(1.0),
+                low,
+                high,
             }
         })
         .collect()

@@ -343,11 +343,15 @@ fn pars_summary_counts_and_shares() {
     assert_eq!(names, ["par 3", "par 5", "impossible", "unknown"]);
     assert_eq!(s[0].count, 2);
     assert!((s[0].share - 0.5).abs() < 1e-12);
-    // ±1.96·sqrt(0.25/4) = ±0.49.
-    assert!((s[0].low - 0.01).abs() < 1e-9 && (s[0].high - 0.99).abs() < 1e-9);
+    // Wilson, 2 of 4: centre 0.5, half 1.96/(1+3.8416/4)·sqrt(0.0625+0.0600) = 0.3503.
+    assert!((s[0].low - 0.1500).abs() < 1e-3 && (s[0].high - 0.8500).abs() < 1e-3, "{s:?}");
     assert_eq!((s[3].count, s[3].share, s[3].low), (0, 0.0, 0.0));
-    assert!(s[3].high > 0.0, "zero deals of four is not a certainty");
+    // Zero of four: the upper end is z²/(n+z²), not zero.
+    assert!((s[3].high - 3.8416 / 7.8416).abs() < 1e-9, "{s:?}");
+    // Zero of 2000: about the rule of three (3/n).
+    let (_, lo, hi) = wilson(0, 2000);
+    assert!(lo == 0.0 && hi > 0.0015 && hi < 0.002, "{hi}");
     let csv = summary_csv(&s, 4);
-    assert!(csv.starts_with("outcome,deals,share,low,high,of\npar 3,2,0.500,0.010,0.990,4\n"));
+    assert!(csv.starts_with("outcome,deals,share,low,high,of\npar 3,2,0.500,0.150,0.850,4\n"), "{csv}");
     assert_eq!(deals_csv(&rows[3..]), "deal,deal_seed,outcome,par,states,problem\n3,3,impossible,,1,\n");
 }
