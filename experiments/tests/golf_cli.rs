@@ -156,7 +156,10 @@ fn golf_pars_writes_and_refuses_bad_input() {
         args.extend_from_slice(&["--out", out.to_str().unwrap()]);
         let o = chesslab(&args);
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success() && err.contains(says), "{extra:?}: {err}");
+        assert!(
+            !o.status.success() && err.contains(says),
+            "{extra:?}: {err}"
+        );
         assert!(!err.contains("panicked"), "{err}");
         assert!(!out.join("deals.csv").exists());
     }

@@ -61,6 +61,9 @@ pub fn run(a: &StartsArgs) -> Result<()> {
         s.permutations
     );
     let widest = starts.iter().map(|x| x.half).fold(0.0, f64::max);
-    outln!("per-start intervals: up to ±{widest:.3}; wrote {}", out.display());
+    outln!(
+        "per-start intervals: up to ±{widest:.3}; wrote {}",
+        out.display()
+    );
     Ok(())
 }

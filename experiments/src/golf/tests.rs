@@ -278,7 +278,16 @@ fn pars_are_deterministic_and_replay_as_golf_deal() {
     let other = deal_pars(&params, 2, 41, 30, 20_000_000).unwrap();
     assert_ne!(a, other, "another seed deals other holes");
     // Seeds S and S+1 share all but one deal (documented).
-    assert_eq!(a[1..], other[..29].iter().map(|r| DealRow { deal: r.deal + 1, ..r.clone() }).collect::<Vec<_>>()[..]);
+    assert_eq!(
+        a[1..],
+        other[..29]
+            .iter()
+            .map(|r| DealRow {
+                deal: r.deal + 1,
+                ..r.clone()
+            })
+            .collect::<Vec<_>>()[..]
+    );
     for r in &a {
         let mut rng = Pcg64::seed_from_u64(r.seed);
         assert_eq!(random_problem(&mut rng, &params, 2).to_fen(), r.problem);
@@ -302,8 +311,8 @@ fn pars_are_deterministic_and_replay_as_golf_deal() {
 /// the deal unknown, never a guessed par.
 #[test]
 fn pars_classify_a_book_problem_impossible_and_unknown() {
-    let book = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../engine/tests/data/golf/book-problems.txt");
+    let book =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/data/golf/book-problems.txt");
     let problems = read_book(&book).unwrap();
     let (name, pos, optimal) = &problems[0];
     assert_eq!(name, "book problem 1");
@@ -319,7 +328,10 @@ fn pars_classify_a_book_problem_impossible_and_unknown() {
     assert_eq!(outcome, DealOutcome::Unknown);
     // One white bishop on the board, two chosen.
     let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/BR6 chosen=BB").unwrap();
-    assert_eq!(classify(&pos, &designer, 1000), (DealOutcome::Impossible, 0));
+    assert_eq!(
+        classify(&pos, &designer, 1000),
+        (DealOutcome::Impossible, 0)
+    );
 }
 
 #[test]
@@ -344,7 +356,10 @@ fn pars_summary_counts_and_shares() {
     assert_eq!(s[0].count, 2);
     assert!((s[0].share - 0.5).abs() < 1e-12);
     // Wilson, 2 of 4: centre 0.5, half 1.96/(1+3.8416/4)·sqrt(0.0625+0.0600) = 0.3503.
-    assert!((s[0].low - 0.1500).abs() < 1e-3 && (s[0].high - 0.8500).abs() < 1e-3, "{s:?}");
+    assert!(
+        (s[0].low - 0.1500).abs() < 1e-3 && (s[0].high - 0.8500).abs() < 1e-3,
+        "{s:?}"
+    );
     assert_eq!((s[3].count, s[3].share, s[3].low), (0, 0.0, 0.0));
     // Zero of four: the upper end is z²/(n+z²), not zero.
     assert!((s[3].high - 3.8416 / 7.8416).abs() < 1e-9, "{s:?}");
@@ -352,6 +367,12 @@ fn pars_summary_counts_and_shares() {
     let (_, lo, hi) = wilson(0, 2000);
     assert!(lo == 0.0 && hi > 0.0015 && hi < 0.002, "{hi}");
     let csv = summary_csv(&s, 4);
-    assert!(csv.starts_with("outcome,deals,share,low,high,of\npar 3,2,0.500,0.150,0.850,4\n"), "{csv}");
-    assert_eq!(deals_csv(&rows[3..]), "deal,deal_seed,outcome,par,states,problem\n3,3,impossible,,1,\n");
+    assert!(
+        csv.starts_with("outcome,deals,share,low,high,of\npar 3,2,0.500,0.150,0.850,4\n"),
+        "{csv}"
+    );
+    assert_eq!(
+        deals_csv(&rows[3..]),
+        "deal,deal_seed,outcome,par,states,problem\n3,3,impossible,,1,\n"
+    );
 }
