@@ -16,7 +16,8 @@
 //! what chance alone gives to the observed per-start means, sqrt(MS_w / n̄).
 //!
 //! Each start's score gets the interval ȳ_j ± 1.96 sqrt(MS_w / n_j) (the pooled
-//! within-start spread: with two pairs a start, a start's own spread is no estimate).
+//! within-start spread: with two pairs a start, a start's own spread is no estimate),
+//! clipped to [0, 1] in the CSVs (a score cannot leave it).
 //! These intervals are wide, and with 960 of them about 48 miss by chance, so the most
 //! extreme starts are named as the most extreme, not as proven unfair.
 //!
@@ -244,8 +245,8 @@ fn starts_csv(starts: &[Start]) -> String {
             x.pairs,
             x.games,
             x.white,
-            x.white - x.half,
-            x.white + x.half
+            (x.white - x.half).max(0.0),
+            (x.white + x.half).min(1.0)
         );
     }
     s
@@ -293,8 +294,8 @@ fn extremes_csv(rows: &[(&str, Start)]) -> String {
             x.back_rank,
             x.pairs,
             x.white,
-            x.white - x.half,
-            x.white + x.half
+            (x.white - x.half).max(0.0),
+            (x.white + x.half).min(1.0)
         );
     }
     s
