@@ -11,7 +11,6 @@ use crate::util::outln;
 pub struct StartsArgs {
     /// The games.csv of a run that played Chess960 starts as openings (`balance
     /// --openings results/chess960/starts.txt`).
-    #[arg(long)]
     pub games: PathBuf,
     /// Folder for starts.csv, spread.csv and extremes.csv (default: the games' folder).
     #[arg(long)]
