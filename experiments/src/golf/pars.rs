@@ -182,7 +182,7 @@ pub(super) fn summary(rows: &[DealRow]) -> Vec<SummaryRow> {
         .collect()
 }
 
-fn deals_csv(rows: &[DealRow]) -> String {
+pub(super) fn deals_csv(rows: &[DealRow]) -> String {
     let mut s = String::from("deal,deal_seed,outcome,par,states,problem\n");
     for r in rows {
         let par = match r.outcome {
@@ -202,7 +202,7 @@ fn deals_csv(rows: &[DealRow]) -> String {
     s
 }
 
-fn summary_csv(rows: &[SummaryRow], deals: usize) -> String {
+pub(super) fn summary_csv(rows: &[SummaryRow], deals: usize) -> String {
     let mut s = String::from("outcome,deals,share,low,high,of\n");
     for r in rows {
         let _ = writeln!(
