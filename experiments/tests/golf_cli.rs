@@ -1,5 +1,6 @@
 //! `chesslab golf generate`: the default course (deals re-dealt until par is in range)
-//! against `--as-dealt` (every deal kept, as the seed plays it), and the pages written.
+//! against `--as-dealt` (every deal kept, as the seed plays it), and the pages written;
+//! `chesslab golf pars`: the files it writes and the bad input it refuses.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -101,5 +102,65 @@ fn as_dealt_refuses_the_selection_flags() {
         assert!(!o.status.success(), "{args:?}");
         assert!(err.contains("cannot be used with"), "{err}");
         assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// `golf pars` writes deals.csv, summary.csv and run.json whose counts agree; the same
+/// seed writes the same files; bad numbers and an earlier run in --out are refused with a
+/// message naming the problem, and nothing is replaced.
+#[test]
+fn golf_pars_writes_and_refuses_bad_input() {
+    let d = tempfile::tempdir().unwrap();
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["golf", "pars", "--deals", "40", "--seed", "7"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        chesslab(&args)
+    };
+    let a = d.path().join("a");
+    let o = run(&a, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let deals = std::fs::read_to_string(a.join("deals.csv")).unwrap();
+    let summary = std::fs::read_to_string(a.join("summary.csv")).unwrap();
+    assert_eq!(deals.lines().count(), 41);
+    assert!(deals.lines().nth(1).unwrap().starts_with("0,7,"), "{deals}");
+    let counted: usize = summary
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counted, 40, "{summary}");
+    assert!(summary.contains("\nimpossible,") && summary.contains("\nunknown,"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.join("run.json")).unwrap()).unwrap();
+    assert_eq!(json["deals"], 40);
+    assert_eq!(json["seed"], 7);
+    // The same seed, the same figures.
+    let b = d.path().join("b");
+    assert!(run(&b, &[]).status.success());
+    assert_eq!(deals, std::fs::read_to_string(b.join("deals.csv")).unwrap());
+    // An earlier run is kept unless --force.
+    let o = run(&a, &["--max-nodes", "5"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    assert_eq!(deals, std::fs::read_to_string(a.join("deals.csv")).unwrap());
+    for (extra, says) in [
+        (&["--deals", "0"][..], "--deals"),
+        (&["--max-nodes", "0"][..], "--max-nodes"),
+        (&["--cards", "1"][..], "--cards"),
+        (&["--cards", "x"][..], "--cards"),
+    ] {
+        let mut args = vec!["golf", "pars"];
+        args.extend_from_slice(extra);
+        let out = d.path().join("bad");
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let o = chesslab(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains(says),
+            "{extra:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!out.join("deals.csv").exists());
     }
 }

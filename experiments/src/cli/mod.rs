@@ -19,6 +19,7 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod serve;
+pub mod starts;
 pub mod tables;
 pub mod tournament;
 pub mod trace;
@@ -93,6 +94,9 @@ pub enum Command {
     Rate(rate::RateArgs),
     /// Piece values learned from recorded games (logistic fit of outcome on material).
     Values(values::ValuesArgs),
+    /// Chess960: White's score per start position of a run that played the starts as
+    /// openings, and whether it varies across starts more than chance gives.
+    Starts(starts::StartsArgs),
     /// Rewrite (or --check) the README figure tables under results/ from their CSVs.
     Tables(tables::TablesArgs),
     /// The agent catalogue: every agent, what it is, its settings, ranges and defaults.
@@ -165,6 +169,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => rate::run(&args),
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Starts(args) => starts::run(&args),
         Command::Agents(args) => agents::run(&args),
         Command::Params(args) => params::run(&args),
         Command::Rules(args) => rules::run(&args),

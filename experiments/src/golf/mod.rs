@@ -38,6 +38,10 @@
 //!   `DIR/solutions.html` (pars, one optimal solution per hole, the total par). Printed,
 //!   a 9-hole course takes two A4 or Letter pages (checked in headless Chromium).
 //! * `score FILE`: scores a round from the players' revealed counts (TOML, below).
+//! * `pars --deals N --seed S --out DIR`: the par distribution of N independently dealt
+//!   holes (deal i is `deal --seed S+i`), impossible deals and deals the node limit left
+//!   unknown counted apart, as `deals.csv`, `summary.csv` (counts and shares with 95%
+//!   intervals) and `run.json` (`golf/pars.rs`).
 //! * `bench [--deals N --cards K]`: median and 99th-percentile time to proven par and
 //!   states/s over seeded random deals (by default 1000 deals with 2 cards and 200 with 3),
 //!   optionally the published book problems too (`--book FILE`).
@@ -93,6 +97,7 @@ use std::time::Duration;
 
 mod bench;
 mod course;
+mod pars;
 mod render;
 mod score;
 mod solve;
@@ -101,6 +106,8 @@ mod tests;
 
 use bench::*;
 use course::*;
+pub use pars::ParsArgs;
+use pars::*;
 use render::*;
 use score::*;
 use solve::*;
@@ -121,6 +128,9 @@ pub enum GolfCommand {
     /// `counts = { Ann = 3, Bob = 0 }` (0 = "impossible"), optional `failed = ["Ann"]`
     /// (failed demonstrations, in the order they were called), `par = 3`, `dealer = "Ann"`.
     Score(ScoreArgs),
+    /// The par distribution of independently dealt holes: pars, impossible deals and
+    /// deals the node limit left unknown, with counts, shares and 95% intervals.
+    Pars(ParsArgs),
     /// Time the solver on seeded random deals (and optionally the book problems).
     Bench(BenchArgs),
 }
@@ -283,6 +293,7 @@ pub fn run(cmd: GolfCommand) -> Result<()> {
         GolfCommand::Solve(a) => solve_cmd(&a),
         GolfCommand::Generate(a) => generate(&a),
         GolfCommand::Score(a) => score(&a),
+        GolfCommand::Pars(a) => pars(&a),
         GolfCommand::Bench(a) => bench(&a),
     }
 }

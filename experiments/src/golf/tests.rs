@@ -264,3 +264,115 @@ fn short_kinds_are_impossible_without_search() {
     let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/QQ5k chosen=QQ").unwrap();
     assert!(agents::golf::missing_piece(&pos).is_none());
 }
+
+/// `golf pars`: the same seed deals and solves the same holes, and deal i is exactly what
+/// `golf deal --seed S+i` deals; every proven par agrees with a fresh solve of the problem
+/// as written in deals.csv.
+#[test]
+fn pars_are_deterministic_and_replay_as_golf_deal() {
+    let params = GolfParams::default();
+    let a = deal_pars(&params, 2, 40, 30, 20_000_000).unwrap();
+    let b = deal_pars(&params, 2, 40, 30, 20_000_000).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 30);
+    let other = deal_pars(&params, 2, 41, 30, 20_000_000).unwrap();
+    assert_ne!(a, other, "another seed deals other holes");
+    // Seeds S and S+1 share all but one deal (documented).
+    assert_eq!(
+        a[1..],
+        other[..29]
+            .iter()
+            .map(|r| DealRow {
+                deal: r.deal + 1,
+                ..r.clone()
+            })
+            .collect::<Vec<_>>()[..]
+    );
+    for r in &a {
+        let mut rng = Pcg64::seed_from_u64(r.seed);
+        assert_eq!(random_problem(&mut rng, &params, 2).to_fen(), r.problem);
+        let pos = GolfPosition::parse_fen(&r.problem).unwrap();
+        let fresh = solve(&pos, &params, &SolveLimits::default());
+        match r.outcome {
+            DealOutcome::Par(p) => assert_eq!(fresh.outcome, Outcome::Par(p), "{}", r.problem),
+            DealOutcome::Impossible => assert_eq!(fresh.outcome, Outcome::Impossible),
+            DealOutcome::Unknown => panic!("deal {} not proven within 20M states", r.deal),
+        }
+    }
+    // Two cards: at least one capture is needed, and a real sample has several pars.
+    let pars: std::collections::BTreeSet<_> = a.iter().map(|r| r.outcome).collect();
+    assert!(pars.len() >= 3, "{pars:?}");
+    assert!(!pars.contains(&DealOutcome::Par(0)));
+}
+
+/// Book problem 1 (published optimal 5 under the designer's king-step rule, as
+/// agents/tests/golf_solver.rs checks) is par 5; a kind chosen more often than it has
+/// pieces is impossible without search; a node limit below what the proof needs leaves
+/// the deal unknown, never a guessed par.
+#[test]
+fn pars_classify_a_book_problem_impossible_and_unknown() {
+    let book =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/data/golf/book-problems.txt");
+    let problems = read_book(&book).unwrap();
+    let (name, pos, optimal) = &problems[0];
+    assert_eq!(name, "book problem 1");
+    assert_eq!(*optimal, Some(5));
+    let designer = GolfParams {
+        king_step: KingStep::NoBorrowedMove,
+        ..GolfParams::default()
+    };
+    let (outcome, states) = classify(pos, &designer, 20_000_000);
+    assert_eq!(outcome, DealOutcome::Par(5));
+    assert!(states > 0);
+    let (outcome, _) = classify(pos, &designer, 100);
+    assert_eq!(outcome, DealOutcome::Unknown);
+    // One white bishop on the board, two chosen.
+    let pos = GolfPosition::parse_fen("8/8/8/8/8/8/8/BR6 chosen=BB").unwrap();
+    assert_eq!(
+        classify(&pos, &designer, 1000),
+        (DealOutcome::Impossible, 0)
+    );
+}
+
+#[test]
+fn pars_summary_counts_and_shares() {
+    let row = |deal: usize, outcome| DealRow {
+        deal,
+        seed: deal as u64,
+        outcome,
+        states: 1,
+        problem: String::new(),
+    };
+    let rows = vec![
+        row(0, DealOutcome::Par(3)),
+        row(1, DealOutcome::Par(3)),
+        row(2, DealOutcome::Par(5)),
+        row(3, DealOutcome::Impossible),
+    ];
+    let s = summary(&rows);
+    let names: Vec<&str> = s.iter().map(|r| r.outcome.as_str()).collect();
+    // Pars in order, then impossible, then unknown (listed even at zero).
+    assert_eq!(names, ["par 3", "par 5", "impossible", "unknown"]);
+    assert_eq!(s[0].count, 2);
+    assert!((s[0].share - 0.5).abs() < 1e-12);
+    // Wilson, 2 of 4: centre 0.5, half 1.96/(1+3.8416/4)·sqrt(0.0625+0.0600) = 0.3503.
+    assert!(
+        (s[0].low - 0.1500).abs() < 1e-3 && (s[0].high - 0.8500).abs() < 1e-3,
+        "{s:?}"
+    );
+    assert_eq!((s[3].count, s[3].share, s[3].low), (0, 0.0, 0.0));
+    // Zero of four: the upper end is z²/(n+z²), not zero.
+    assert!((s[3].high - 3.8416 / 7.8416).abs() < 1e-9, "{s:?}");
+    // Zero of 2000: about the rule of three (3/n).
+    let (_, lo, hi) = wilson(0, 2000);
+    assert!(lo == 0.0 && hi > 0.0015 && hi < 0.002, "{hi}");
+    let csv = summary_csv(&s, 4);
+    assert!(
+        csv.starts_with("outcome,deals,share,low,high,of\npar 3,2,0.500,0.150,0.850,4\n"),
+        "{csv}"
+    );
+    assert_eq!(
+        deals_csv(&rows[3..]),
+        "deal,deal_seed,outcome,par,states,problem\n3,3,impossible,,1,\n"
+    );
+}

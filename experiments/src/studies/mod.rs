@@ -2,7 +2,8 @@
 //! `balance` = tournament + report, ladders and comparisons), [`tune`] (parameters moved
 //! toward designer targets) and [`values`] (piece values learned from games); [`panel`]
 //! is the panel file every study can run over (issue 37), a shared definition rather
-//! than a study; [`tables`] writes the README figure tables of `results/` from the data
+//! than a study; [`starts`] asks whether some Chess960 starts favour White more than
+//! chance gives; [`tables`] writes the README figure tables of `results/` from the data
 //! beside them.
 //!
 //! May depend on [`crate::run`], [`crate::stats`], [`crate::record`] and
@@ -10,6 +11,7 @@
 
 pub mod panel;
 pub mod report;
+pub mod starts;
 pub mod tables;
 pub mod tune;
 pub mod values;
