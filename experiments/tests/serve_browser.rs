@@ -308,14 +308,29 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let mut seats = vec!["human".to_string()];
     seats.resize(n, "random".to_string());
     // Expedition starts where a long bishop move (a dice attempt) is open, so its
-    // screenshot shows the attempt and the squares the dice allow.
+    // screenshot shows the attempt and the squares the dice allow; Adrenaline where a
+    // capture is open, so a checker is placed (by a click) before the screenshot.
     let mut body = json!({"variant": variant, "seed": 7, "seats": seats});
-    let first = if variant == "expedition" {
-        body["opening"] = json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        Some("f1a6")
-    } else {
-        None
+    let first = match variant {
+        "expedition" => {
+            body["opening"] =
+                json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+            Some("f1a6")
+        }
+        "adrenaline" => {
+            body["opening"] =
+                json!("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+            Some("e4d5")
+        }
+        _ => None,
     };
+    // Clairvoyant with its own Zorkmid table: the page must show these prices, not the
+    // defaults (which the view's `params` replace).
+    if variant == "clairvoyant" {
+        let each = json!({"pawn": 61, "knight": 61, "bishop": 61, "rook": 61, "queen": 61, "king": 61});
+        body["params"] = json!({"values": {"extra_move": 77, "move_destination": each}});
+    }
+    let mut checked = false;
     let (g, t) = create(addr, body);
     open_seat(c, addr, &g.id, 0, &t[0]).await;
     // The rules card, one click away.
@@ -341,6 +356,7 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
             break;
         }
         wait_page_version(c, v.version).await;
+        checked |= variant_check(c, variant, &v).await;
         let blind = v.observation.contains("blind view");
         if blind {
             // The blind seat's board: its own pieces, the enemy's greyed as last seen.
@@ -378,6 +394,9 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     if variant == "time" {
         assert!(blind_played, "time: no blind move was played by clicks");
     }
+    if ["clairvoyant", "cassandra", "adrenaline"].contains(&variant) {
+        assert!(checked, "{variant}: the page's rule numbers were never checked");
+    }
     let v = api_state(addr, &g.id, 0, &t[0]);
     if !v.perfect_information {
         // The page shows the seat's own view; another seat's is refused.
@@ -397,6 +416,80 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     }
     let errors = console_errors(c, driver).await;
     assert!(errors.is_empty(), "{variant}: console errors: {errors:?}");
+}
+
+/// What the page must show of the view `v` (which it shows now) beyond the board, for the
+/// variants whose numbers come from the game's parameters or from the server: true when
+/// there was something to check.
+/// - Clairvoyant's guess sheet prices this game's table (77 Z an extra move, 61 Z each
+///   destination guess), not the defaults.
+/// - Cassandra's prophecies sit on their squares with the move the observation says they
+///   fall due (the server's count, not an estimate).
+/// - Adrenaline's checkers (after the opening capture and the click that places one) are
+///   drawn under their pieces.
+async fn variant_check(c: &Client, variant: &str, v: &experiments::serve::api::SeatView) -> bool {
+    match variant {
+        "clairvoyant" if v.legal.iter().any(|a| a == "guess:extra") => {
+            // The sheet keeps the kind last picked: pick "piece → square" (its badges
+            // price each piece's destination guess).
+            wait_js(c, "document.querySelector('button[data-kind=\"dest\"]')", 10).await;
+            c.execute(
+                "document.querySelector('button[data-kind=\"dest\"]').click();",
+                vec![],
+            )
+            .await
+            .unwrap();
+            wait_js(
+                c,
+                "document.querySelector('button[data-kind=\"extra\"]') && document.querySelector('button[data-kind=\"extra\"]').textContent.includes('(77 Z)') && document.querySelector('#board circle.mark-value') && [...document.querySelectorAll('#board circle.mark-value')].every(e => e.nextSibling.textContent === '61')",
+                10,
+            )
+            .await;
+            true
+        }
+        "cassandra" => {
+            let mut any = false;
+            for side in ["white", "black"] {
+                let Some(rest) = v.observation.split(&format!("| {side} ")).nth(1) else {
+                    continue;
+                };
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                if let [target, "due", n, ..] = words[..] {
+                    let (role, sq) = target.split_once('@').unwrap();
+                    if sq == "?" {
+                        continue;
+                    }
+                    let badge = format!("{}{n}", role.to_uppercase());
+                    wait_js(
+                        c,
+                        &format!("[...document.querySelectorAll(\"#board g[data-square='{sq}'] circle.mark-prophecy\")].some(e => e.nextSibling.textContent === '{badge}') && document.getElementById('mechanics').textContent.includes('starts move {n}')"),
+                        10,
+                    )
+                    .await;
+                    any = true;
+                }
+            }
+            any
+        }
+        "adrenaline" => {
+            let Some(stacks) = v.observation.split(" | ").nth(1) else {
+                return false;
+            };
+            let mut any = false;
+            for s in stacks.split_whitespace() {
+                let (sq, n) = s.split_once('=').unwrap();
+                wait_js(
+                    c,
+                    &format!("[...document.querySelectorAll(\"#board g[data-square='{sq}'] circle.mark-checker\")].some(e => e.nextSibling.textContent === '{n}')"),
+                    10,
+                )
+                .await;
+                any = true;
+            }
+            any
+        }
+        _ => false,
+    }
 }
 
 /// Every variant the server lists, by clicks.

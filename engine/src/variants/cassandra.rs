@@ -24,6 +24,9 @@
 //!   (`royal-capture`).
 //! - Prophecies are public; with `secret = true` the opponent's pending square is hidden
 //!   (information keys omit it and `sample_world` redraws it uniformly).
+//! - The observation names each pending prophecy's due move (`black p@e4 due 3`: it
+//!   falls due as Black starts move 3, the FEN's move count), also for a secret one:
+//!   when it was made is public (`rule_observation_says_the_move_a_prophecy_falls_due`).
 //!
 //! Decisions where the texts are silent (tested below): a removed rook on its castling
 //! square loses that castling right; removing the pawn that just made a double step
@@ -373,6 +376,24 @@ impl Cassandra {
         }
     }
 
+    /// The move number (the FEN's full-move count) at whose start, by the prophet `who`,
+    /// the pending prophecy `p` falls due. Public even when the square is secret: both
+    /// seats saw when it was made, and the information key keeps `due`.
+    fn due_move(&self, p: Prophecy, who: usize) -> u32 {
+        let color = if who == 0 { Color::White } else { Color::Black };
+        let fullmoves = self.board.fullmoves() as u32;
+        // Whether `color` has begun its current turn (its prophecy already resolved or not
+        // due): its next start is then after its coming move.
+        let started = self.board.turn() == color && !self.awaiting_prophecy;
+        let next_start_moves = self.moves_made[who] + started as u32;
+        let next_start_fullmove = match (self.board.turn() == color, color) {
+            (true, _) => fullmoves + started as u32,
+            (false, Color::White) => fullmoves + 1,
+            (false, Color::Black) => fullmoves,
+        };
+        next_start_fullmove + p.due.saturating_sub(next_start_moves)
+    }
+
     fn prophecy_key(p: Option<Prophecy>, who: usize, with_square: bool) -> u64 {
         match p {
             None => 0,
@@ -570,8 +591,10 @@ impl Game for Cassandra {
     fn observation(&self, seat: Seat) -> String {
         let show = |who: usize| match self.pending[who] {
             None => "-".to_string(),
-            Some(p) if self.params.secret && who != seat => format!("{}@?", p.role.char()),
-            Some(p) => format!("{}@{}", p.role.char(), p.square),
+            Some(p) if self.params.secret && who != seat => {
+                format!("{}@? due {}", p.role.char(), self.due_move(p, who))
+            }
+            Some(p) => format!("{}@{} due {}", p.role.char(), p.square, self.due_move(p, who)),
         };
         format!(
             "{} | white {} | black {}",
@@ -720,6 +743,36 @@ mod tests {
             Role::Knight,
             "success climbs one rung"
         );
+    }
+
+    #[test]
+    fn rule_observation_says_the_move_a_prophecy_falls_due() {
+        // Black's prophecy with move 1 falls due as black starts move 3; white's with
+        // move 2 as white starts move 4. Every view in between says the same move, and
+        // a secret prophecy's due move is seen by the opponent too (the square is not).
+        let all = [
+            "e2e4", "e7e5", "@e4", "g1f3", "@d5", "b8c6", "f1c4", "@-", "a7a6",
+        ];
+        for secret in [false, true] {
+            let params = CassandraParams {
+                secret,
+                ..Default::default()
+            };
+            for n in 3..=all.len() {
+                let g = replay(Cassandra::new(&params), &all[..n]).unwrap();
+                let (own, theirs) = (g.observation(1), g.observation(0));
+                if n < 8 {
+                    assert!(own.contains("black p@e4 due 3"), "{n}: {own}");
+                    let shown = if secret { "black p@? due 3" } else { "black p@e4 due 3" };
+                    assert!(theirs.contains(shown), "{n}: {theirs}");
+                } else {
+                    assert!(own.contains("black -"), "{n}: resolved: {own}");
+                }
+                if n >= 5 {
+                    assert!(theirs.contains("white p@d5 due 4"), "{n}: {theirs}");
+                }
+            }
+        }
     }
 
     #[test]
