@@ -140,7 +140,7 @@ MECH.expedition = {
     const p = parts(obs)[1] || "-";
     const m = p.match(/attempt ([a-h][1-8])([a-h][1-8])(?: allowed ([a-h][1-8]))?/);
     const rolls = (ctx.view && ctx.view.record ? ctx.view.record : []).filter((a) => a.startsWith("roll:"));
-    const lastRoll = rolls.length ? [["last dice roll", rolls[rolls.length - 1].slice(5)]] : [];
+    const lastRoll = rolls.length ? [["last roll: farthest distance", rolls[rolls.length - 1].slice(5) + " square(s)"]] : [];
     if (!m) return { facts: [["attempt", "none pending"]].concat(lastRoll) };
     const marks = [{ sq: m[1], kind: "under", color: "#c60", cls: "attempt" }, { sq: m[2], kind: "under", color: "#c60", dash: "6 4", cls: "attempt" }];
     if (m[3]) marks.push({ sq: m[3], kind: "badge", text: "max", color: "#2e8b57", cls: "allowed" });
@@ -153,6 +153,11 @@ MECH.expedition = {
       marks, lastMove: null,
       facts: [["attempt", `${m[1]} → ${m[2]}`], ["dice", m[3] ? `allow up to ${m[3]}: pick a violet square` : "rolling…"]].concat(lastRoll, table),
     };
+  },
+  events(prev, st, ctx) {
+    const rec = (ctx.view && ctx.view.record) || [];
+    const last = rec[rec.length - 1] || "";
+    return last.startsWith("roll:") ? [`the dice allow ${last.slice(5)} square(s) of the attempt`] : [];
   },
 };
 
