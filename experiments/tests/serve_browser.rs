@@ -308,8 +308,9 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let mut seats = vec!["human".to_string()];
     seats.resize(n, "random".to_string());
     // Expedition starts where a long bishop move (a dice attempt) is open, so its
-    // screenshot shows the attempt and the squares the dice allow; Adrenaline where a
-    // capture is open, so a checker is placed (by a click) before the screenshot.
+    // screenshot shows the attempt and the squares the dice allow; Adrenaline and Zombie
+    // where a capture is open, so a checker is placed (or the captured pawn buried) by a
+    // click before the screenshot.
     let mut body = json!({"variant": variant, "seed": 7, "seats": seats});
     let first = match variant {
         "expedition" => {
@@ -317,7 +318,7 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
                 json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
             Some("f1a6")
         }
-        "adrenaline" => {
+        "adrenaline" | "zombie" => {
             body["opening"] =
                 json!("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
             Some("e4d5")
