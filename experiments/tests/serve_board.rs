@@ -163,7 +163,10 @@ fn rule_serve_view_carries_the_games_own_params() {
         // Defaults fill what was not given.
         let d = engine::variants::clairvoyant::ClairvoyantParams::default();
         assert_eq!(p["max_guesses"], d.max_guesses, "{p}");
-        assert_ne!(d.values.extra_move, 77, "the test needs a non-default value");
+        assert_ne!(
+            d.values.extra_move, 77,
+            "the test needs a non-default value"
+        );
     }
     let c = post_json(
         "/api/games",
@@ -191,8 +194,16 @@ fn serve_view_params_keep_fixed_assignments_hidden() {
     for (seat, token) in tokens.iter().enumerate() {
         let v = get_json(&format!("/api/games/{id}/state?seat={seat}&token={token}"));
         assert_eq!(v["params"]["ply_cap"], 7, "{v}");
-        assert!(v["params"].get("white_assigns").is_none(), "{}", v["params"]);
-        assert!(v["params"].get("black_assigns").is_none(), "{}", v["params"]);
+        assert!(
+            v["params"].get("white_assigns").is_none(),
+            "{}",
+            v["params"]
+        );
+        assert!(
+            v["params"].get("black_assigns").is_none(),
+            "{}",
+            v["params"]
+        );
         assert!(!v.to_string().contains("KQ,QN,RB,NR,BK"), "{v}");
     }
 }

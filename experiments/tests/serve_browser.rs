@@ -314,13 +314,11 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let mut body = json!({"variant": variant, "seed": 7, "seats": seats});
     let first = match variant {
         "expedition" => {
-            body["opening"] =
-                json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+            body["opening"] = json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
             Some("f1a6")
         }
         "adrenaline" | "zombie" => {
-            body["opening"] =
-                json!("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+            body["opening"] = json!("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
             Some("e4d5")
         }
         _ => None,
@@ -328,7 +326,8 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     // Clairvoyant with its own Zorkmid table: the page must show these prices, not the
     // defaults (which the view's `params` replace).
     if variant == "clairvoyant" {
-        let each = json!({"pawn": 61, "knight": 61, "bishop": 61, "rook": 61, "queen": 61, "king": 61});
+        let each =
+            json!({"pawn": 61, "knight": 61, "bishop": 61, "rook": 61, "queen": 61, "king": 61});
         body["params"] = json!({"values": {"extra_move": 77, "move_destination": each}});
     }
     let mut checked = false;
@@ -413,7 +412,10 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         assert!(blind_played, "time: no blind move was played by clicks");
     }
     if ["clairvoyant", "cassandra", "adrenaline"].contains(&variant) {
-        assert!(checked, "{variant}: the page's rule numbers were never checked");
+        assert!(
+            checked,
+            "{variant}: the page's rule numbers were never checked"
+        );
     }
     let v = api_state(addr, &g.id, 0, &t[0]);
     if !v.perfect_information {
@@ -454,7 +456,10 @@ fn expedition_seed_with_a_choice(addr: &str, body: &Value) -> u64 {
             if !v.thinking && !matches!(v.turn, experiments::serve::api::TurnView::Chance) {
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "expedition: no roll");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "expedition: no roll"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -472,10 +477,19 @@ fn expedition_seed_with_a_choice(addr: &str, body: &Value) -> u64 {
 ///   drawn under their pieces.
 async fn variant_check(c: &Client, variant: &str, v: &experiments::serve::api::SeatView) -> bool {
     match variant {
-        "clairvoyant" if v.legal.iter().any(|a| a.starts_with("guess:") && a.len() == 10) => {
+        "clairvoyant"
+            if v.legal
+                .iter()
+                .any(|a| a.starts_with("guess:") && a.len() == 10) =>
+        {
             // The sheet keeps the kind last picked: pick "piece → square" (its badges
             // price each piece's destination guess).
-            wait_js(c, "document.querySelector('button[data-kind=\"dest\"]')", 10).await;
+            wait_js(
+                c,
+                "document.querySelector('button[data-kind=\"dest\"]')",
+                10,
+            )
+            .await;
             c.execute(
                 "document.querySelector('button[data-kind=\"dest\"]').click();",
                 vec![],

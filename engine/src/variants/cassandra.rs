@@ -594,7 +594,12 @@ impl Game for Cassandra {
             Some(p) if self.params.secret && who != seat => {
                 format!("{}@? due {}", p.role.char(), self.due_move(p, who))
             }
-            Some(p) => format!("{}@{} due {}", p.role.char(), p.square, self.due_move(p, who)),
+            Some(p) => format!(
+                "{}@{} due {}",
+                p.role.char(),
+                p.square,
+                self.due_move(p, who)
+            ),
         };
         format!(
             "{} | white {} | black {}",
@@ -762,7 +767,11 @@ mod tests {
                 // White's third move (with its own prophecy pending) starts black's turn.
                 if n < 7 {
                     assert!(own.contains("black p@e4 due 3"), "{n}: {own}");
-                    let shown = if secret { "black p@? due 3" } else { "black p@e4 due 3" };
+                    let shown = if secret {
+                        "black p@? due 3"
+                    } else {
+                        "black p@e4 due 3"
+                    };
                     assert!(theirs.contains(shown), "{n}: {theirs}");
                 } else {
                     assert!(own.contains("black -"), "{n}: resolved: {own}");

@@ -72,7 +72,9 @@ pub async fn par(Query(q): Query<ParQuery>) -> Result<Json<serde_json::Value>, A
         return Err(ApiError::bad_request("position: longer than a hole can be"));
     }
     if q.rules.as_ref().is_some_and(|r| r.len() > 2000) {
-        return Err(ApiError::bad_request("rules: longer than Golf's rules can be"));
+        return Err(ApiError::bad_request(
+            "rules: longer than Golf's rules can be",
+        ));
     }
     let rules = rules_from(q.rules.as_deref())?;
     tokio::task::spawn_blocking(move || par_json(&q.position, &rules))
