@@ -26,7 +26,8 @@
 //!   (information keys omit it and `sample_world` redraws it uniformly).
 //! - The observation names each pending prophecy's due move (`black p@e4 due 3`: it
 //!   falls due as Black starts move 3, the FEN's move count), also for a secret one:
-//!   when it was made is public (`rule_observation_says_the_move_a_prophecy_falls_due`).
+//!   when it was made is public (`rule_observation_says_the_move_a_prophecy_falls_due` in
+//!   `engine/tests/cassandra_observation.rs`).
 //!
 //! Decisions where the texts are silent (tested below): a removed rook on its castling
 //! square loses that castling right; removing the pawn that just made a double step
@@ -748,39 +749,6 @@ mod tests {
             Role::Knight,
             "success climbs one rung"
         );
-    }
-
-    #[test]
-    fn rule_observation_says_the_move_a_prophecy_falls_due() {
-        // Black's prophecy with move 1 falls due as black starts move 3; white's with
-        // move 2 as white starts move 4. Every view in between says the same move, and
-        // a secret prophecy's due move is seen by the opponent too (the square is not).
-        let all = ["e2e4", "e7e5", "@e4", "g1f3", "@d5", "b8c6", "f1c4", "a7a6"];
-        for secret in [false, true] {
-            let params = CassandraParams {
-                secret,
-                ..Default::default()
-            };
-            for n in 3..=all.len() {
-                let g = replay(Cassandra::new(&params), &all[..n]).unwrap();
-                let (own, theirs) = (g.observation(1), g.observation(0));
-                // White's third move (with its own prophecy pending) starts black's turn.
-                if n < 7 {
-                    assert!(own.contains("black p@e4 due 3"), "{n}: {own}");
-                    let shown = if secret {
-                        "black p@? due 3"
-                    } else {
-                        "black p@e4 due 3"
-                    };
-                    assert!(theirs.contains(shown), "{n}: {theirs}");
-                } else {
-                    assert!(own.contains("black -"), "{n}: resolved: {own}");
-                }
-                if n >= 5 {
-                    assert!(theirs.contains("white p@d5 due 4"), "{n}: {theirs}");
-                }
-            }
-        }
     }
 
     #[test]
