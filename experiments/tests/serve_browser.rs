@@ -8,7 +8,10 @@
 //! the API) whose export replays with `chesslab replay` and whose move list is SAN; a Golf
 //! hole whose record verifies as a solution; a game made from the generated parameter
 //! form. After every scenario the browser's console log (read through chromedriver) must
-//! hold no error.
+//! hold no error. Where the page shows numbers of its own, `variant_check` reads them:
+//! Clairvoyant (created with its own Zorkmid table) prices its guesses from that table,
+//! Cassandra's prophecies carry the due move the observation names, and Adrenaline's
+//! checkers (the game opens on a capture) sit under their pieces.
 //!
 //! The clicks for an action come from the page's own `clickPlan(action)` (the squares,
 //! pocket items, form cells and buttons a person would click, as CSS selectors); the test
