@@ -223,10 +223,18 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
                 "thinking",
                 "practice",
                 "seed",
+                "params",
                 "audit"
             ]
             .contains(k),
             "unexpected field {k}"
+        );
+    }
+    // The parameters are public rules; those that fix hidden state are left out.
+    for hidden in ["white_assigns", "black_assigns"] {
+        assert!(
+            game.turn() == Turn::Terminal || raw["params"].get(hidden).is_none(),
+            "{hidden} in a running game's view"
         );
     }
     assert!(!text.contains(&format!("{game:?}")));

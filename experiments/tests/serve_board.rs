@@ -1,6 +1,8 @@
 //! The routes issue 38 adds to the board, over real HTTP on loopback: each variant's
-//! rules card is its section of `docs/RULES.md`, the Golf par is the solver's, the page's
-//! script files are served and linked, and the page's facts route answers.
+//! rules card is its section of `docs/RULES.md`, the Golf par is the solver's under the
+//! rules it is given, the page's script files are served and linked, the page's facts
+//! route answers, and every view carries the game's own parameters (less the ones that
+//! fix hidden state while the game runs).
 
 mod common;
 
@@ -17,6 +19,12 @@ fn addr() -> &'static str {
 
 fn get(path: &str) -> (u16, String) {
     common::http::request(addr(), "GET", path, b"")
+}
+
+fn post_json(path: &str, body: Value) -> Value {
+    let (st, text) = common::http::request(addr(), "POST", path, body.to_string().as_bytes());
+    assert!(st == 200 || st == 201, "{path}: {st} {text}");
+    serde_json::from_str(&text).unwrap()
 }
 
 fn get_json(path: &str) -> Value {
@@ -107,4 +115,95 @@ fn serve_page_scripts_are_served_and_linked() {
     assert_eq!(st, 200);
     assert!(css.contains("#board"), "board.css: {}", &css[..80]);
     assert_eq!(get_json("/api/board")["results"], false);
+}
+
+#[test]
+fn rule_serve_golf_par_uses_the_given_rules() {
+    let hole = "8/8/8/n7/8/8/8/RR6%20chosen=Rn";
+    // The rules the page sends (its view's `params.rules`) are read and checked.
+    let rules = serde_json::to_string(&GolfParams {
+        king_step: engine::variants::golf::KingStep::NoBorrowedMove,
+        ..GolfParams::default()
+    })
+    .unwrap();
+    let r = get_json(&format!(
+        "/api/golf/par?position={hole}&rules={}",
+        rules.replace('"', "%22").replace(' ', "%20")
+    ));
+    assert_eq!(r["par"], 1, "{r}");
+    let (st, text) = get(&format!(
+        "/api/golf/par?position={hole}&rules=%7B%22cards%22:1%7D"
+    ));
+    assert_eq!(st, 400, "{text}");
+    assert!(text.contains("rules.cards"), "{text}");
+    let (st, text) = get(&format!(
+        "/api/golf/par?position={hole}&rules=%7B%22nope%22:1%7D"
+    ));
+    assert_eq!(st, 400, "{text}");
+    assert!(text.contains("rules: not Golf rules"), "{text}");
+}
+
+/// A game created with its own parameters reports them in every seat's view (the page
+/// reads Clairvoyant's prices and Golf's rules from there, not from the defaults).
+#[test]
+fn rule_serve_view_carries_the_games_own_params() {
+    let c = post_json(
+        "/api/games",
+        serde_json::json!({"variant": "clairvoyant", "seats": ["human", "human"],
+            "params": {"values": {"extra_move": 77, "move": {"knight": 41}}, "costs": {"retraction": 13}}}),
+    );
+    let id = c["id"].as_str().unwrap();
+    for seat in 0..2 {
+        let token = c["tokens"][seat].as_str().unwrap();
+        let v = get_json(&format!("/api/games/{id}/state?seat={seat}&token={token}"));
+        let p = &v["params"];
+        assert_eq!(p["values"]["extra_move"], 77, "{p}");
+        assert_eq!(p["values"]["move"]["knight"], 41, "{p}");
+        assert_eq!(p["costs"]["retraction"], 13, "{p}");
+        // Defaults fill what was not given.
+        let d = engine::variants::clairvoyant::ClairvoyantParams::default();
+        assert_eq!(p["max_guesses"], d.max_guesses, "{p}");
+        assert_ne!(
+            d.values.extra_move, 77,
+            "the test needs a non-default value"
+        );
+    }
+    let c = post_json(
+        "/api/games",
+        serde_json::json!({"variant": "golf", "seats": ["human"],
+            "params": "move_cap = 9\n[rules]\nking_step = \"no-borrowed-move\""}),
+    );
+    let id = c["id"].as_str().unwrap();
+    let token = c["tokens"][0].as_str().unwrap();
+    let v = get_json(&format!("/api/games/{id}/state?seat=0&token={token}"));
+    assert_eq!(v["params"]["move_cap"], 9, "{v}");
+    assert_eq!(v["params"]["rules"]["king_step"], "no-borrowed-move", "{v}");
+}
+
+/// Masquerade's fixed assignments are hidden state, not rules: no seat's view of a
+/// running game carries them; once the game is over they are shown.
+#[test]
+fn serve_view_params_keep_fixed_assignments_hidden() {
+    let c = post_json(
+        "/api/games",
+        serde_json::json!({"variant": "masquerade", "seats": ["human", "human"],
+            "params": {"white_assigns": "KQ,QN,RB,NR,BK", "ply_cap": 7}}),
+    );
+    let id = c["id"].as_str().unwrap();
+    let tokens: Vec<&str> = (0..2).map(|s| c["tokens"][s].as_str().unwrap()).collect();
+    for (seat, token) in tokens.iter().enumerate() {
+        let v = get_json(&format!("/api/games/{id}/state?seat={seat}&token={token}"));
+        assert_eq!(v["params"]["ply_cap"], 7, "{v}");
+        assert!(
+            v["params"].get("white_assigns").is_none(),
+            "{}",
+            v["params"]
+        );
+        assert!(
+            v["params"].get("black_assigns").is_none(),
+            "{}",
+            v["params"]
+        );
+        assert!(!v.to_string().contains("KQ,QN,RB,NR,BK"), "{v}");
+    }
 }

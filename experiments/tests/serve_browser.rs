@@ -8,7 +8,10 @@
 //! the API) whose export replays with `chesslab replay` and whose move list is SAN; a Golf
 //! hole whose record verifies as a solution; a game made from the generated parameter
 //! form. After every scenario the browser's console log (read through chromedriver) must
-//! hold no error.
+//! hold no error. Where the page shows numbers of its own, `variant_check` reads them:
+//! Clairvoyant (created with its own Zorkmid table) prices its guesses from that table,
+//! Cassandra's prophecies carry the due move the observation names, and Adrenaline's
+//! checkers (the game opens on a capture) sit under their pieces.
 //!
 //! The clicks for an action come from the page's own `clickPlan(action)` (the squares,
 //! pocket items, form cells and buttons a person would click, as CSS selectors); the test
@@ -308,14 +311,33 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     let mut seats = vec!["human".to_string()];
     seats.resize(n, "random".to_string());
     // Expedition starts where a long bishop move (a dice attempt) is open, so its
-    // screenshot shows the attempt and the squares the dice allow.
+    // screenshot shows the attempt and the squares the dice allow; Adrenaline and Zombie
+    // where a capture is open, so a checker is placed (or the captured pawn buried) by a
+    // click before the screenshot.
     let mut body = json!({"variant": variant, "seed": 7, "seats": seats});
-    let first = if variant == "expedition" {
-        body["opening"] = json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        Some("f1a6")
-    } else {
-        None
+    let first = match variant {
+        "expedition" => {
+            body["opening"] = json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+            Some("f1a6")
+        }
+        "adrenaline" | "zombie" => {
+            body["opening"] = json!("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+            Some("e4d5")
+        }
+        _ => None,
     };
+    // Clairvoyant with its own Zorkmid table: the page must show these prices, not the
+    // defaults (which the view's `params` replace).
+    if variant == "clairvoyant" {
+        let each =
+            json!({"pawn": 61, "knight": 61, "bishop": 61, "rook": 61, "queen": 61, "king": 61});
+        body["params"] = json!({"values": {"extra_move": 77, "move_destination": each}});
+    }
+    let mut checked = false;
+    let mut shot_taken = false;
+    if variant == "expedition" {
+        body["seed"] = json!(expedition_seed_with_a_choice(addr, &body));
+    }
     let (g, t) = create(addr, body);
     open_seat(c, addr, &g.id, 0, &t[0]).await;
     // The rules card, one click away.
@@ -333,7 +355,12 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         .await
         .unwrap();
     // Time Chess plays on until one of its moves was made blind (at most 12 decisions).
-    let want = if variant == "time" { 12 } else { DECISIONS };
+    // Clairvoyant until seat 0 has filled a guess sheet (its prices checked).
+    let want = match variant {
+        "time" => 12,
+        "clairvoyant" => 10,
+        _ => DECISIONS,
+    };
     let mut blind_played = false;
     for k in 0..want {
         let v = wait_decision(addr, &g.id, &t[0]).await;
@@ -341,6 +368,12 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
             break;
         }
         wait_page_version(c, v.version).await;
+        checked |= variant_check(c, variant, &v).await;
+        // Expedition's screenshot shows the distance choice the dice left.
+        if variant == "expedition" && !shot_taken && v.legal.iter().any(|a| a.starts_with("go:")) {
+            shot(c, &format!("{variant}.png")).await;
+            shot_taken = true;
+        }
         let blind = v.observation.contains("blind view");
         if blind {
             // The blind seat's board: its own pieces, the enemy's greyed as last seen.
@@ -365,11 +398,14 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         }
         if blind {
             blind_played = true;
-            if k >= DECISIONS {
-                break;
-            }
         }
-        if k == 1 {
+        if k + 1 >= DECISIONS
+            && (variant != "time" || blind_played)
+            && (variant != "clairvoyant" || checked)
+        {
+            break;
+        }
+        if k == 1 && !shot_taken {
             let v = wait_decision(addr, &g.id, &t[0]).await;
             wait_page_version(c, v.version).await;
             shot(c, &format!("{variant}.png")).await;
@@ -377,6 +413,12 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     }
     if variant == "time" {
         assert!(blind_played, "time: no blind move was played by clicks");
+    }
+    if ["clairvoyant", "cassandra", "adrenaline"].contains(&variant) {
+        assert!(
+            checked,
+            "{variant}: the page's rule numbers were never checked"
+        );
     }
     let v = api_state(addr, &g.id, 0, &t[0]);
     if !v.perfect_information {
@@ -397,6 +439,117 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     }
     let errors = console_errors(c, driver).await;
     assert!(errors.is_empty(), "{variant}: console errors: {errors:?}");
+}
+
+/// A seed under which Expedition's opening attempt `f1a6` is cut short to a distance
+/// choice (the dice are the seed's first chance draw, so a game with this seed rolls the
+/// same): tried through the API on throwaway games.
+fn expedition_seed_with_a_choice(addr: &str, body: &Value) -> u64 {
+    for seed in 1..200u64 {
+        let mut b = body.clone();
+        b["seed"] = json!(seed);
+        let (g, t) = create(addr, b);
+        api_act(addr, &g.id, 0, &t[0], "f1a6");
+        let start = Instant::now();
+        loop {
+            let v = api_state(addr, &g.id, 0, &t[0]);
+            if v.legal.iter().filter(|a| a.starts_with("go:")).count() >= 2 {
+                return seed;
+            }
+            if !v.thinking && !matches!(v.turn, experiments::serve::api::TurnView::Chance) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "expedition: no roll"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    panic!("expedition: no seed in 1..200 cuts f1a6 short to a choice");
+}
+
+/// What the page must show of the view `v` (which it shows now) beyond the board, for the
+/// variants whose numbers come from the game's parameters or from the server: true when
+/// there was something to check.
+/// - Clairvoyant's guess sheet prices this game's table (77 Z an extra move, 61 Z each
+///   destination guess), not the defaults.
+/// - Cassandra's prophecies sit on their squares with the move the observation says they
+///   fall due (the server's count, not an estimate).
+/// - Adrenaline's checkers (after the opening capture and the click that places one) are
+///   drawn under their pieces.
+async fn variant_check(c: &Client, variant: &str, v: &experiments::serve::api::SeatView) -> bool {
+    match variant {
+        "clairvoyant"
+            if v.legal
+                .iter()
+                .any(|a| a.starts_with("guess:") && a.len() == 10) =>
+        {
+            // The sheet keeps the kind last picked: pick "piece → square" (its badges
+            // price each piece's destination guess).
+            wait_js(
+                c,
+                "document.querySelector('button[data-kind=\"dest\"]')",
+                10,
+            )
+            .await;
+            c.execute(
+                "document.querySelector('button[data-kind=\"dest\"]').click();",
+                vec![],
+            )
+            .await
+            .unwrap();
+            wait_js(
+                c,
+                "(!document.querySelector('button[data-kind=\"extra\"]') || document.querySelector('button[data-kind=\"extra\"]').textContent.includes('(77 Z)')) && document.querySelector('#board circle.mark-value') && [...document.querySelectorAll('#board circle.mark-value')].every(e => e.nextSibling.textContent === '61')",
+                10,
+            )
+            .await;
+            true
+        }
+        "cassandra" => {
+            let mut any = false;
+            for side in ["white", "black"] {
+                let Some(rest) = v.observation.split(&format!("| {side} ")).nth(1) else {
+                    continue;
+                };
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                if let [target, "due", n, ..] = words[..] {
+                    let (role, sq) = target.split_once('@').unwrap();
+                    if sq == "?" {
+                        continue;
+                    }
+                    let badge = format!("{}{n}", role.to_uppercase());
+                    wait_js(
+                        c,
+                        &format!("[...document.querySelectorAll(\"#board g[data-square='{sq}'] circle.mark-prophecy\")].some(e => e.nextSibling.textContent === '{badge}') && document.getElementById('mechanics').textContent.includes('starts move {n}')"),
+                        10,
+                    )
+                    .await;
+                    any = true;
+                }
+            }
+            any
+        }
+        "adrenaline" => {
+            let Some(stacks) = v.observation.split(" | ").nth(1) else {
+                return false;
+            };
+            let mut any = false;
+            for s in stacks.split_whitespace() {
+                let (sq, n) = s.split_once('=').unwrap();
+                wait_js(
+                    c,
+                    &format!("[...document.querySelectorAll(\"#board g[data-square='{sq}'] circle.mark-checker\")].some(e => e.nextSibling.textContent === '{n}')"),
+                    10,
+                )
+                .await;
+                any = true;
+            }
+            any
+        }
+        _ => false,
+    }
 }
 
 /// Every variant the server lists, by clicks.

@@ -24,6 +24,10 @@
 //!   (`royal-capture`).
 //! - Prophecies are public; with `secret = true` the opponent's pending square is hidden
 //!   (information keys omit it and `sample_world` redraws it uniformly).
+//! - The observation names each pending prophecy's due move (`black p@e4 due 3`: it
+//!   falls due as Black starts move 3, the FEN's move count), also for a secret one:
+//!   when it was made is public (`rule_observation_says_the_move_a_prophecy_falls_due` in
+//!   `engine/tests/cassandra_observation.rs`).
 //!
 //! Decisions where the texts are silent (tested below): a removed rook on its castling
 //! square loses that castling right; removing the pawn that just made a double step
@@ -373,6 +377,24 @@ impl Cassandra {
         }
     }
 
+    /// The move number (the FEN's full-move count) at whose start, by the prophet `who`,
+    /// the pending prophecy `p` falls due. Public even when the square is secret: both
+    /// seats saw when it was made, and the information key keeps `due`.
+    fn due_move(&self, p: Prophecy, who: usize) -> u32 {
+        let color = if who == 0 { Color::White } else { Color::Black };
+        let fullmoves = self.board.fullmoves() as u32;
+        // Whether `color` has begun its current turn (its prophecy already resolved or not
+        // due): its next start is then after its coming move.
+        let started = self.board.turn() == color && !self.awaiting_prophecy;
+        let next_start_moves = self.moves_made[who] + started as u32;
+        let next_start_fullmove = match (self.board.turn() == color, color) {
+            (true, _) => fullmoves + started as u32,
+            (false, Color::White) => fullmoves + 1,
+            (false, Color::Black) => fullmoves,
+        };
+        next_start_fullmove + p.due.saturating_sub(next_start_moves)
+    }
+
     fn prophecy_key(p: Option<Prophecy>, who: usize, with_square: bool) -> u64 {
         match p {
             None => 0,
@@ -570,8 +592,15 @@ impl Game for Cassandra {
     fn observation(&self, seat: Seat) -> String {
         let show = |who: usize| match self.pending[who] {
             None => "-".to_string(),
-            Some(p) if self.params.secret && who != seat => format!("{}@?", p.role.char()),
-            Some(p) => format!("{}@{}", p.role.char(), p.square),
+            Some(p) if self.params.secret && who != seat => {
+                format!("{}@? due {}", p.role.char(), self.due_move(p, who))
+            }
+            Some(p) => format!(
+                "{}@{} due {}",
+                p.role.char(),
+                p.square,
+                self.due_move(p, who)
+            ),
         };
         format!(
             "{} | white {} | black {}",

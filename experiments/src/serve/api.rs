@@ -190,6 +190,12 @@ pub struct SeatView {
     /// The game's seed, once the game is over.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The game's own parameters (as created, defaults filled in): public rules the page
+    /// reads prices, par and counts from. A parameter that fixes hidden state (Masquerade's
+    /// `white_assigns`, `black_assigns`) is left out until the game is over
+    /// ([`super::rules::public_params`]).
+    #[serde(default)]
+    pub params: serde_json::Value,
     pub audit: Option<AuditView>,
 }
 

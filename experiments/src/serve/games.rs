@@ -321,6 +321,7 @@ impl<G: Game> Session for GameSession<G> {
             thinking: self.bot_due(),
             practice: self.practice,
             seed: over.then_some(self.seed),
+            params: super::rules::public_params(self.name, &self.params.0, over || audit),
             audit: audit.then(|| super::api::AuditView {
                 state: format!("{:?}", self.game),
                 observations: (0..self.game.num_seats())

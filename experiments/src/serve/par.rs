@@ -7,15 +7,18 @@
 //! - Limits: at most [`MAX_STATES`] states, [`MAX_SECONDS`] seconds and a 16 MiB table, so
 //!   a request never holds the server long; past them the answer is "par above N", said
 //!   as such (`{"par": null, "above": N}`).
-//! - The rules are Golf's defaults (the page does not know a game's changed rules; a
-//!   changed `king_step` can change par, which the page's note says).
+//! - The rules are the game's own: the page sends its view's `params.rules` (a Golf
+//!   hole's rules, JSON) as `rules=`; without it, Golf's defaults. Rules that do not
+//!   validate are a 400 naming the field.
 //!
-//! Test: `rule_serve_golf_par_is_the_solvers` in `experiments/tests/serve_board.rs`.
+//! Tests: `rule_serve_golf_par_is_the_solvers` and `rule_serve_golf_par_uses_the_given_rules`
+//! in `experiments/tests/serve_board.rs`.
 
 use super::api::ApiError;
 use agents::golf::{solve, Outcome, SolveLimits};
 use axum::extract::Query;
 use axum::Json;
+use engine::game::VariantParams;
 use engine::variants::golf::{GolfParams, GolfPosition};
 use serde::Deserialize;
 use std::time::Duration;
@@ -28,10 +31,26 @@ pub const MAX_SECONDS: f64 = 2.0;
 #[derive(Deserialize)]
 pub struct ParQuery {
     position: String,
+    /// The hole's rules as JSON (`GolfParams`); default: Golf's defaults.
+    #[serde(default)]
+    rules: Option<String>,
 }
 
-/// The par of `position` under the default rules, as JSON.
-pub fn par_json(position: &str) -> Result<serde_json::Value, ApiError> {
+/// The rules a par request names: `text` is JSON of [`GolfParams`] (defaults filled in).
+pub fn rules_from(text: Option<&str>) -> Result<GolfParams, ApiError> {
+    let Some(text) = text else {
+        return Ok(GolfParams::default());
+    };
+    let rules: GolfParams = serde_json::from_str(text)
+        .map_err(|e| ApiError::bad_request(format!("rules: not Golf rules: {e}")))?;
+    rules
+        .validate()
+        .map_err(|e| ApiError::bad_request(format!("rules.{}: {}", e.field, e.reason)))?;
+    Ok(rules)
+}
+
+/// The par of `position` under `rules`, as JSON.
+pub fn par_json(position: &str, rules: &GolfParams) -> Result<serde_json::Value, ApiError> {
     let pos = GolfPosition::parse_any(position.trim())
         .map_err(|e| ApiError::bad_request(format!("position: not a Golf hole: {e}")))?;
     let limits = SolveLimits {
@@ -40,7 +59,7 @@ pub fn par_json(position: &str) -> Result<serde_json::Value, ApiError> {
         table_bytes: 16 << 20,
         ..SolveLimits::default()
     };
-    let r = solve(&pos, &GolfParams::default(), &limits);
+    let r = solve(&pos, rules, &limits);
     Ok(match r.outcome {
         Outcome::Par(n) => serde_json::json!({"par": n, "above": null, "impossible": false}),
         Outcome::ParAbove(n) => serde_json::json!({"par": null, "above": n, "impossible": false}),
@@ -52,7 +71,13 @@ pub async fn par(Query(q): Query<ParQuery>) -> Result<Json<serde_json::Value>, A
     if q.position.len() > 200 {
         return Err(ApiError::bad_request("position: longer than a hole can be"));
     }
-    tokio::task::spawn_blocking(move || par_json(&q.position))
+    if q.rules.as_ref().is_some_and(|r| r.len() > 2000) {
+        return Err(ApiError::bad_request(
+            "rules: longer than Golf's rules can be",
+        ));
+    }
+    let rules = rules_from(q.rules.as_deref())?;
+    tokio::task::spawn_blocking(move || par_json(&q.position, &rules))
         .await
         .map_err(|_| ApiError::internal("the solver's thread failed"))?
         .map(Json)

@@ -82,6 +82,27 @@ async fn rules(UrlPath(name): UrlPath<String>) -> Result<Json<serde_json::Value>
     ))
 }
 
+/// Parameters that fix hidden state rather than rules, by variant: left out of a running
+/// game's views (a seat must not read the other's secret from them).
+const HIDDEN_PARAMS: &[(&str, &str)] = &[
+    ("masquerade", "white_assigns"),
+    ("masquerade", "black_assigns"),
+];
+
+/// The parameters a seat's view carries: the game's own, less [`HIDDEN_PARAMS`] while the
+/// game runs (`reveal`: over, or an audit).
+pub fn public_params(variant: &str, params: &serde_json::Value, reveal: bool) -> serde_json::Value {
+    let mut p = params.clone();
+    if !reveal {
+        if let Some(map) = p.as_object_mut() {
+            for (_, key) in HIDDEN_PARAMS.iter().filter(|(v, _)| *v == variant) {
+                map.remove(*key);
+            }
+        }
+    }
+    p
+}
+
 /// The page's files served from here: (URL name, content type, compiled-in text).
 const ASSETS: &[(&str, &str, &str)] = &[
     ("board.js", JS, include_str!("assets/board.js")),

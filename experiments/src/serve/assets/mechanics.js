@@ -1,7 +1,9 @@
 // Each variant's mechanics on the chesslab board (served as /mechanics.js, loaded
 // after board.js and before app.js). Everything is read from the seat's own observation
 // text (engine/src/variants/<variant>/ writes it), so the page can never show more than
-// the seat knows. A variant entry may give:
+// the seat knows, and every rule number (prices, dice table, hand size, Golf's rules)
+// from the view's `params` (`ctx.params`: the game's own parameters, never the
+// variant's defaults). A variant entry may give:
 //   parse(obs, ctx)     -> state {rows, greyed, marks, facts: [[label, value]], ...}
 //   panel(st, ctx, box) -> fills the variant's side panel (hands, balances, grids)
 //   controls(st, legal, ctx, box) -> draws its own forms; returns the actions it handles
@@ -95,26 +97,21 @@ MECH["crowded-house"] = {
   },
 };
 
+// Cassandra: each pending prophecy on its square with the move it falls due, as the
+// observation says it (`black p@e4 due 3`: resolved as Black starts move 3; a secret
+// prophecy of the opponent is `p@? due 3`, drawn in the facts only).
 MECH.cassandra = {
   san: true, check: true,
-  parse(obs, ctx) {
+  parse(obs) {
     const ps = parts(obs);
     const marks = [], facts = [];
-    ctx.ui.due = ctx.ui.due || {};
-    const move = +(String(obs).split(" ")[5] || 1);
     ["white", "black"].forEach((side, i) => {
       const p = (ps.find((x) => x.startsWith(side + " ")) || "").slice(side.length + 1);
-      const m = p.match(/^([a-z])@([a-h][1-8]|\?)$/i);
-      if (!m) { delete ctx.ui.due[side]; facts.push([`${side} prophecy`, "none"]); return; }
-      // Falls due at the prophet's second turn after it was made: seen first at
-      // move N (the FEN's move number), due at move N+2.
-      const key = p;
-      // White's prophecy is first seen in the same move number it was made in, Black's
-      // one move number later (the FEN's count rises after Black's move).
-      if (!ctx.ui.due[side] || ctx.ui.due[side].key !== key) ctx.ui.due[side] = { key, at: move + (i === 0 ? 2 : 1) };
-      const due = ctx.ui.due[side].at;
-      facts.push([`${side} prophecy`, `${pieceName(m[1])} on ${m[2]}, falls due at move ${due}`]);
-      if (m[2] !== "?") marks.push({ sq: m[2], kind: "badge", text: `${m[1].toUpperCase()}${due}`, color: i ? "#222" : "#b33", cls: "prophecy" });
+      const m = p.match(/^([a-z])@([a-h][1-8]|\?) due (\d+)$/i);
+      if (!m) { facts.push([`${side} prophecy`, "none"]); return; }
+      const where = m[2] === "?" ? "a secret square" : m[2];
+      facts.push([`${side} prophecy`, `${pieceName(m[1])} on ${where}, falls due as ${side} starts move ${m[3]}`]);
+      if (m[2] !== "?") marks.push({ sq: m[2], kind: "badge", text: `${m[1].toUpperCase()}${m[3]}`, color: i ? "#222" : "#b33", cls: "prophecy" });
     });
     return { marks, facts };
   },
@@ -143,14 +140,24 @@ MECH.expedition = {
     const p = parts(obs)[1] || "-";
     const m = p.match(/attempt ([a-h][1-8])([a-h][1-8])(?: allowed ([a-h][1-8]))?/);
     const rolls = (ctx.view && ctx.view.record ? ctx.view.record : []).filter((a) => a.startsWith("roll:"));
-    const lastRoll = rolls.length ? [["last dice roll", rolls[rolls.length - 1].slice(5)]] : [];
+    const lastRoll = rolls.length ? [["last roll: farthest distance", rolls[rolls.length - 1].slice(5) + " square(s)"]] : [];
     if (!m) return { facts: [["attempt", "none pending"]].concat(lastRoll) };
     const marks = [{ sq: m[1], kind: "under", color: "#c60", cls: "attempt" }, { sq: m[2], kind: "under", color: "#c60", dash: "6 4", cls: "attempt" }];
     if (m[3]) marks.push({ sq: m[3], kind: "badge", text: "max", color: "#2e8b57", cls: "allowed" });
+    // The game's own dice table row for this attempt's length (sum of two dice → the
+    // farthest distance allowed).
+    const n = Math.max(Math.abs(fileOf(m[1]) - fileOf(m[2])), Math.abs(rankOf(m[1]) - rankOf(m[2])));
+    const row = ((ctx.params || {}).table || [])[n - 2];
+    const table = row ? [["dice table, " + n + " squares (sum: farthest)", row.map((x, i) => `${i + 2}:${x}`).join(" ")]] : [];
     return {
       marks, lastMove: null,
-      facts: [["attempt", `${m[1]} → ${m[2]}`], ["dice", m[3] ? `allow up to ${m[3]}: pick a violet square` : "rolling…"]].concat(lastRoll),
+      facts: [["attempt", `${m[1]} → ${m[2]}`], ["dice", m[3] ? `allow up to ${m[3]}: pick a violet square` : "rolling…"]].concat(lastRoll, table),
     };
+  },
+  events(prev, st, ctx) {
+    const rec = (ctx.view && ctx.view.record) || [];
+    const last = rec[rec.length - 1] || "";
+    return last.startsWith("roll:") ? [`the dice allow ${last.slice(5)} square(s) of the attempt`] : [];
   },
 };
 
@@ -377,7 +384,7 @@ MECH.cooperative = {
   },
   panel(st, ctx, box) {
     box.append(h("p", {}, h("b", { text: "Phase: " }), st.phase),
-      h("p", {}, h("b", { text: "Your hand: " }), cardChips(st.hand)),
+      h("p", {}, h("b", { text: "Your hand: " }), cardChips(st.hand), (ctx.params || {}).hand_size ? ` (hands refill to ${ctx.params.hand_size})` : ""),
       h("p", {}, h("b", { text: "Partner's hand: " }), `${st.partner} cards (hidden)`),
       h("p", {}, h("b", { text: "Discard stacks: " }), "white ", cardChips(st.stackW), " black ", cardChips(st.stackB)),
       h("p", {}, h("b", { text: "Score so far (captured): " }), cardChips(st.captured), ` · draw pile ${st.pile}`));
@@ -460,9 +467,9 @@ MECH.clairvoyant = {
         ["extra", `buys an extra move (${vals.extra_move ?? "?"} Z)`, (g) => g === "guess:extra", null],
       ].filter((k) => guesses.some(k[2]));
       if (!kinds.some((k) => k[0] === ctx.ui.guessKind)) ctx.ui.guessKind = kinds[0][0];
-      const made = Math.max(0, ((ctx.params && ctx.params.max_guesses) || 3) - 0);
-      box.append(h("h4", { text: `Guess sheet: guess ${st.guessesThisTurn + 1} of ${made}` }),
-        h("p", { class: "note", text: "Guess what the opponent will do this turn: pick a kind, then click the board (a piece, or a piece and then its square). The badges show each guess's value in Zorkmids (default table); Pass ends the sheet." }));
+      const most = (ctx.params || {}).max_guesses ?? "?";
+      box.append(h("h4", { text: `Guess sheet: guess ${st.guessesThisTurn + 1} of ${most}` }),
+        h("p", { class: "note", text: "Guess what the opponent will do this turn: pick a kind, then click the board (a piece, or a piece and then its square). The badges show each guess's value in Zorkmids (this game's table); Pass ends the sheet." }));
       const row = h("div", { class: "kinds" });
       for (const [k, label] of kinds) row.append(h("button", { class: "kind" + (ctx.ui.guessKind === k ? " on" : ""), "data-kind": k, onclick: () => { ctx.ui.guessKind = k; ctx.clearSelection(); ctx.rerender(); } }, label));
       box.append(row);
@@ -483,14 +490,18 @@ MECH.clairvoyant = {
       handled.push(...guesses);
     }
     if (buys.length) {
-      box.append(h("p", { class: "note", text: `Purchases: ${buys.length} bought move(s), click a piece, then its square. Prices (default table): quiet extra move ${Object.entries(costs.extra_quiet || {}).map(([k, v]) => `${k} ${v}`).join(", ")}; capture ${Object.entries(costs.extra_capture || {}).map(([k, v]) => `${k} ${v}`).join(", ")} Z.` }));
+      // Each piece that may make a bought move carries its quiet price; the note gives
+      // the capture prices.
+      const from = new Set(buys.map((b) => (b.match(/^buy:([a-h][1-8])/) || [])[1]).filter(Boolean));
+      if (rows) st.marks = (st.marks || []).concat([...from].map((sq) => ({ sq, kind: "badge", text: String((costs.extra_quiet || {})[pieceName(at(rows, sq) || "")] ?? "?"), color: "#8a5a00", cls: "price" })));
+      box.append(h("p", { class: "note", text: `Purchases: ${buys.length} bought move(s), click a piece (its badge: the quiet move's price), then its square. Prices (this game's table): quiet extra move ${Object.entries(costs.extra_quiet || {}).map(([k, v]) => `${k} ${v}`).join(", ")}; capture ${Object.entries(costs.extra_capture || {}).map(([k, v]) => `${k} ${v}`).join(", ")} Z.` }));
       handled.push(...buys);
     }
     const drops = legal.filter((a) => /^[A-Z]@[a-h][1-8]$/.test(a));
     if (drops.length) box.append(h("p", { class: "note", text: "Drops (pocket below) cost: " + Object.entries(costs.drop || {}).map(([k, v]) => `${k} ${v}`).join(", ") + " Z." }));
-    const r = costs.retraction ?? 10, rc = costs.retraction_check ?? 15, re = costs.retraction_escape ?? 25;
+    const r = costs.retraction ?? "?", rc = costs.retraction_check ?? "?", re = costs.retraction_escape ?? "?";
     if (legal.includes("retract")) box.append(actionButton("retract", `Force a retraction (${r} Z; ${rc} for a checking move; ${re} for an escape)`, ctx));
-    if (legal.includes("guess:retract")) box.append(actionButton("guess:retract", `Guess: my opponent will force a retraction (pays ${vals.retraction ?? 20} Z)`, ctx));
+    if (legal.includes("guess:retract")) box.append(actionButton("guess:retract", `Guess: my opponent will force a retraction (pays ${vals.retraction ?? "?"} Z)`, ctx));
     handled.push("retract", "guess:retract");
     if (st.paid.length) box.append(h("p", { class: "paid", text: "Last turn's guesses: " + st.paid.join(" · ") }));
     return handled;
@@ -578,7 +589,7 @@ MECH.zombie = {
 };
 
 // Golf: the chosen pieces framed in gold, the par (asked of the server's solver once per
-// hole) and the player's count.
+// hole, under the game's own rules from the view's params) and the player's count.
 MECH.golf = {
   check: false,
   parse(obs, ctx) {
@@ -591,7 +602,7 @@ MECH.golf = {
     if (ctx.ui.parFor === undefined && ctx.fetchPar) {
       ctx.ui.parFor = obs.split(" moves=")[0];
       ctx.ui.parAt = +moves;
-      ctx.fetchPar(ctx.ui.parFor).then((r) => { ctx.ui.par = r; ctx.rerender(); }).catch(() => { ctx.ui.par = { error: true }; });
+      ctx.fetchPar(ctx.ui.parFor, (ctx.params || {}).rules).then((r) => { ctx.ui.par = r; ctx.rerender(); }).catch(() => { ctx.ui.par = { error: true }; });
     }
     const r = ctx.ui.par;
     let par = "searching…";
@@ -600,7 +611,8 @@ MECH.golf = {
     else if (r && r.above !== null && r.above !== undefined) par = `above ${r.above + (ctx.ui.parAt || 0)} (search limit)`;
     else if (r && r.error) par = "unknown";
     const facts = [["chosen pieces (gold frames)", chosen.split("").map((c) => `${isWhite(c) ? "white" : "black"} ${pieceName(c)}`).join(", ") || "?"]];
-    facts.push(["par (default rules)", par], ["your moves", moves]);
+    const cap = (ctx.params || {}).move_cap;
+    facts.push(["par (this hole's rules)", par], ["your moves", cap ? `${moves} of at most ${cap}` : moves]);
     return { marks, facts };
   },
 };

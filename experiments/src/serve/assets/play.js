@@ -15,11 +15,14 @@
 // - Moves are shown in SAN for the variants whose moves are orthodox (mechanics.js `san`),
 //   computed here from the positions the page has seen (and from moves applied to them);
 //   where a position is unknown, or the variant has its own moves, its own notation.
+// - Prices, par, counts and every other rule number come from the view's `params` (the
+//   game's own parameters, which the server sends with every view), never from a
+//   variant's defaults: a game created with its own Zorkmid table shows its prices.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const DROP = /^(.+)@([a-z]\d{1,2})$/;
 let variants = [];
-let game = null; // {id, tokens, seats, seatNames, hotseat, audit, variant, params}
+let game = null; // {id, tokens, seats, seatNames, hotseat, audit, variant}
 let view = null; // the latest state
 let viewing = 0; // the seat whose view is shown
 let shownSeat = null; // the seat the curtain was last lifted for
@@ -157,7 +160,7 @@ function storeKey(id) { return "chesslab.game." + id; }
 function startGame(c, hotseat, audit) {
   closeGame();
   watchData = null;
-  game = { id: c.id, tokens: c.tokens, seats: c.seats, seatNames: c.seat_names, hotseat, audit, variant: c.variant, params: null };
+  game = { id: c.id, tokens: c.tokens, seats: c.seats, seatNames: c.seat_names, hotseat, audit, variant: c.variant };
   try { localStorage.setItem(storeKey(c.id), JSON.stringify({ tokens: c.tokens, seats: c.seats, seat_names: c.seat_names, hotseat, audit, variant: c.variant })); } catch (_) { /* storage off: no resume */ }
   history_.replaceState(null, "", "#game=" + encodeURIComponent(c.id));
   const humans = c.tokens.map((t, i) => (t ? i : -1)).filter((i) => i >= 0);
@@ -178,7 +181,6 @@ function startGame(c, hotseat, audit) {
   $("events").innerHTML = "";
   source = new EventSource(`/api/games/${game.id}/events`);
   source.addEventListener("version", () => refresh());
-  if (c.variant) api("GET", "/api/variants/" + encodeURIComponent(c.variant)).then((d) => { if (game && game.id === c.id) { game.params = d.params; } }).catch(() => {});
   refresh();
 }
 
@@ -274,8 +276,9 @@ function seatColour(seat, names) {
 function context(v) {
   return {
     variant: v.variant, seat: viewing, seatNames: v.seat_names, view: v, obs: v.observation, ui,
-    params: game && game.params, act, rerender: render,
-    fetchPar: (fen) => api("GET", "/api/golf/par?position=" + encodeURIComponent(fen)), clearSelection: () => { selected = null; pocket = null; },
+    params: v.params || {}, act, rerender: render,
+    fetchPar: (fen, rules) => api("GET", "/api/golf/par?position=" + encodeURIComponent(fen) + (rules ? "&rules=" + encodeURIComponent(JSON.stringify(rules)) : "")),
+    clearSelection: () => { selected = null; pocket = null; },
   };
 }
 
