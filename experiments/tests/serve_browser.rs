@@ -358,10 +358,12 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     // Clairvoyant until seat 0 has filled a guess sheet (its prices checked).
     let want = match variant {
         "time" => 12,
-        "clairvoyant" => 10,
+        "clairvoyant" => 16,
         _ => DECISIONS,
     };
     let mut blind_played = false;
+    // Clairvoyant's event log says in one line who guessed what and what it earned.
+    let mut guess_said = false;
     for k in 0..want {
         let v = wait_decision(addr, &g.id, &t[0]).await;
         if v.result.is_some() {
@@ -369,6 +371,17 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         }
         wait_page_version(c, v.version).await;
         checked |= variant_check(c, variant, &v).await;
+        if variant == "clairvoyant" && !guess_said {
+            guess_said = c
+                .execute(
+                    "return /(white|black) guessed \\S+: (\\+\\d+ Z|missed)/.test(document.getElementById('events').textContent);",
+                    vec![],
+                )
+                .await
+                .unwrap()
+                .as_bool()
+                .unwrap_or(false);
+        }
         // Expedition's screenshot shows the distance choice the dice left.
         if variant == "expedition" && !shot_taken && v.legal.iter().any(|a| a.starts_with("go:")) {
             shot(c, &format!("{variant}.png")).await;
@@ -401,7 +414,7 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         }
         if k + 1 >= DECISIONS
             && (variant != "time" || blind_played)
-            && (variant != "clairvoyant" || checked)
+            && (variant != "clairvoyant" || (checked && guess_said))
         {
             break;
         }
@@ -413,6 +426,12 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
     }
     if variant == "time" {
         assert!(blind_played, "time: no blind move was played by clicks");
+    }
+    if variant == "clairvoyant" {
+        assert!(
+            guess_said,
+            "clairvoyant: the event log never said a guess and what it earned"
+        );
     }
     if ["clairvoyant", "cassandra", "adrenaline"].contains(&variant) {
         assert!(

@@ -152,7 +152,19 @@ pub(super) fn wilson(k: usize, n: usize) -> (f64, f64, f64) {
     let p = k / n;
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+    // At k = 0 (k = n) the lower (upper) end is exactly 0 (1); computed, it comes out a
+    // rounding error away from it.
+    let low = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (p, low, high)
 }
 
 pub(super) fn summary(rows: &[DealRow]) -> Vec<SummaryRow> {

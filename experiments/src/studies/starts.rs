@@ -400,12 +400,13 @@ mod tests {
     #[test]
     fn non_chess960_openings_are_refused() {
         let t = start_table();
-        // A moved pawn, mismatched colours, the empty opening, a non-start back rank.
+        // A moved pawn, mismatched colours, the empty opening, a back rank that is no
+        // Chess960 start (both bishops on dark squares).
         for bad in [
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
             "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
             "",
-            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1",
+            "brbqknrn/pppppppp/8/8/8/8/PPPPPPPP/BRBQKNRN w - - 0 1",
         ] {
             assert_eq!(start_of(bad, &t), None, "{bad}");
         }

@@ -404,7 +404,7 @@ MECH.cooperative = {
 // pocket (the generic drop handling), retraction with its price.
 MECH.clairvoyant = {
   san: true, check: true,
-  parse(obs) {
+  parse(obs, ctx) {
     const ps = parts(obs);
     const bal = ps.find((x) => x.startsWith("you are")) || "";
     const bm = bal.match(/you are (\w+): (-?\d+)Z; (\w+): (\S+?)Z?$/) || [];
@@ -420,7 +420,12 @@ MECH.clairvoyant = {
     const last = turns.length ? turns[turns.length - 1] : null;
     const done = turns.filter((t) => t.acts.length && t.acts.some((a) => /^([a-h][1-8]){2}|^[A-Z]@|^pass$/.test(a)));
     const paid = [];
+    // One line per guess of the judged turn in the event log: who guessed, what, and what
+    // it earned by this game's table (the piece read where the turn left it).
+    const said = [];
     const judged = last && last.acts.length ? last : done.length ? done[done.length - 1] : null;
+    const rows = placement(obs);
+    const vals = ((ctx && ctx.params) || {}).values || {};
     if (judged) {
       // The turn's moves that stood (a retraction takes back the free move before it).
       const acts = [];
@@ -438,10 +443,23 @@ MECH.clairvoyant = {
         else if (b === "extra") hit = acts.some((a) => a.startsWith("buy:"));
         else if (b === "retract") hit = judged.acts.includes("retract");
         paid.push(`${b} ${hit ? "paid" : "missed"}`);
+        const moved = moves.find((m) => m.startsWith(b.slice(0, 2)));
+        const where = moved ? moved.slice(2, 4) : drops.length ? drops[0].slice(2, 4) : null;
+        const piece = rows && where ? at(rows, where) : null;
+        const mover = piece ? (isWhite(piece) ? "white" : "black") : null;
+        const guesser = mover === "white" ? "black" : mover === "black" ? "white" : "the guesser";
+        let worth;
+        if (/^[a-h][1-8]$/.test(b)) worth = piece && (vals.move || {})[pieceName(piece)];
+        else if (/^[a-h][1-8][a-h][1-8]$/.test(b)) worth = piece && (vals.move_destination || {})[pieceName(piece)];
+        else if (/^buy:[A-Z]$/.test(b)) worth = (vals.buy || {})[pieceName(b[4])];
+        else if (/^buy:[A-Z]@/.test(b)) worth = (vals.buy_square || {})[pieceName(b[4])];
+        else if (b === "extra") worth = vals.extra_move;
+        else if (b === "retract") worth = vals.retraction;
+        said.push(`${guesser} guessed ${b}: ` + (hit ? `+${worth ?? "?"} Z` : "missed"));
       }
     }
     const guessesThisTurn = last && !last.acts.length ? last.guesses.length : 0;
-    return { turnNo: (part(obs, "turn") || "?"), phase: ps[2] || "", me: bm[1], mine: bm[2], them: bm[3], theirs: bm[4], log, paid, guessesThisTurn };
+    return { turnNo: (part(obs, "turn") || "?"), phase: ps[2] || "", me: bm[1], mine: bm[2], them: bm[3], theirs: bm[4], log, paid, said, judgedAt: judged ? turns.indexOf(judged) : -1, guessesThisTurn };
   },
   panel(st, ctx, box) {
     box.append(h("p", { class: "balances" }, h("b", { text: "Balances: " }), `you (${st.me}) ${st.mine} Z · ${st.them} ${st.theirs} Z`),
@@ -538,7 +556,11 @@ MECH.clairvoyant = {
   },
   events(prev, st) {
     if (!prev) return [];
-    return st.log.slice(prev.log.length).filter((x) => x.startsWith("guess:") || x.startsWith("?") || x === "retract").map((x) => (x.startsWith("?") ? `${x[1] === "w" ? "white" : "black"} made a hidden guess` : x === "retract" ? "a move was retracted" : `a guess was made: ${x.slice(6)}`))
+    const fresh = st.log.slice(prev.log.length);
+    // A turn judged since the last view: each of its guesses in one line with what it earned.
+    return (st.judgedAt !== prev.judgedAt ? st.said : [])
+      .concat(fresh.filter((x) => x.startsWith("?")).map((x) => `${x[1] === "w" ? "white" : "black"} made a hidden guess`))
+      .concat(fresh.includes("retract") ? ["a move was retracted"] : [])
       .concat(prev.mine !== st.mine ? [`your balance: ${prev.mine} → ${st.mine} Z`] : [])
       .concat(prev.theirs !== st.theirs ? [`${st.them}'s balance: ${prev.theirs} → ${st.theirs} Z`] : []);
   },
