@@ -9,7 +9,9 @@
 //! hole whose record verifies as a solution; a game made from the generated parameter
 //! form. After every scenario the browser's console log (read through chromedriver) must
 //! hold no error. Where the page shows numbers of its own, `variant_check` reads them:
-//! Clairvoyant (created with its own Zorkmid table) prices its guesses from that table,
+//! Clairvoyant (created with its own Zorkmid table) prices its guesses from that table
+//! and its event log says in one line who guessed what and what it earned ("black guessed
+//! e2e4: +5 Z"; its screenshot is taken when that line shows),
 //! Cassandra's prophecies carry the due move the observation names, and Adrenaline's
 //! checkers (the game opens on a capture) sit under their pieces.
 //!
@@ -381,6 +383,11 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
                 .unwrap()
                 .as_bool()
                 .unwrap_or(false);
+            // Clairvoyant's screenshot shows that line in the event log.
+            if guess_said && !shot_taken {
+                shot(c, &format!("{variant}.png")).await;
+                shot_taken = true;
+            }
         }
         // Expedition's screenshot shows the distance choice the dice left.
         if variant == "expedition" && !shot_taken && v.legal.iter().any(|a| a.starts_with("go:")) {
@@ -418,7 +425,7 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         {
             break;
         }
-        if k == 1 && !shot_taken {
+        if k == 1 && !shot_taken && variant != "clairvoyant" {
             let v = wait_decision(addr, &g.id, &t[0]).await;
             wait_page_version(c, v.version).await;
             shot(c, &format!("{variant}.png")).await;
