@@ -383,9 +383,20 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
                 .unwrap()
                 .as_bool()
                 .unwrap_or(false);
-            // Clairvoyant's screenshot shows that line in the event log.
-            if guess_said && !shot_taken {
-                shot(c, &format!("{variant}.png")).await;
+        }
+        // Clairvoyant's screenshot shows such a line for a guess that paid.
+        if variant == "clairvoyant" && !shot_taken {
+            let paid = c
+                .execute(
+                    "return /(white|black) guessed \\S+: \\+\\d+ Z/.test(document.getElementById('events').textContent);",
+                    vec![],
+                )
+                .await
+                .unwrap()
+                .as_bool()
+                .unwrap_or(false);
+            if paid {
+                shot_tall(c, &format!("{variant}.png"), 1250).await;
                 shot_taken = true;
             }
         }
@@ -421,7 +432,7 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         }
         if k + 1 >= DECISIONS
             && (variant != "time" || blind_played)
-            && (variant != "clairvoyant" || (checked && guess_said))
+            && (variant != "clairvoyant" || (checked && guess_said && shot_taken))
         {
             break;
         }
@@ -435,6 +446,9 @@ async fn play_variant(c: &Client, addr: &str, driver: &str, variant: &str) {
         assert!(blind_played, "time: no blind move was played by clicks");
     }
     if variant == "clairvoyant" {
+        if !shot_taken {
+            shot_tall(c, &format!("{variant}.png"), 1250).await;
+        }
         assert!(
             guess_said,
             "clairvoyant: the event log never said a guess and what it earned"

@@ -301,6 +301,17 @@ pub async fn shot(c: &Client, name: &str) {
     }
 }
 
+/// As [`shot`], with the window `height` pixels tall for the picture (then back to the
+/// 1300 x 1000 it was started with): for a page whose point sits below the first screen.
+pub async fn shot_tall(c: &Client, name: &str, height: u32) {
+    if std::env::var_os("CHESSLAB_SCREENSHOTS").is_some() {
+        c.set_window_size(1300, height).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        shot(c, name).await;
+        c.set_window_size(1300, 1000).await.unwrap();
+    }
+}
+
 /// The browser log's errors since the last call (console errors, uncaught exceptions,
 /// failed requests), read through chromedriver's log endpoint.
 pub async fn console_errors(c: &Client, driver_url: &str) -> Vec<String> {

@@ -432,6 +432,10 @@ MECH.clairvoyant = {
       for (const a of judged.acts) { if (a === "retract") acts.pop(); else acts.push(a); }
       const moves = acts.map((a) => a.replace(/^buy:/, "")).filter((a) => /^[a-h][1-8][a-h][1-8]/.test(a));
       const drops = acts.filter((a) => /^[A-Z]@/.test(a));
+      // The guesser is the side that did not move: read from where the turn's pieces landed.
+      const landed = moves.map((m) => m.slice(2, 4)).concat(drops.map((d) => d.slice(2, 4)));
+      const moverPiece = rows ? landed.map((sq) => at(rows, sq)).find((p) => p) : null;
+      const guesser = !moverPiece ? "the guesser" : isWhite(moverPiece) ? "black" : "white";
       for (const g of judged.guesses) {
         if (!g.startsWith("guess:")) { paid.push("a hidden guess"); continue; }
         const b = g.slice(6);
@@ -444,10 +448,7 @@ MECH.clairvoyant = {
         else if (b === "retract") hit = judged.acts.includes("retract");
         paid.push(`${b} ${hit ? "paid" : "missed"}`);
         const moved = moves.find((m) => m.startsWith(b.slice(0, 2)));
-        const where = moved ? moved.slice(2, 4) : drops.length ? drops[0].slice(2, 4) : null;
-        const piece = rows && where ? at(rows, where) : null;
-        const mover = piece ? (isWhite(piece) ? "white" : "black") : null;
-        const guesser = mover === "white" ? "black" : mover === "black" ? "white" : "the guesser";
+        const piece = rows && moved ? at(rows, moved.slice(2, 4)) : null;
         let worth;
         if (/^[a-h][1-8]$/.test(b)) worth = piece && (vals.move || {})[pieceName(piece)];
         else if (/^[a-h][1-8][a-h][1-8]$/.test(b)) worth = piece && (vals.move_destination || {})[pieceName(piece)];
