@@ -278,10 +278,18 @@ fn alphabeta_eval_cache_changes_no_tree() {
     }
     for _ in 0..3 {
         let plies = rng.gen_range(2..30);
-        let g = walk(Adrenaline::new(&AdrenalineParams::default()), plies, &mut rng);
+        let g = walk(
+            Adrenaline::new(&AdrenalineParams::default()),
+            plies,
+            &mut rng,
+        );
         assert_same_tree(&g, &cfg(3));
         let plies = rng.gen_range(2..30);
-        let g = walk(CrowdedHouse::new(&CrowdedHouseParams::default()), plies, &mut rng);
+        let g = walk(
+            CrowdedHouse::new(&CrowdedHouseParams::default()),
+            plies,
+            &mut rng,
+        );
         assert_same_tree(&g, &cfg(2));
     }
 }
