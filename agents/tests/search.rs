@@ -1,6 +1,7 @@
 //! The alphabeta search features of issue 36: play by time (`time_ms`, `tc=`), the
 //! pruning and reduction features each found correct on known answers, exact root
-//! scores for sampled-world search, and the node counts behind
+//! scores for sampled-world search, the cache of static evaluations changing no tree
+//! (`alphabeta_eval_cache_changes_no_tree`), and the node counts behind
 //! results/strength/search/README.md (`search_nodes_to_depth_report`, ignored: run it
 //! with `--ignored --nocapture`).
 
@@ -218,6 +219,79 @@ fn root_scores_are_exact_values_of_each_move() {
     let mut best = AlphaBeta::<Chess>::new(plain(depth));
     best.search(&g).unwrap();
     assert_eq!(best.info.score, scores[0].1);
+}
+
+/// The searcher with and without its cache of static evaluations: the same move, score,
+/// node count and root scores, so the same tree.
+fn assert_same_tree<G: Game>(g: &G, cfg: &AlphaBetaConfig) {
+    let mut on = AlphaBeta::<G>::new(cfg.clone());
+    let mut off = AlphaBeta::<G>::new(cfg.clone());
+    off.set_eval_cache(false);
+    let what = g.observation(0);
+    // Two searches each: the second starts from the tables the first left.
+    for _ in 0..2 {
+        assert_eq!(on.search(g), off.search(g), "{what}");
+        assert_eq!(on.info, off.info, "{what}");
+    }
+    assert_eq!(on.root_scores(g, None), off.root_scores(g, None), "{what}");
+}
+
+#[test]
+fn alphabeta_eval_cache_changes_no_tree() {
+    use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
+    use engine::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
+    use rand::Rng;
+    let cfg = |depth| AlphaBetaConfig {
+        depth,
+        ..Default::default()
+    };
+    for fen in POSITIONS {
+        assert_same_tree(&chess(fen), &cfg(4));
+    }
+    // Positions of random games, with and without evaluation noise, and two variants
+    // whose evaluation adds the variant's term (Adrenaline) or reads a team's lowest
+    // seat (Crowded House).
+    let mut rng = Pcg64::seed_from_u64(36);
+    let quiet = cfg(3);
+    let noisy = AlphaBetaConfig {
+        noise: 20,
+        ..cfg(3)
+    };
+    fn walk<G: Game>(mut g: G, plies: usize, rng: &mut Pcg64) -> G {
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let Turn::Seat(s) = g.turn() else { break };
+            g.legal_actions(s, &mut moves);
+            let next = moves[rng.gen_range(0..moves.len())];
+            let before = g.clone();
+            g.apply(next);
+            if g.turn() == Turn::Terminal {
+                return before;
+            }
+        }
+        g
+    }
+    for i in 0..12 {
+        let plies = rng.gen_range(2..50);
+        let g = walk(Chess::new(&ChessParams::default()), plies, &mut rng);
+        assert_same_tree(&g, if i % 2 == 0 { &noisy } else { &quiet });
+    }
+    for _ in 0..3 {
+        let plies = rng.gen_range(2..30);
+        let g = walk(
+            Adrenaline::new(&AdrenalineParams::default()),
+            plies,
+            &mut rng,
+        );
+        assert_same_tree(&g, &cfg(3));
+        let plies = rng.gen_range(2..30);
+        let g = walk(
+            CrowdedHouse::new(&CrowdedHouseParams::default()),
+            plies,
+            &mut rng,
+        );
+        assert_same_tree(&g, &cfg(2));
+    }
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! pruning where the game offers a pass, late-move reductions, check extensions,
 //! quiescence search on captures and TT + MVV-LVA + killer + history move ordering,
 //! built on `apply`/`undo` (one clone of the state per decision). The files: [`search`]
-//! (the searcher), [`ordering`], [`tt`], [`time`] (time per decision and the `tc=`
-//! clock); this one holds the config and the agent.
+//! (the searcher), [`ordering`], [`tt`], [`evals`] (the cache of static evaluations),
+//! [`time`] (time per decision and the `tc=` clock); this one holds the config and the
+//! agent.
 //!
 //! - Budgets: `depth` (default 4), `nodes`, `time_ms` (a fixed time per decision, as a
 //!   UCI engine's `movetime`) or `tc=10+0.1` (a clock per game, cutechess's form, kept
@@ -42,6 +43,7 @@
 //!   terminal scores read that seat's return (partners share returns). With two seats
 //!   each seat is its own team and nothing changes.
 
+mod evals;
 mod ordering;
 mod search;
 pub mod time;

@@ -16,6 +16,7 @@
 //! in [`super::AlphaBetaConfig`] (`pvs=false`, `null_move=false`, ...), which is how
 //! results/strength/search measures them one by one.
 
+use super::evals::{EvalCache, EVAL_CACHE_BITS};
 use super::ordering::{CAPTURE_BASE, KILLER_BASE};
 use super::tt::{Bound, Tt};
 use super::{AlphaBetaConfig, SearchInfo, INF, MATE, MATE_BOUND, MAX_PLY};
@@ -34,6 +35,9 @@ const ASPIRATION_DEPTH: u32 = 4;
 pub struct AlphaBeta<G: Game> {
     pub config: AlphaBetaConfig,
     tt: Tt<G::Action>,
+    /// Static evaluations of this search (see [`super::evals`]); `None` when switched
+    /// off ([`AlphaBeta::set_eval_cache`]).
+    evals: Option<EvalCache>,
     pub(super) killers: Vec<[Option<G::Action>; 2]>,
     pub(super) history: Vec<i32>,
     pub(super) bufs: Vec<Vec<(G::Action, i32)>>,
@@ -74,6 +78,7 @@ impl<G: Game> AlphaBeta<G> {
     pub fn new(config: AlphaBetaConfig) -> Self {
         AlphaBeta {
             tt: Tt::new(config.tt_bits),
+            evals: Some(EvalCache::new(EVAL_CACHE_BITS)),
             config,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 4096],
@@ -101,6 +106,13 @@ impl<G: Game> AlphaBeta<G> {
     /// board that shows a check after most moves (Half Alice).
     pub fn claim_board_check(&mut self) {
         self.claimed_checks = true;
+    }
+
+    /// Switches the cache of static evaluations on (the default) or off: the scores and
+    /// the tree are the same either way (test `alphabeta_eval_cache_changes_no_tree`),
+    /// only the time differs.
+    pub fn set_eval_cache(&mut self, on: bool) {
+        self.evals = on.then(|| EvalCache::new(EVAL_CACHE_BITS));
     }
 
     /// Sets the salt of the evaluation noise (see [`AlphaBetaConfig::noise`]).
@@ -149,6 +161,9 @@ impl<G: Game> AlphaBeta<G> {
         self.nulls = self.config.null_move && facts.null_move;
         let mut g = game.clone();
         self.nodes = 0;
+        if let Some(c) = &mut self.evals {
+            c.new_search();
+        }
         self.stopped = false;
         self.start = Instant::now();
         self.limit = limit;
@@ -330,23 +345,35 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// Static score for `me`'s team, always read through the team's lowest seat so
-    /// partners agree on it.
+    /// partners agree on it; from the cache of this search where the position was
+    /// scored before.
     #[inline]
-    fn static_eval(&self, g: &G, me: Seat) -> i32 {
-        let score = (self.config.eval.evaluate(g, self.side[me]) * 100.0).round() as i32;
+    fn static_eval(&mut self, g: &G, me: Seat) -> i32 {
+        let seat = self.side[me];
+        let key = g.state_key();
+        let eval = &self.config.eval;
+        let score = match &mut self.evals {
+            Some(c) => c.get_or_insert(key, seat, || Self::score(eval, g, seat)),
+            None => Self::score(eval, g, seat),
+        };
         if self.config.noise == 0 {
             return score;
         }
         // Keyed by position and salt, so transpositions agree within a decision; the
         // sign follows the team so both sides see the same perturbed position.
         let span = 2 * self.config.noise as u64 + 1;
-        let offset =
-            (splitmix64(g.state_key() ^ self.noise_salt) % span) as i32 - self.config.noise;
-        if self.side[me] == 0 {
+        let offset = (splitmix64(key ^ self.noise_salt) % span) as i32 - self.config.noise;
+        if seat == 0 {
             score + offset
         } else {
             score - offset
         }
+    }
+
+    /// The evaluation of `g` for `seat` in centipawns, without noise.
+    #[inline]
+    fn score(eval: &crate::eval::Evaluator, g: &G, seat: Seat) -> i32 {
+        (eval.evaluate(g, seat) * 100.0).round() as i32
     }
 
     /// Value of `g` for seat `me` (who moved into it or is to move); `was_null` when

@@ -61,6 +61,7 @@ impl TermWeights {
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// Squares pawns of `color` attack.
+#[inline(always)]
 fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     let p = pawns.0;
     let not_a = !FILE_A;
@@ -74,7 +75,8 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
 /// White's terms minus Black's, middle game and endgame: [`score`] for both colours,
 /// with the pawn structure read by whole-board shifts instead of square by square (the
 /// same counts: `rule_terms_both_colours_match_the_per_colour_score`). The evaluation
-/// calls this at every node.
+/// calls this at every node (inlined, so that `board_score`'s `popcnt` build reaches it).
+#[inline(always)]
 pub fn score_both(board: &Board, w: &TermWeights) -> (i32, i32) {
     let occ = board.occupied();
     let wp = board.pieces(Color::White, Role::Pawn).0;
@@ -105,14 +107,14 @@ pub fn score_both(board: &Board, w: &TermWeights) -> (i32, i32) {
 }
 
 /// `b` with the files beside each square added.
-#[inline]
+#[inline(always)]
 fn spread(b: u64) -> u64 {
     b | ((b << 1) & !FILE_A) | ((b >> 1) & !(FILE_A << 7))
 }
 
 /// The squares strictly ahead of `b` for pawns of `mover` (below for Black, above for
 /// White): filled from the enemy pawns' spread, the squares where a pawn is not passed.
-#[inline]
+#[inline(always)]
 fn front_fill(mover: Color, b: u64) -> u64 {
     match mover {
         Color::Black => {
@@ -133,7 +135,7 @@ fn front_fill(mover: Color, b: u64) -> u64 {
 }
 
 /// The files (bit f for file f) holding a square of `b`.
-#[inline]
+#[inline(always)]
 fn file_set(b: u64) -> u8 {
     let mut x = b;
     x |= x >> 32;
@@ -143,7 +145,7 @@ fn file_set(b: u64) -> u8 {
 }
 
 /// Every term of `color` but the passed pawns, middle game and endgame.
-#[inline]
+#[inline(always)]
 fn colour_terms(
     board: &Board,
     color: Color,
