@@ -47,6 +47,18 @@ use rand_pcg::Pcg64;
 
 pub use spec::{AgentError, Spec};
 
+/// The generation of the built-in agents' play. A rating measured against Stockfish
+/// (experiments' strength table) belongs to the generation it was measured with, and a
+/// run records the generation that played it (`agents_epoch` in run.json), so a report
+/// never quotes an older search's rating for a newer search's games. Bump it with any
+/// change that alters how a built-in agent chooses (search, evaluation, defaults).
+///
+/// 1: the search and evaluation of issue 18 (rated 2026-11-25: alphabeta depth 2 about
+/// 1360, depth 3 about 1562). 2: issue 36's search (principal variation search,
+/// aspiration windows, null move, late-move reductions, check extensions) with the
+/// tapered evaluation of `agents/data/eval/chess.toml` (merged 2026-11-27/28).
+pub const EPOCH: u32 = 2;
+
 /// A decision maker for games of type `G`.
 ///
 /// `act` receives the true state, but an agent for hidden-information games must use

@@ -181,6 +181,86 @@ fn rule_panel_bad_input_is_refused_before_play() {
     assert!(!out.exists(), "nothing is played before the checks");
 }
 
+/// `--chess-from`: one orthodox panel serves every variant. The variant's panel report
+/// links the orthodox runs where they are and plays no chess of its own; runs that are not
+/// comparable (other game count, other kind of openings, another member, missing) are
+/// refused before anything is played. Every run records the agents' generation.
+#[test]
+fn rule_panel_reuses_the_orthodox_runs_of_chess_from() {
+    let d = tempfile::tempdir().unwrap();
+    let panel = d.path().join("panel.toml");
+    std::fs::write(&panel, PANEL).unwrap();
+    let chess = d.path().join("chess-panel");
+    let base = |variant: &str, games: &str, out: &Path| -> Vec<String> {
+        [
+            "balance",
+            "--variant",
+            variant,
+            "--panel",
+            s(&panel),
+            "--games",
+            games,
+            "--random-opening-plies",
+            "2",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+            "--out",
+            s(out),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let args = base("chess", "2", &chess);
+    ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let run_json = read(&chess.join("ab1").join("run.json"));
+    assert!(
+        run_json.contains(&format!("\"agents_epoch\": {}", agents::EPOCH)),
+        "{run_json}"
+    );
+    let out = d.path().join("ha");
+    let mut args = base("half-alice", "2", &out);
+    args.extend(["--chess-from".to_string(), s(&chess).to_string()]);
+    ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!out.join("chess").exists(), "no orthodox games of its own");
+    let report = read(&out.join("report.md"));
+    assert!(
+        report.contains("](../chess-panel/ab1/report.md)"),
+        "{report}"
+    );
+    assert!(report.contains("greedy: White scores "), "{report}");
+
+    // Not comparable: another game count, a suite instead of random plies, a missing run.
+    let out2 = d.path().join("ha2");
+    let mut args = base("half-alice", "4", &out2);
+    args.extend(["--chess-from".to_string(), s(&chess).to_string()]);
+    let err = fails(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        err.contains("member 'greedy'") && err.contains("2 games"),
+        "{err}"
+    );
+    let book = d.path().join("book.txt");
+    std::fs::write(&book, "actions: a2a3\n").unwrap();
+    let mut args = base("half-alice", "2", &out2);
+    args.extend([
+        "--chess-from".to_string(),
+        s(&chess).to_string(),
+        "--openings".to_string(),
+        s(&book).to_string(),
+    ]);
+    let err = fails(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(err.contains("same kind of opening"), "{err}");
+    let mut args = base("half-alice", "2", &out2);
+    args.extend([
+        "--chess-from".to_string(),
+        s(&d.path().join("nothing")).to_string(),
+    ]);
+    let err = fails(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(err.contains("cannot be read"), "{err}");
+    assert!(!out2.exists(), "nothing is played before the checks");
+}
+
 /// The example panels, and the Clairvoyant kit's space file (with its shape
 /// constraints), stay valid: every member's agent is one the registry knows, and the
 /// space file reads against Clairvoyant's parameters.

@@ -269,6 +269,9 @@ struct RunInfo<'a> {
     command: Vec<String>,
     chesslab_version: &'static str,
     git_describe: Option<String>,
+    /// The generation of the agents' play ([`agents::EPOCH`]): which strength ratings
+    /// apply to the run's players ([`crate::stats::strength`]).
+    agents_epoch: u32,
     variant: &'a str,
     params_toml: &'a str,
     params_digest: &'a str,
@@ -404,6 +407,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         command: std::env::args().collect(),
         chesslab_version: env!("CARGO_PKG_VERSION"),
         git_describe: git_describe(),
+        agents_epoch: agents::EPOCH,
         variant: name,
         params_toml: &canon,
         params_digest: &digest,
@@ -623,12 +627,19 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
         ("random_opening_plies", "--random-opening-plies"),
         ("draw", "--draw"),
         ("resign", "--resign"),
+        (
+            "agents_epoch",
+            "the agents' generation (a newer build plays differently)",
+        ),
     ] {
         let zero = serde_json::json!(0);
         let (b, n) = (&before[key], &now[key]);
-        // Older run.json files have no such key: the settings were the defaults then.
+        // Older run.json files have no such key: the settings were the defaults then,
+        // and the generation was not recorded (such a run may be resumed by any build).
         let b = if b.is_null() && key == "random_opening_plies" {
             &zero
+        } else if b.is_null() && key == "agents_epoch" {
+            n
         } else {
             b
         };

@@ -1,13 +1,21 @@
 //! How strong the lab's agents are on a scale someone else calibrated (issue 18,
-//! "Strength on a known scale"), so a balance report can say how good its bots were.
+//! "Strength on a known scale"; issue 36, "One rating scale"), so a balance report can say
+//! how good its bots were.
 //!
 //! [`MEASURED`] is data, not code: each row is an agent spec measured in orthodox chess
 //! against Stockfish 15.1 with `UCI_LimitStrength` at several `UCI_Elo` levels, 100 ms a
 //! move, by the gauntlets in `results/strength/` (joint Bradley-Terry fit anchored at
 //! `UCI_Elo` 1350, 95% intervals from a bootstrap over games: `chesslab rate`
 //! ([`super::rating`]), which reproduces `results/strength/fit.py`). Rerun the gauntlets
-//! and copy the fit's lines here when the agents change; `chesslab rate` also reads this
+//! and add the fit's lines here when the agents change; `chesslab rate` also reads this
 //! table to anchor a variant at an agent's orthodox rating.
+//!
+//! Every row carries the agents' generation it was measured with ([`agents::EPOCH`]): a
+//! search or evaluation change makes old ratings history, not figures for new games. A
+//! run records the generation that played it (`agents_epoch` in run.json); a report
+//! quotes only ratings of that generation, and a run from before generations were
+//! recorded gets none (its players' strength is not known from the record: issue 36's
+//! search replaced the rated one on 2026-11-27, and runs were played with both).
 //!
 //! Decisions: a spec is matched after sorting its settings, and the evaluation `noise`
 //! setting the balance runs add (a few centipawns to vary games) is ignored for the
@@ -19,6 +27,8 @@
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Measured {
     pub spec: &'static str,
+    /// The agents' generation ([`agents::EPOCH`]) the rating was measured with.
+    pub epoch: u32,
     pub elo: f64,
     pub low: f64,
     pub high: f64,
@@ -28,16 +38,69 @@ pub struct Measured {
 pub const SCALE: &str =
     "Stockfish 15.1 `UCI_Elo` at 100 ms a move, orthodox chess (results/strength)";
 
-/// Measured agents, strongest first (`results/strength/README.md`).
+/// Measured agents, newest generation first, strongest first within one
+/// (`results/strength/README.md`).
 pub const MEASURED: &[Measured] = &[
+    // Generation 2 (issue 36's search), rated 2026-11-29 on an otherwise idle machine,
+    // release build: results/strength/epoch-2 (`rate.md` there, 800 games).
+    Measured {
+        spec: "alphabeta:time_ms=100",
+        epoch: 2,
+        elo: 2006.0,
+        low: 1881.0,
+        high: 2149.0,
+    },
     Measured {
         spec: "alphabeta:depth=3",
+        epoch: 2,
+        elo: 1563.0,
+        low: 1494.0,
+        high: 1633.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=2",
+        epoch: 2,
+        elo: 1517.0,
+        low: 1460.0,
+        high: 1597.0,
+    },
+    // The old evaluation (material and one piece-square table) with today's search: the
+    // rated panel's member of another style.
+    Measured {
+        spec: "alphabeta:depth=3,eval=results/strength/search/classic.toml",
+        epoch: 2,
+        elo: 1508.0,
+        low: 1445.0,
+        high: 1566.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=1",
+        epoch: 2,
+        elo: 1261.0,
+        low: 1159.0,
+        high: 1345.0,
+    },
+    // Carried over from generation 1, not measured again: issue 36 changed neither UCT
+    // nor the evaluation its cut-off uses (`EvalWeights::default`, the original one).
+    Measured {
+        spec: "mcts:iters=20000,cutoff=16,rollout=heavy",
+        epoch: 2,
+        elo: 863.0,
+        low: 611.0,
+        high: 996.0,
+    },
+    // Generation 1 (issue 18's search), rated 2026-11-24/25: history, quoted only for
+    // runs that record generation 1 (none do: the field came later).
+    Measured {
+        spec: "alphabeta:depth=3",
+        epoch: 1,
         elo: 1562.0,
         low: 1517.0,
         high: 1601.0,
     },
     Measured {
         spec: "alphabeta:depth=2",
+        epoch: 1,
         elo: 1360.0,
         low: 1313.0,
         high: 1403.0,
@@ -45,6 +108,7 @@ pub const MEASURED: &[Measured] = &[
     // Below the scale's floor (1350): an extrapolation from 54 games, hence the width.
     Measured {
         spec: "mcts:iters=20000,cutoff=16,rollout=heavy",
+        epoch: 1,
         elo: 863.0,
         low: 611.0,
         high: 996.0,
@@ -73,19 +137,31 @@ fn canonical(spec: &str) -> (String, bool) {
     (text, noise)
 }
 
-/// The measured strength of `spec`, and whether it was matched by ignoring its `noise`.
+/// The measured strength of `spec` with today's agents ([`agents::EPOCH`]), and whether
+/// it was matched by ignoring its `noise`.
 pub fn lookup(spec: &str) -> Option<(Measured, bool)> {
+    lookup_at(spec, agents::EPOCH)
+}
+
+/// The measured strength of `spec` as played by generation `epoch` of the agents.
+pub fn lookup_at(spec: &str, epoch: u32) -> Option<(Measured, bool)> {
     let (key, noise) = canonical(spec);
     MEASURED
         .iter()
-        .find(|m| canonical(m.spec).0 == key)
+        .find(|m| m.epoch == epoch && canonical(m.spec).0 == key)
         .map(|m| (*m, noise))
 }
 
-/// The report's cell for `spec`: `1562 [1517, 1601]`, with `*` when `noise` was ignored,
-/// or `—`.
+/// The report's cell for `spec` played by today's agents: `1563 [1494, 1633]`, with `*`
+/// when `noise` was ignored, or `—`.
 pub fn cell(spec: &str) -> String {
-    match lookup(spec) {
+    cell_at(spec, Some(agents::EPOCH))
+}
+
+/// The report's cell for `spec` in a run played by generation `epoch` (`None`: the run
+/// does not record one, so no rating is quoted).
+pub fn cell_at(spec: &str, epoch: Option<u32>) -> String {
+    match epoch.and_then(|e| lookup_at(spec, e)) {
         Some((m, noise)) => format!(
             "{:.0} [{:.0}, {:.0}]{}",
             m.elo,
@@ -97,6 +173,16 @@ pub fn cell(spec: &str) -> String {
     }
 }
 
+/// The generation of the agents that played the run whose `run.json` is at `path`
+/// (`None` when the file does not say: written before generations were recorded).
+pub fn epoch_of_run(path: &std::path::Path) -> Option<u32> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("agents_epoch")?
+        .as_u64()
+        .and_then(|e| u32::try_from(e).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,15 +191,44 @@ mod tests {
     fn specs_match_whatever_the_order_of_settings_and_without_noise() {
         let (m, noise) = lookup("alphabeta:depth=3").unwrap();
         assert_eq!(m.spec, "alphabeta:depth=3");
+        assert_eq!(m.epoch, agents::EPOCH);
         assert!(!noise);
         let (m, noise) = lookup("alphabeta:noise=10,depth=2").unwrap();
         assert_eq!(m.spec, "alphabeta:depth=2");
         assert!(noise);
         assert!(lookup("alphabeta:depth=4").is_none());
         assert!(lookup("mcts:iters=100").is_none());
-        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1360 [1313, 1403]*");
+        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1517 [1460, 1597]*");
         assert!(lookup("mcts:rollout=heavy,iters=20000,cutoff=16").is_some());
         assert_eq!(cell("random"), "—");
+    }
+
+    /// A run is quoted the ratings of the generation that played it, and none when its
+    /// run.json does not say which one did.
+    #[test]
+    fn ratings_follow_the_generation_that_played() {
+        assert_eq!(
+            cell_at("alphabeta:depth=2,noise=10", Some(1)),
+            "1360 [1313, 1403]*"
+        );
+        assert_eq!(
+            cell_at("alphabeta:depth=2,noise=10", Some(2)),
+            "1517 [1460, 1597]*"
+        );
+        assert_eq!(cell_at("alphabeta:depth=2", None), "—");
+        assert_eq!(cell_at("alphabeta:depth=2", Some(99)), "—");
+        // Generation 1 never rated depth 1.
+        assert!(lookup_at("alphabeta:depth=1", 1).is_none());
+        assert!(lookup_at("alphabeta:depth=1", 2).is_some());
+        let d = tempfile::tempdir().unwrap();
+        let run = d.path().join("run.json");
+        std::fs::write(&run, "{\"agents\": [], \"agents_epoch\": 2}").unwrap();
+        assert_eq!(epoch_of_run(&run), Some(2));
+        std::fs::write(&run, "{\"agents\": []}").unwrap();
+        assert_eq!(epoch_of_run(&run), None);
+        std::fs::write(&run, "{\"agents\": [").unwrap();
+        assert_eq!(epoch_of_run(&run), None);
+        assert_eq!(epoch_of_run(&d.path().join("none.json")), None);
     }
 
     #[test]
@@ -121,6 +236,12 @@ mod tests {
         for m in MEASURED {
             assert!(m.low <= m.elo && m.elo <= m.high, "{}", m.spec);
         }
-        assert!(MEASURED.windows(2).all(|w| w[0].elo >= w[1].elo));
+        // Newest generation first; strongest first within a generation.
+        assert!(MEASURED.windows(2).all(|w| w[0].epoch >= w[1].epoch));
+        assert!(MEASURED
+            .windows(2)
+            .all(|w| w[0].epoch != w[1].epoch || w[0].elo >= w[1].elo));
+        // Today's generation is rated.
+        assert!(MEASURED.iter().any(|m| m.epoch == agents::EPOCH));
     }
 }

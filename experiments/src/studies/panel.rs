@@ -145,7 +145,7 @@ impl Member {
         self.rating.as_deref().unwrap_or(&self.agent)
     }
 
-    /// `1562 [1517, 1601]` or `unrated`.
+    /// `1563 [1494, 1633]` or `unrated`.
     pub fn rating_cell(&self) -> String {
         match crate::stats::strength::lookup(self.rating_spec()) {
             Some(_) => crate::stats::strength::cell(self.rating_spec()),
@@ -250,8 +250,8 @@ rating = "mcts:iters=100,cutoff=16"
     #[test]
     fn ratings_come_from_the_strength_table_or_say_unrated() {
         let p = Panel::parse(GOOD, "t").unwrap();
-        assert_eq!(p.members[0].rating_cell(), "1562 [1517, 1601]*");
-        assert_eq!(p.members[1].elo(), Some(1360.0));
+        assert_eq!(p.members[0].rating_cell(), "1563 [1494, 1633]*");
+        assert_eq!(p.members[1].elo(), Some(1517.0));
         // The rating spec names a measured-looking spec that is not in the table.
         assert_eq!(p.members[2].rating_cell(), "unrated");
         assert!(p.table().contains("| mcts | `mcts:iters=100` | unrated |"));

@@ -26,9 +26,10 @@ impl RunFigures {
         let mut agents: Vec<String> = a.games.iter().flat_map(|g| g.agents.clone()).collect();
         agents.sort();
         agents.dedup();
+        let epoch = crate::stats::strength::epoch_of_run(&dir.join("run.json"));
         let mut cells: Vec<String> = agents
             .iter()
-            .map(|a| crate::stats::strength::cell(a))
+            .map(|a| crate::stats::strength::cell_at(a, epoch))
             .collect();
         cells.dedup();
         Ok(RunFigures {

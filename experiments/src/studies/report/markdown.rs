@@ -25,6 +25,7 @@ impl Report {
         title: Option<String>,
         metrics: &Metrics,
         plots: Option<&PlotNames>,
+        epoch: Option<u32>,
     ) -> Report {
         let n = games.len();
         let seats = games[0].returns.len();
@@ -116,14 +117,21 @@ impl Report {
                 "| {name} | {} | {} | {} |",
                 xs.len(),
                 fmt_score(am, ah),
-                crate::stats::strength::cell(spec)
+                crate::stats::strength::cell_at(spec, epoch)
             );
         }
         let _ = writeln!(
             md,
             "\nStrength: {}; measured agents only, `*` = measured without the `noise` \
-             setting. It says how well the search plays orthodox chess, not this variant.\n",
-            crate::stats::strength::SCALE
+             setting. It says how well the search plays orthodox chess, not this variant. {}\n",
+            crate::stats::strength::SCALE,
+            match epoch {
+                Some(e) =>
+                    format!("Ratings of the agents' generation {e}, which played these games."),
+                None => "The run's run.json does not record which generation of the agents \
+                         played (runs before 2026-11-29), so no rating is quoted."
+                    .to_string(),
+            }
         );
 
         // Length.

@@ -164,6 +164,13 @@ pub struct BalanceArgs {
     /// With --panel: do not play orthodox chess beside the variant.
     #[arg(long, requires = "panel")]
     pub no_chess: bool,
+    /// With --panel: the orthodox runs beside the variant were played already by the same
+    /// panel (`balance --variant chess --panel FILE --out DIR`): read each member's from
+    /// `DIR/<label>` instead of playing them again. Each must be that member's self-play,
+    /// by the same generation of the agents, with as many games and the same kind of
+    /// openings (a suite file when --openings is given, else the same random plies).
+    #[arg(long, requires = "panel", conflicts_with_all = ["no_chess", "chess_openings"], value_name = "DIR")]
+    pub chess_from: Option<PathBuf>,
 }
 
 /// `chesslab balance`: the tournament, then its report in the same folder.
@@ -455,7 +462,16 @@ fn analyse(
         .zip(replayed)
         .map(|(row, r)| GameFigures::new(row, r))
         .collect();
-    let mut report = Report::new(&loaded.rows[0], &games, splits, title, &metrics, plots);
+    let epoch = crate::stats::strength::epoch_of_run(&crate::run::replay::run_json_of(games_path));
+    let mut report = Report::new(
+        &loaded.rows[0],
+        &games,
+        splits,
+        title,
+        &metrics,
+        plots,
+        epoch,
+    );
     if loaded.truncated_tail {
         // Said in the report and on the terminal: the torn last line is not a game.
         let note = format!(

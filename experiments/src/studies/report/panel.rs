@@ -30,7 +30,14 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
     let specs: Vec<String> = panel.members.iter().map(|m| m.agent.clone()).collect();
     check_specs(&variant, params.as_deref(), &specs, &panel)?;
     let beside = variant != "chess" && !args.no_chess;
-    if beside {
+    if variant == "chess" && args.chess_from.is_some() {
+        bail!("--chess-from gives the orthodox runs beside a variant; --variant chess has none");
+    }
+    if let Some(from) = &args.chess_from {
+        for m in &panel.members {
+            check_chess_run(&from.join(&m.label), m, args)?;
+        }
+    } else if beside {
         check_specs("chess", None, &specs, &panel)?;
         if args.run.openings.is_some() && args.chess_openings.is_none() {
             bail!(
@@ -64,7 +71,9 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
             return Ok(());
         }
         here.push(dir);
-        if beside {
+        if let Some(from) = &args.chess_from {
+            chess.push(from.join(&m.label));
+        } else if beside {
             let mut c = one.clone();
             c.run.variant.variant = "chess".into();
             c.run.variant.params = None;
@@ -88,7 +97,138 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
     };
     let here = figs(&here)?;
     let chess = if beside { Some(figs(&chess)?) } else { None };
-    write_panel(&base.join("report.md"), &panel, &here, chess.as_deref())
+    let links: Vec<String> = match &args.chess_from {
+        Some(from) => panel
+            .members
+            .iter()
+            .map(|m| link_from(&base, &from.join(&m.label)))
+            .collect(),
+        None => panel
+            .members
+            .iter()
+            .map(|m| format!("chess/{}", m.label))
+            .collect(),
+    };
+    write_panel(
+        &base.join("report.md"),
+        &panel,
+        &here,
+        chess.as_deref(),
+        &links,
+    )
+}
+
+/// `--chess-from`: the member's orthodox run in `dir` is finished and comparable: its
+/// run.json names the member's self-play, today's generation of the agents, as many
+/// games as this call plays and the same kind of openings; its games.csv holds them all.
+/// Refused before anything is played, naming what differs.
+fn check_chess_run(
+    dir: &Path,
+    m: &crate::studies::panel::Member,
+    args: &BalanceArgs,
+) -> Result<()> {
+    let run = dir.join("run.json");
+    let what = || format!("--chess-from: member '{}': {}", m.label, run.display());
+    let text = std::fs::read_to_string(&run).with_context(|| {
+        format!(
+            "{}: cannot be read (play it with `balance --variant chess --panel ...`)",
+            what()
+        )
+    })?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .ok()
+        .filter(|v: &serde_json::Value| v.get("agents").is_some_and(|a| a.is_array()))
+        .ok_or_else(|| anyhow!("{}: not a run description", what()))?;
+    if v["variant"] != "chess" {
+        bail!("{}: variant {} is not orthodox chess", what(), v["variant"]);
+    }
+    let agents: Vec<&str> = v["agents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.as_str())
+        .collect();
+    if agents != [m.agent.as_str(), m.agent.as_str()] {
+        bail!(
+            "{}: agents {:?}, not the member's self-play ('{}')",
+            what(),
+            agents,
+            m.agent
+        );
+    }
+    if v["agents_epoch"].as_u64() != Some(u64::from(agents::EPOCH)) {
+        bail!(
+            "{}: played by generation {} of the agents, not today's {} (play it again)",
+            what(),
+            v["agents_epoch"],
+            agents::EPOCH
+        );
+    }
+    if v["total_games"].as_u64() != Some(args.run.games) {
+        bail!(
+            "{}: {} games, this call plays {}",
+            what(),
+            v["total_games"],
+            args.run.games
+        );
+    }
+    let suite = v["openings_file"].is_string();
+    if suite != args.run.openings.is_some() {
+        bail!(
+            "{}: {} openings, this call {}: not the same kind of opening suite",
+            what(),
+            if suite { "suite" } else { "random-ply" },
+            if args.run.openings.is_some() {
+                "a suite"
+            } else {
+                "random plies"
+            }
+        );
+    }
+    if !suite
+        && v["random_opening_plies"].as_u64() != Some(u64::from(args.run.random_opening_plies))
+    {
+        bail!(
+            "{}: {} random opening plies, this call {}",
+            what(),
+            v["random_opening_plies"],
+            args.run.random_opening_plies
+        );
+    }
+    let rows = crate::record::load(&dir.join("games.csv"))
+        .with_context(|| format!("--chess-from: member '{}'", m.label))?;
+    if (rows.rows.len() as u64) < args.run.games || rows.truncated_tail {
+        bail!(
+            "{}: {} finished games of {}: finish it first (`--resume`)",
+            what(),
+            rows.rows.len(),
+            args.run.games
+        );
+    }
+    Ok(())
+}
+
+/// A relative link from the panel report's folder to `target` (both relative to the
+/// working directory or both absolute).
+fn link_from(base: &Path, target: &Path) -> String {
+    let abs = |p: &Path| {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(p)
+        }
+    };
+    let (b, t) = (abs(base), abs(target));
+    let bc: Vec<_> = b.components().collect();
+    let tc: Vec<_> = t.components().collect();
+    let common = bc.iter().zip(&tc).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".into(); bc.len() - common];
+    parts.extend(
+        tc[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
 }
 
 /// Every member's spec is an agent `variant` accepts.
@@ -139,6 +279,7 @@ pub(super) fn write_panel(
     panel: &Panel,
     here: &[RunFigures],
     chess: Option<&[RunFigures]>,
+    chess_links: &[String],
 ) -> Result<()> {
     let seat = here[0].seat0.clone();
     let variant = &here[0].variant;
@@ -177,9 +318,9 @@ pub(super) fn write_panel(
                 };
                 (
                     format!(
-                        "[{}](chess/{}/report.md) ({} games, {} distinct)",
+                        "[{}]({}/report.md) ({} games, {} distinct)",
                         ce.fmt(3),
-                        m.label,
+                        chess_links[k],
                         ch[k].metrics.games,
                         ch[k].metrics.whole.distinct
                     ),
