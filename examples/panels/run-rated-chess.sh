@@ -7,7 +7,7 @@
 set -e
 B=${CHESSLAB:-chesslab}
 P=examples/panels/rated-chess.toml
-G=${GAMES:-200}
+G=${GAMES:-1000}
 T=${THREADS:-2}
 $B balance --variant chess --panel $P --games "$G" --openings results/openings/chess.txt \
   --seed 37 --threads "$T" --out results/chess/panel --resume

@@ -185,6 +185,7 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
     assert!(cmds.len() >= 30, "only {} commands found", cmds.len());
     let tmp = tempfile::tempdir().unwrap();
     let mut produced: Vec<String> = Vec::new();
+    let mut outs: Vec<(String, PathBuf)> = Vec::new();
     let mut ran = 0;
     for (n, cmd) in cmds.iter().enumerate() {
         let w: Vec<String> = words(cmd).into_iter().skip(1).collect();
@@ -209,6 +210,12 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
         if let Some(i) = w.iter().position(|x| x == ">") {
             produced.push(w[i + 1].clone());
         }
+        // A folder an earlier command writes (`--out X`) is that command's output in the
+        // test's folder when a later one reads it (`--chess-from X`).
+        let out_dir = w
+            .iter()
+            .position(|x| x == "--out")
+            .and_then(|i| w.get(i + 1).cloned());
         let synopsis =
             cmd.contains('[') || cmd.contains('<') || cmd.contains("DIR") || cmd.contains('*');
         if synopsis || CHECKED_ONLY.iter().any(|(frag, _)| cmd.contains(frag)) {
@@ -227,8 +234,11 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
             );
             continue;
         }
-        run(&root, tmp.path(), n, &w, &produced, cmd);
+        run(&root, tmp.path(), n, &w, &produced, &outs, cmd);
         ran += 1;
+        if let Some(d) = out_dir {
+            outs.push((d, tmp.path().join(format!("out{n}"))));
+        }
     }
     assert!(ran >= 15, "only {ran} README commands ran");
 }
@@ -242,7 +252,15 @@ fn outside_programs(cmd: &str) -> Vec<&'static str> {
 }
 
 /// Runs one command with small counts and outputs in `tmp`.
-fn run(root: &Path, tmp: &Path, n: usize, w: &[String], produced: &[String], cmd: &str) {
+fn run(
+    root: &Path,
+    tmp: &Path,
+    n: usize,
+    w: &[String],
+    produced: &[String],
+    outs: &[(String, PathBuf)],
+    cmd: &str,
+) {
     let small = [
         "--games",
         "--iterations",
@@ -274,6 +292,9 @@ fn run(root: &Path, tmp: &Path, n: usize, w: &[String], produced: &[String], cmd
             i += 2;
         } else if produced.contains(word) {
             args.push(tmp.join(word).display().to_string());
+            i += 1;
+        } else if let Some((_, dir)) = outs.iter().rev().find(|(d, _)| d == word) {
+            args.push(dir.display().to_string());
             i += 1;
         } else {
             args.push(word.clone());
