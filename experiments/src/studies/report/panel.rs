@@ -11,7 +11,11 @@
 //! suite file (`--openings`), the orthodox suite given by `--chess-openings` (refused
 //! without one, since a variant's suite is no chess position); `--split` applies to the
 //! variant's runs only (chess has no variant tallies). A member "shows an edge" when its
-//! interval is clear of ½; the difference to chess is of independent runs. Tests:
+//! interval is clear of ½; the difference to chess is of independent runs;
+//! `--chess-from DIR` reads the orthodox runs of an earlier `balance --variant chess
+//! --panel` instead of playing them, after checking each is the member's self-play by
+//! today's generation of the agents with as many games and the same kind of openings
+//! (`rule_panel_reuses_the_orthodox_runs_of_chess_from`). Tests:
 //! `experiments/tests/panel_cli.rs` (`rule_panel_balance_reports_each_member_beside_chess`,
 //! `rule_panel_bad_input_is_refused_before_play`).
 
