@@ -56,8 +56,11 @@ pub use spec::{AgentError, Spec};
 /// 1: the search and evaluation of issue 18 (rated 2026-11-25: alphabeta depth 2 about
 /// 1360, depth 3 about 1562). 2: issue 36's search (principal variation search,
 /// aspiration windows, null move, late-move reductions, check extensions) with the
-/// tapered evaluation of `agents/data/eval/chess.toml` (merged 2026-11-27/28).
-pub const EPOCH: u32 = 2;
+/// tapered evaluation of `agents/data/eval/chess.toml` (merged 2026-11-27/28). 3: pruning
+/// near the leaves (reverse futility, futility, late-move pruning) and static exchange
+/// evaluation where the board's moves are the game's (orthodox chess, Chess960), and
+/// `time_ms` searched to its end (2026-11-29).
+pub const EPOCH: u32 = 3;
 
 /// A decision maker for games of type `G`.
 ///

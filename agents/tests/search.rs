@@ -40,6 +40,21 @@ fn plain(depth: u32) -> AlphaBetaConfig {
         null_move: false,
         lmr: false,
         check_extension: false,
+        futility: false,
+        lmp: false,
+        see: false,
+        ..Default::default()
+    }
+}
+
+/// Generation 2's search: every issue-36 feature but the pruning of generation 3
+/// (reverse futility, futility, late-move pruning and SEE).
+fn unpruned(depth: u32) -> AlphaBetaConfig {
+    AlphaBetaConfig {
+        depth,
+        futility: false,
+        lmp: false,
+        see: false,
         ..Default::default()
     }
 }
@@ -154,6 +169,31 @@ fn every_feature_set_finds_the_mates_and_wins_material() {
                 ..Default::default()
             },
         ),
+        (
+            "no futility",
+            AlphaBetaConfig {
+                depth: 5,
+                futility: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "no lmp",
+            AlphaBetaConfig {
+                depth: 5,
+                lmp: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "no see",
+            AlphaBetaConfig {
+                depth: 5,
+                see: false,
+                ..Default::default()
+            },
+        ),
+        ("unpruned", unpruned(5)),
         ("plain", plain(5)),
     ];
     for (fen, want, mate) in cases {
@@ -296,7 +336,7 @@ fn alphabeta_eval_cache_changes_no_tree() {
 
 #[test]
 fn pruning_searches_fewer_nodes_to_the_same_depth() {
-    // PVS, aspiration, null move and LMR together; check extensions search deeper
+    // Every feature but check extensions, which search deeper
     // lines on purpose, so they are left out of a same-depth count.
     let count = |cfg: &AlphaBetaConfig| -> u64 {
         POSITIONS
@@ -315,6 +355,101 @@ fn pruning_searches_fewer_nodes_to_the_same_depth() {
     });
     let plain = count(&plain(5));
     assert!(pruned * 2 < plain, "pruned {pruned} nodes, plain {plain}");
+    // Generation 3's pruning near the leaves (reverse futility, futility, late moves,
+    // SEE) on top: a quarter fewer again at least.
+    let unpruned = count(&AlphaBetaConfig {
+        check_extension: false,
+        ..unpruned(5)
+    });
+    assert!(
+        pruned * 4 < unpruned * 3,
+        "generation 3 {pruned} nodes, without its pruning {unpruned}"
+    );
+}
+
+/// Positions of the Win at Chess suite (Reinfeld, 1958) whose published best move
+/// Stockfish 15.1 confirms at depth 18, with that move.
+const TACTICS: [(&str, &str); 14] = [
+    (
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "g3g6",
+    ),
+    (
+        "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+        "e3g3",
+    ),
+    ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
+    ("7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b7"),
+    (
+        "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
+        "g4e3",
+    ),
+    (
+        "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
+        "e7f7",
+    ),
+    (
+        "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+        "d6h2",
+    ),
+    (
+        "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1",
+        "h4h7",
+    ),
+    (
+        "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1",
+        "f3c6",
+    ),
+    (
+        "4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1",
+        "g4f3",
+    ),
+    (
+        "5rk1/pp4p1/2n1p2p/2Npq3/2p5/6P1/P3P1BP/R4Q1K w - - 0 1",
+        "f1f8",
+    ),
+    (
+        "r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1",
+        "h3h7",
+    ),
+    (
+        "1R6/1brk2p1/4p2p/p1P1Pp2/P7/6P1/1P4P1/2R3K1 w - - 0 1",
+        "b8b7",
+    ),
+    (
+        "r4rk1/ppp2ppp/2n5/2bqp3/8/P2PB3/1PP1NPPP/R2Q1RK1 w - - 0 1",
+        "e2c3",
+    ),
+];
+
+/// The pruning of generation 3 cuts on static scores near the leaves and skips losing
+/// captures in quiescence; it must not cost the search its tactics: at a fixed depth it
+/// solves every position of [`TACTICS`] that the unpruned search solves, and all of them
+/// at depth 7.
+#[test]
+fn pruning_keeps_the_tactics_of_the_suite() {
+    let solve = |cfg: &AlphaBetaConfig, fen: &str| -> String {
+        let g = chess(fen);
+        let mut ab = AlphaBeta::<Chess>::new(cfg.clone());
+        let a = ab.search(&g).expect("a move");
+        g.action_notation(a)
+    };
+    for depth in [4, 5, 7] {
+        for (fen, best) in TACTICS {
+            let pruned = solve(
+                &AlphaBetaConfig {
+                    depth,
+                    ..Default::default()
+                },
+                fen,
+            );
+            if depth == 7 {
+                assert_eq!(pruned, best, "depth {depth}: {fen}");
+            } else if solve(&unpruned(depth), fen) == best {
+                assert_eq!(pruned, best, "depth {depth}, solved unpruned: {fen}");
+            }
+        }
+    }
 }
 
 /// Nodes to a fixed depth over [`POSITIONS`], per feature set (the table in
@@ -356,6 +491,15 @@ fn search_nodes_to_depth_report() {
             "+ pvs, aspiration, null move, lmr",
             AlphaBetaConfig {
                 check_extension: false,
+                ..unpruned(depth)
+            },
+        ),
+        ("+ check extensions (generation 2)", unpruned(depth)),
+        (
+            "+ reverse futility and futility pruning",
+            AlphaBetaConfig {
+                lmp: false,
+                see: false,
                 ..AlphaBetaConfig {
                     depth,
                     ..Default::default()
@@ -363,7 +507,17 @@ fn search_nodes_to_depth_report() {
             },
         ),
         (
-            "all (+ check extensions)",
+            "+ late-move pruning",
+            AlphaBetaConfig {
+                see: false,
+                ..AlphaBetaConfig {
+                    depth,
+                    ..Default::default()
+                }
+            },
+        ),
+        (
+            "+ SEE (all: generation 3)",
             AlphaBetaConfig {
                 depth,
                 ..Default::default()

@@ -1,7 +1,8 @@
 //! `alphabeta`: negamax alpha-beta with iterative deepening and aspiration windows,
 //! principal variation search, a transposition table keyed by `state_key`, null-move
 //! pruning where the game offers a pass, late-move reductions, check extensions,
-//! quiescence search on captures and TT + MVV-LVA + killer + history move ordering,
+//! futility and late-move pruning, static exchange evaluation ([`see`]), quiescence
+//! search on captures and TT + MVV-LVA + killer + history move ordering,
 //! built on `apply`/`undo` (one clone of the state per decision). The files: [`search`]
 //! (the searcher), [`ordering`], [`tt`], [`evals`] (the cache of static evaluations),
 //! [`time`] (time per decision and the `tc=` clock); this one holds the config and the
@@ -14,11 +15,13 @@
 //! - The evaluation is the search's tuned one ([`crate::eval::search_weights`],
 //!   agents/data/eval/chess.toml) unless `eval=FILE` is given; `eval.*` keys apply on
 //!   top. [`AlphaBetaConfig::default`] uses it too.
-//! - `pvs`, `aspiration`, `null_move`, `lmr` and `check_extension` (all `true`) switch
-//!   the search features off one by one for measurement; late-move reductions ride on
-//!   the null-window searches of PVS, so `pvs=false` also turns them off. Null moves
-//!   and check extensions apply only where the game's facts allow them
-//!   (`GameFacts::null_move`, `GameFacts::board_check`: orthodox chess and Chess960).
+//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension`, `futility`, `lmp` and
+//!   `see` (all `true`) switch the search features off one by one for measurement;
+//!   late-move reductions ride on the null-window searches of PVS, so `pvs=false` also
+//!   turns them off. Null moves, check extensions, the pruning near the leaves and SEE
+//!   apply only where the game's facts allow them (`GameFacts::null_move`,
+//!   `GameFacts::board_check`: orthodox chess and Chess960; see [`search`]).
+//!   `full_time` (true) searches a `time_ms` budget to its end ([`time`]).
 //! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
 //!   root move with an exact score (full window at the root), for searching sampled
 //!   worlds (PIMC with `search=alphabeta`).
@@ -46,6 +49,7 @@
 mod evals;
 mod ordering;
 mod search;
+pub mod see;
 pub mod time;
 mod tt;
 
@@ -104,6 +108,18 @@ pub struct AlphaBetaConfig {
     /// One more ply in check, and evasions in the quiescence search, where the game's
     /// facts say the board's check is the game's (`GameFacts::board_check`).
     pub check_extension: bool,
+    /// Pruning by the static evaluation near the leaves (reverse futility and futility
+    /// pruning), where the game's facts say the board's moves are the game's.
+    pub futility: bool,
+    /// Late-move pruning: the last quiet moves at the shallowest depths are skipped
+    /// (same games as `futility`).
+    pub lmp: bool,
+    /// Static exchange evaluation: losing captures are skipped in the quiescence search
+    /// and ordered after the killers (same games as `futility`).
+    pub see: bool,
+    /// Under `time_ms`, search to the end of the time (false: start no iteration after
+    /// [`time::SOFT`] of it, as under a clock; generation 2's habit).
+    pub full_time: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -127,6 +143,10 @@ impl Default for AlphaBetaConfig {
             null_move: true,
             lmr: true,
             check_extension: true,
+            futility: true,
+            lmp: true,
+            see: true,
+            full_time: true,
         }
     }
 }
@@ -210,6 +230,10 @@ impl<G: Game> AlphaBetaAgent<G> {
                 tunable: false,
                 help: "extend checks, evasions in quiescence (only where the game's facts say the board's check is the game's)",
             },
+            feature("futility", "reverse futility and futility pruning near the leaves (only where the board's check is the game's)"),
+            feature("lmp", "late-move pruning of quiet moves at depth 3 or less (same games)"),
+            feature("see", "static exchange evaluation: losing captures skipped in quiescence, ordered late (same games)"),
+            feature("full_time", "under time_ms, search to the end of the time (false: no new iteration after half of it)"),
         ]);
         v.extend(settings::eval_settings());
         v
@@ -255,6 +279,10 @@ impl<G: Game> AlphaBetaAgent<G> {
             null_move: s.flag("null_move"),
             lmr: s.flag("lmr"),
             check_extension: s.flag("check_extension"),
+            futility: s.flag("futility"),
+            lmp: s.flag("lmp"),
+            see: s.flag("see"),
+            full_time: s.flag("full_time"),
         };
         Ok(Self::new_with(
             config,

@@ -1,7 +1,9 @@
 //! Move ordering: the TT move, then captures by MVV-LVA, the two killers of the ply,
 //! then quiet moves by history (from/to squares where the game names its moves, a hash
-//! of the action otherwise). Scores above [`KILLER_BASE`] mark moves late-move
-//! reductions leave alone.
+//! of the action otherwise), and last the captures that lose material by static
+//! exchange (only where the searcher uses SEE, see [`super::see`]). Scores at or above
+//! [`KILLER_BASE`] mark moves late-move reductions and pruning leave alone; quiet moves
+//! (killers and history, [`is_quiet`]) are the ones that earn history.
 
 use super::search::AlphaBeta;
 use crate::common::capture_score;
@@ -13,6 +15,15 @@ pub(super) const CAPTURE_BASE: i32 = 1 << 24;
 pub(super) const KILLER_BASE: i32 = 1 << 22;
 /// History scores stay below the killers.
 const HISTORY_MAX: i32 = KILLER_BASE - 1;
+/// Captures that lose material come after every quiet move.
+const BAD_CAPTURE_BASE: i32 = -(1 << 24);
+
+/// Whether an ordering score is a quiet move's (a killer or history), not a capture's
+/// or the TT move's.
+#[inline]
+pub(super) fn is_quiet(score: i32) -> bool {
+    (-HISTORY_MAX..CAPTURE_BASE).contains(&score)
+}
 
 impl<G: Game> AlphaBeta<G> {
     /// Fills `bufs[ply]` with the legal actions, best first.
@@ -32,7 +43,11 @@ impl<G: Game> AlphaBeta<G> {
             let s = if Some(a) == tt_move {
                 TT_BASE
             } else if let Some(c) = capture_score(g, a) {
-                CAPTURE_BASE + c
+                if self.losing_capture(g, a) {
+                    BAD_CAPTURE_BASE + c
+                } else {
+                    CAPTURE_BASE + c
+                }
             } else if Some(a) == killers[0] {
                 KILLER_BASE + 1
             } else if Some(a) == killers[1] {

@@ -15,12 +15,29 @@
 //! delay but not hide a good move found at full depth. Each feature can be switched off
 //! in [`super::AlphaBetaConfig`] (`pvs=false`, `null_move=false`, ...), which is how
 //! results/strength/search measures them one by one.
+//!
+//! Pruning near the leaves (generation 3 of the agents, issue 36), only where the game's
+//! facts say the board's moves and check are the game's (`GameFacts::board_check`):
+//! elsewhere the static evaluation of a half-finished compound turn or a mirrored board
+//! is too loose a bound to cut on. Outside the principal variation and out of check:
+//! reverse futility pruning (a node whose static score beats beta by
+//! [`RFP_MARGIN`] a ply, at most [`RFP_DEPTH`] plies from the leaves, returns it),
+//! futility pruning (at most three plies from the leaves, quiet moves that do not give
+//! check are skipped when the static score plus [`FUTILITY_MARGIN`] cannot reach alpha)
+//! and late-move pruning (there, quiet moves past [`LMP_COUNT`] are skipped); a move
+//! is pruned only once another has been searched and no mate is in sight. The
+//! quiescence search skips captures that lose material by static exchange
+//! ([`super::see`]) and captures that cannot bring the score within [`DELTA`] of alpha.
+//! Switches: `futility`, `lmp`, `see`. Tests in agents/tests/search.rs:
+//! `pruning_keeps_the_tactics_of_the_suite`, `pruning_searches_fewer_nodes_to_the_same_depth`.
 
 use super::evals::{EvalCache, EVAL_CACHE_BITS};
-use super::ordering::{CAPTURE_BASE, KILLER_BASE};
+use super::ordering::{is_quiet, KILLER_BASE};
+use super::see::see;
 use super::tt::{Bound, Tt};
 use super::{AlphaBetaConfig, SearchInfo, INF, MATE, MATE_BOUND, MAX_PLY};
-use crate::common::capture_score;
+use crate::common::{action_move, capture_score};
+use crate::eval::role_value;
 use crate::fallback::two_teams;
 use engine::game::{Game, Seat, Turn, MAX_SEATS};
 use engine::random::splitmix64;
@@ -30,6 +47,17 @@ use std::time::{Duration, Instant};
 /// First aspiration half-window (centipawns) and the depth from which it is used.
 const ASPIRATION: i32 = 40;
 const ASPIRATION_DEPTH: u32 = 4;
+/// Reverse futility pruning: margin per ply of depth left (centipawns) and the deepest
+/// node it applies to.
+const RFP_MARGIN: i32 = 90;
+const RFP_DEPTH: i32 = 6;
+/// Futility pruning: the margin by depth left (1 to 3).
+const FUTILITY_MARGIN: [i32; 4] = [0, 150, 280, 420];
+/// Late-move pruning: quiet moves searched at depth 1 to 3 before the rest are skipped.
+const LMP_COUNT: [usize; 4] = [0, 4, 7, 12];
+/// Quiescence delta pruning: a capture whose victim cannot bring the static score to
+/// within this of alpha is skipped.
+const DELTA: i32 = 200;
 
 /// The alpha-beta searcher (its tables persist between moves of one game).
 pub struct AlphaBeta<G: Game> {
@@ -68,6 +96,12 @@ pub struct AlphaBeta<G: Game> {
     /// Null moves this search: asked for and the game offers a pass
     /// (`GameFacts::null_move`).
     nulls: bool,
+    /// Reverse futility and futility pruning this search (see the module comment).
+    futile: bool,
+    /// Late-move pruning this search.
+    late_pruning: bool,
+    /// Static exchange evaluation this search (ordering and quiescence).
+    exchanges: bool,
     /// Extend on the board's check whatever the facts say (see
     /// [`AlphaBeta::claim_board_check`]).
     claimed_checks: bool,
@@ -96,6 +130,9 @@ impl<G: Game> AlphaBeta<G> {
             ext_limit: MAX_PLY / 2,
             checks: false,
             nulls: false,
+            futile: false,
+            late_pruning: false,
+            exchanges: false,
             claimed_checks: false,
             info: SearchInfo::default(),
         }
@@ -159,6 +196,9 @@ impl<G: Game> AlphaBeta<G> {
         let facts = game.facts();
         self.checks = self.config.check_extension && (facts.board_check || self.claimed_checks);
         self.nulls = self.config.null_move && facts.null_move;
+        self.futile = self.config.futility && facts.board_check;
+        self.late_pruning = self.config.lmp && facts.board_check;
+        self.exchanges = self.config.see && facts.board_check;
         let mut g = game.clone();
         self.nodes = 0;
         if let Some(c) = &mut self.evals {
@@ -195,7 +235,12 @@ impl<G: Game> AlphaBeta<G> {
                 // A forced mate found at this depth: deeper search cannot shorten it.
                 break;
             }
-            if let Some(t) = self.limit {
+            // A fixed time a move (`time_ms`) cannot be saved for later, so it is searched
+            // to the hard stop: the unfinished iteration still plays a move that beat the
+            // last best. Under a clock, and for exact root scores (sampled worlds share
+            // one decision's time), no iteration starts after SOFT of the budget.
+            let saves_time = self.config.tc.is_some() || self.exact_root || !self.config.full_time;
+            if let (Some(t), true) = (self.limit, saves_time) {
                 if self.start.elapsed().as_secs_f64() > t.as_secs_f64() * super::time::SOFT {
                     break;
                 }
@@ -476,6 +521,12 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         }
+        if self.futile && !pv && !in_check && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND {
+            let e = self.static_eval(g, me);
+            if e - RFP_MARGIN * depth >= beta {
+                return e;
+            }
+        }
         if self.nulls
             && !pv
             && !was_null
@@ -502,9 +553,26 @@ impl<G: Game> AlphaBeta<G> {
         quiets.clear();
         let mut best = -INF;
         let mut best_move = None;
+        // Futility and late-move pruning apply to late moves of this node (see the
+        // module comment): `futile_node` when its static score is far below alpha.
+        let shallow = !pv && !in_check && depth <= 3 && alpha.abs() < MATE_BOUND;
+        let futile_node = shallow
+            && self.futile
+            && self.static_eval(g, me) + FUTILITY_MARGIN[depth.clamp(0, 3) as usize] <= alpha;
+        let mut late_searched = 0;
         for (i, &(a, score)) in moves.iter().enumerate() {
             let quiet = score < KILLER_BASE;
             g.apply(a);
+            if quiet && shallow && best_move.is_some() && best > -MATE_BOUND {
+                let beyond = self.late_pruning && late_searched >= LMP_COUNT[depth as usize];
+                if (futile_node || beyond) && !Self::in_check(g) {
+                    g.undo();
+                    continue;
+                }
+            }
+            if quiet {
+                late_searched += 1;
+            }
             let v = if i == 0 || !self.config.pvs {
                 self.search_node(g, depth - 1, ply + 1, alpha, beta, me, false)
             } else {
@@ -545,12 +613,12 @@ impl<G: Game> AlphaBeta<G> {
                 alpha = v;
             }
             if alpha >= beta {
-                if score < CAPTURE_BASE {
+                if is_quiet(score) {
                     self.reward_quiet(g, a, ply, depth, &quiets);
                 }
                 break;
             }
-            if quiet {
+            if is_quiet(score) {
                 quiets.push(a);
             }
         }
@@ -593,6 +661,8 @@ impl<G: Game> AlphaBeta<G> {
         for i in 0..self.scratch.len() {
             let a = self.scratch[i];
             match capture_score(g, a) {
+                Some(_)
+                    if !evading && self.exchanges && self.hopeless_capture(g, a, stand, alpha) => {}
                 Some(s) => caps.push((a, s)),
                 None if evading => caps.push((a, -1)),
                 None => {}
@@ -632,6 +702,38 @@ impl<G: Game> AlphaBeta<G> {
             return self.static_eval(g, me);
         }
         best
+    }
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// Whether capture `a` loses material by static exchange (false where this search
+    /// does not use SEE or the game names no orthodox move).
+    pub(super) fn losing_capture(&self, g: &mut G, a: G::Action) -> bool {
+        if !self.exchanges {
+            return false;
+        }
+        let Some(m) = action_move(g, a) else {
+            return false;
+        };
+        g.board().is_some_and(|b| see(b, m) < 0)
+    }
+
+    /// A capture the quiescence search skips: it loses material by static exchange, or
+    /// (not promoting) even its whole victim leaves the score [`DELTA`] short of alpha.
+    fn hopeless_capture(&self, g: &mut G, a: G::Action, stand: i32, alpha: i32) -> bool {
+        let Some(m) = action_move(g, a) else {
+            return false;
+        };
+        let Some(b) = g.board() else {
+            return false;
+        };
+        if m.promotion().is_none() {
+            let victim = b.captured_piece(m).map_or(0, |p| role_value(p.role));
+            if stand + victim + DELTA <= alpha {
+                return true;
+            }
+        }
+        see(b, m) < 0
     }
 }
 

@@ -5,7 +5,10 @@
 //! [`MOVES_AHEAD`] more moves (or the moves left in the period) and adds three quarters
 //! of the increment, never more than half of what is left minus a safety margin; the
 //! search starts no new iteration after [`SOFT`] of the budget (the next one would
-//! rarely finish), and the hard stop is the budget itself, read every 1024 nodes. The
+//! rarely finish, and the time saved stays on the clock), and the hard stop is the
+//! budget itself, read every 1024 nodes. Under `time_ms` (generation 3) the search runs
+//! to the hard stop: a fixed time a move is not saved by stopping early, and the
+//! unfinished iteration's move is played when it beat the last best. The
 //! clock is charged with the wall time of each decision, so a slow machine shows as
 //! less search, never as a loss on time: built-in agents do not forfeit. Tests:
 //! `rule_time_*` below and `alphabeta_plays_by_time` in agents/tests/search.rs.

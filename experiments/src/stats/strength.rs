@@ -41,6 +41,61 @@ pub const SCALE: &str =
 /// Measured agents, newest generation first, strongest first within one
 /// (`results/strength/README.md`).
 pub const MEASURED: &[Measured] = &[
+    // Generation 3 (pruning near the leaves, SEE, `time_ms` searched to its end), rated
+    // 2026-11-29 on an otherwise idle machine, release build: results/strength/epoch-3
+    // (`rate.md` there, 860 games).
+    Measured {
+        spec: "alphabeta:time_ms=100",
+        epoch: 3,
+        elo: 2015.0,
+        low: 1901.0,
+        high: 2184.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=4",
+        epoch: 3,
+        elo: 1645.0,
+        low: 1543.0,
+        high: 1753.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=3",
+        epoch: 3,
+        elo: 1581.0,
+        low: 1509.0,
+        high: 1664.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=3,eval=results/strength/search/classic.toml",
+        epoch: 3,
+        elo: 1468.0,
+        low: 1403.0,
+        high: 1529.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=2",
+        epoch: 3,
+        elo: 1462.0,
+        low: 1400.0,
+        high: 1531.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=1",
+        epoch: 3,
+        elo: 1210.0,
+        low: 1111.0,
+        high: 1297.0,
+    },
+    // Carried over from generation 1, not measured again: neither issue 36 nor
+    // generation 3 changed UCT or the evaluation its cut-off uses
+    // (`EvalWeights::default`, the original one).
+    Measured {
+        spec: "mcts:iters=20000,cutoff=16,rollout=heavy",
+        epoch: 3,
+        elo: 863.0,
+        low: 611.0,
+        high: 996.0,
+    },
     // Generation 2 (issue 36's search), rated 2026-11-29 on an otherwise idle machine,
     // release build: results/strength/epoch-2 (`rate.md` there, 800 games).
     Measured {
@@ -196,9 +251,9 @@ mod tests {
         let (m, noise) = lookup("alphabeta:noise=10,depth=2").unwrap();
         assert_eq!(m.spec, "alphabeta:depth=2");
         assert!(noise);
-        assert!(lookup("alphabeta:depth=4").is_none());
+        assert!(lookup("alphabeta:depth=5").is_none());
         assert!(lookup("mcts:iters=100").is_none());
-        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1517 [1460, 1597]*");
+        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1462 [1400, 1531]*");
         assert!(lookup("mcts:rollout=heavy,iters=20000,cutoff=16").is_some());
         assert_eq!(cell("random"), "—");
     }

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Issue 36, "One rating scale": today's agents (agents::EPOCH = 3) against Stockfish 15.1
+# (Debian's `stockfish`) with UCI_LimitStrength, movetime 100, orthodox chess, from the
+# level suite ../search/openings-chess.txt, one engine thread per game, THREADS games at a time (2) on the
+# 2-core machine. Run from the repository root; BIN names the binary (the release build).
+# Then: chesslab rate results/strength/epoch-3 --out results/strength/epoch-3/rate.md
+set -e
+BIN=${BIN:-target/release/chesslab}
+PATH="$PATH:/usr/games"
+SF="uci:cmd=stockfish,movetime=100,option.UCI_LimitStrength=true"
+O=results/strength/epoch-3
+S=results/strength/search/openings-chess.txt
+$BIN tournament --variant chess --agents "alphabeta:time_ms=100,$SF,option.UCI_Elo=2000" \
+  --games 200 --openings $S --seed 2000 --threads ${THREADS:-2} --out $O/ab100-vs-sf2000 --resume
+$BIN tournament --variant chess --gauntlet \
+  --agents "$SF,option.UCI_Elo=1350,alphabeta:depth=2,alphabeta:depth=3,alphabeta:depth=3,eval=results/strength/search/classic.toml" \
+  --games 100 --openings $S --seed 1350 --threads ${THREADS:-2} --out $O/sf1350-gauntlet --resume
+$BIN tournament --variant chess --gauntlet \
+  --agents "$SF,option.UCI_Elo=1800,alphabeta:depth=3,alphabeta:depth=3,eval=results/strength/search/classic.toml,alphabeta:depth=2,alphabeta:depth=4" \
+  --games 60 --openings $S --seed 1800 --threads ${THREADS:-2} --out $O/sf1800-gauntlet --resume
+$BIN tournament --variant chess --agents "alphabeta:time_ms=100,$SF,option.UCI_Elo=1800" \
+  --games 60 --openings $S --seed 1801 --threads ${THREADS:-2} --out $O/ab100-vs-sf1800 --resume
+$BIN tournament --variant chess --agents "alphabeta:depth=1,$SF,option.UCI_Elo=1350" \
+  --games 60 --openings $S --seed 1351 --threads ${THREADS:-2} --out $O/d1-vs-sf1350 --resume
