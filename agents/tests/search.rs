@@ -368,7 +368,8 @@ fn pruning_searches_fewer_nodes_to_the_same_depth() {
 }
 
 /// Positions of the Win at Chess suite (Reinfeld, 1958) whose published best move
-/// Stockfish 15.1 confirms at depth 18, with that move.
+/// Stockfish 15.1 confirms at depth 18, with that move (and, where Stockfish finds another
+/// move that mates as well, that one after a `|`).
 const TACTICS: [(&str, &str); 14] = [
     (
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
@@ -384,9 +385,10 @@ const TACTICS: [(&str, &str); 14] = [
         "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
         "g4e3",
     ),
+    // Rf7 mates in 11, Nf7+ in 10 (Stockfish 15.1 at depth 20).
     (
         "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
-        "e7f7",
+        "e7f7|h6f7",
     ),
     (
         "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
@@ -423,31 +425,50 @@ const TACTICS: [(&str, &str); 14] = [
 ];
 
 /// The pruning of generation 3 cuts on static scores near the leaves and skips losing
-/// captures in quiescence; it must not cost the search its tactics: at a fixed depth it
-/// solves every position of [`TACTICS`] that the unpruned search solves, and all of them
-/// at depth 7.
+/// captures in quiescence. At a fixed depth that costs some tactics (Win at Chess 1's
+/// quiet queen sacrifice is found by the unpruned search at depth 4, by the pruned one
+/// later), which is the trade: at an equal budget of nodes (what a time limit is) the
+/// pruned search solves every position of [`TACTICS`] the unpruned one solves (with
+/// 10,000 nodes it solved 14 where the unpruned solved 13), and all of them with 400,000
+/// nodes.
 #[test]
 fn pruning_keeps_the_tactics_of_the_suite() {
-    let solve = |cfg: &AlphaBetaConfig, fen: &str| -> String {
+    let solve = |cfg: AlphaBetaConfig, nodes: u64, fen: &str| -> String {
         let g = chess(fen);
-        let mut ab = AlphaBeta::<Chess>::new(cfg.clone());
+        let mut cfg = cfg;
+        cfg.depth = 64;
+        cfg.budget.nodes = Some(nodes);
+        let mut ab = AlphaBeta::<Chess>::new(cfg);
         let a = ab.search(&g).expect("a move");
         g.action_notation(a)
     };
-    for depth in [4, 5, 7] {
+    let report = std::env::var("TACTICS_REPORT").is_ok();
+    for nodes in [10_000, 40_000, 400_000] {
+        let (mut p, mut u) = (0, 0);
         for (fen, best) in TACTICS {
-            let pruned = solve(
-                &AlphaBetaConfig {
-                    depth,
-                    ..Default::default()
-                },
-                fen,
+            let pruned = solve(AlphaBetaConfig::default(), nodes, fen);
+            let unpruned = solve(unpruned(64), nodes, fen);
+            let (pruned, unpruned) = (
+                best.split('|').any(|b| b == pruned),
+                best.split('|').any(|b| b == unpruned),
             );
-            if depth == 7 {
-                assert_eq!(pruned, best, "depth {depth}: {fen}");
-            } else if solve(&unpruned(depth), fen) == best {
-                assert_eq!(pruned, best, "depth {depth}, solved unpruned: {fen}");
+            p += usize::from(pruned);
+            u += usize::from(unpruned);
+            if report {
+                println!("{nodes} {best}: pruned {pruned}, unpruned {unpruned}");
+                continue;
             }
+            if nodes == 400_000 {
+                assert!(pruned, "{nodes} nodes: {fen}");
+            } else if unpruned {
+                assert!(pruned, "{nodes} nodes, solved unpruned: {fen}");
+            }
+        }
+        if report {
+            println!(
+                "{nodes} nodes: pruned {p}, unpruned {u} of {}",
+                TACTICS.len()
+            );
         }
     }
 }

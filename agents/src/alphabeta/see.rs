@@ -54,7 +54,9 @@ pub fn see(b: &Board, m: Move) -> i32 {
         };
         d += 1;
         gain[d] = on_target - gain[d - 1];
-        if d + 1 >= gain.len() || (-gain[d - 1]).max(gain[d]) < 0 {
+        // No early stop once the sign is settled: the value is exact (the search reads
+        // only its sign, which an early stop would keep).
+        if d + 1 >= gain.len() {
             break;
         }
         occ = occ.without(sq);
