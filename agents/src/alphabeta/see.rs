@@ -8,8 +8,10 @@
 //! captures that lose material and the move ordering puts them after the quiet moves'
 //! killers. Decisions: a promotion counts only the piece taken (the new piece's gain is
 //! left to the search); the king may take last (worth more than anything, so a side
-//! never "wins" by letting it be taken); pins are ignored, as usual for SEE. Tests:
-//! `see_*` below.
+//! never "wins" by letting it be taken); pins are ignored, as usual for SEE. The value
+//! is exact (no early stop once its sign is settled); the search reads only the sign,
+//! which the early-stopping version that played the rating games gives too
+//! (`see_sign_is_the_early_stopping_versions`). Tests: `see_*` below.
 
 use crate::eval::role_value;
 use engine::{Bitboard, Board, Move, MoveKind, Role, Square};
@@ -141,6 +143,65 @@ mod tests {
             see_of("3r2k1/3p4/8/8/8/8/8/3RK3 w - - 0 1", "d1d7"),
             100 - 500
         );
+    }
+
+    /// The swap algorithm with the usual early stop once the sign is settled (the
+    /// version that played generation 3's rating games): its sign must be the exact
+    /// value's, over every capture and quiet move of positions from seeded random games.
+    fn see_sign_with_early_stop(b: &Board, m: Move) -> i32 {
+        let (from, to) = (m.from(), m.to());
+        let mover = b.piece_at(from).unwrap();
+        let mut occ = b.occupied().without(from);
+        if m.kind() == MoveKind::EnPassant {
+            occ = occ.without(Square::from_coords(to.file(), from.rank()));
+        }
+        let mut gain = [0i32; 34];
+        gain[0] = b.captured_piece(m).map_or(0, |p| value(p.role));
+        let mut on_target = value(mover.role);
+        let mut side = mover.color.other();
+        let mut d = 0;
+        while let Some((sq, role)) = least_valuable(b, b.attackers_to(to, side, occ) & occ) {
+            d += 1;
+            gain[d] = on_target - gain[d - 1];
+            if d + 1 >= gain.len() || (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+            occ = occ.without(sq);
+            on_target = value(role);
+            side = side.other();
+        }
+        while d > 0 {
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+            d -= 1;
+        }
+        gain[0].signum()
+    }
+
+    #[test]
+    fn see_sign_is_the_early_stopping_versions() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(36);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut b = Board::startpos();
+            for _ in 0..rng.gen_range(0..120) {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter().filter(|m| m.kind() != MoveKind::Castle) {
+                    assert_eq!(
+                        see(&b, m).signum(),
+                        see_sign_with_early_stop(&b, m),
+                        "{m:?}"
+                    );
+                    checked += 1;
+                }
+                let m = moves.as_slice()[rng.gen_range(0..moves.len())];
+                b.make(m);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
