@@ -44,6 +44,9 @@ pub mod uci;
 
 use engine::game::{Game, Seat};
 use rand_pcg::Pcg64;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 pub use spec::{AgentError, Spec};
 
@@ -103,6 +106,22 @@ pub trait Agent<G: Game>: Send {
     /// it). The built-in agents read the state instead.
     fn observe(&mut self, _action: &str) {}
 
+    /// One decision under `limits` set from outside, with `report` called after every
+    /// finished iteration of the search: for `chesslab uci`, which keeps one agent for
+    /// the whole game (its tables stay between moves), searches once per `go` and prints
+    /// an `info` line per iteration. `None` when the agent has no such search here (the
+    /// default): the caller then builds an agent with the limits in its spec instead.
+    fn act_watched(
+        &mut self,
+        _game: &G,
+        _seat: Seat,
+        _rng: &mut Pcg64,
+        _limits: &Limits,
+        _report: &mut dyn FnMut(Iteration<G::Action>),
+    ) -> Option<G::Action> {
+        None
+    }
+
     /// Whether one instance should be kept and reused across games (an outside process
     /// is started once per game slot). Built-in agents are rebuilt for every game.
     fn reusable(&self) -> bool {
@@ -150,6 +169,39 @@ pub struct SearchStats {
     pub depth: u32,
     /// Nodes visited by the whole decision.
     pub nodes: u64,
+}
+
+/// Limits of one decision set from outside the agent ([`Agent::act_watched`]); each
+/// given one replaces the agent's own key of the same meaning for that decision, the
+/// others stay.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Nodes of the whole decision.
+    pub nodes: Option<u64>,
+    /// Hard time limit of the decision.
+    pub time: Option<Duration>,
+    /// The time is a share of a clock: no iteration starts late in it (time saved for
+    /// later moves), as under `tc=`; otherwise it is searched to its end, as `time_ms`.
+    pub from_clock: bool,
+    /// No limit of the agent's own applies but `depth` (UCI's `go infinite`).
+    pub unbounded: bool,
+    /// Set from another thread to end the search: the agent answers at once with the best
+    /// move found so far.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// One finished iteration of a watched search ([`Agent::act_watched`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Iteration<A> {
+    pub depth: u32,
+    /// Nodes of the decision so far.
+    pub nodes: u64,
+    /// The iteration's score, for the side to move.
+    pub score: Score,
+    /// The iteration's best action.
+    pub action: A,
 }
 
 /// An engine's evaluation, from the side to move's point of view.

@@ -487,7 +487,7 @@ fn rule_uci_cmd_info_reports_the_score() {
             "{l}"
         );
     }
-    // Deeper searches visit more nodes (each depth is a fresh search).
+    // Deeper iterations have visited more nodes (the count is the decision's so far).
     let n = |l: &str| field(l, "nodes").unwrap().parse::<u64>().unwrap();
     assert!(n(infos[2]) > n(infos[0]), "{infos:?}");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
@@ -533,6 +533,61 @@ fn rule_uci_cmd_info_reports_the_score() {
     assert!(!info.contains("score") && !info.contains("nodes"), "{info}");
     assert!(info.contains(" pv "), "{info}");
     c.send("quit").unwrap();
+}
+
+/// `chesslab uci` runs the built-in search once per `go`, keeping the agent (and its
+/// table) between moves: the first search of a position visits exactly the nodes the
+/// built-in agent does and plays its move; the same position again costs fewer nodes (the
+/// table remembers it); `ucinewgame` forgets, and the count is the first's again.
+#[test]
+fn rule_uci_cmd_searches_once_and_keeps_its_table() {
+    use agents::process::Child;
+    use engine::game::{Game, Turn};
+    use rand::SeedableRng;
+    use std::time::{Duration, Instant};
+    let exe = env!("CARGO_BIN_EXE_chesslab").to_string();
+    let spec = "alphabeta:depth=6";
+    let mut c = Child::spawn(&exe, &["uci".into(), "--agent".into(), spec.into()]).unwrap();
+    let t = Instant::now();
+    let next = |c: &mut Child| c.recv(Instant::now() + Duration::from_secs(60), t).unwrap();
+    c.send("uci").unwrap();
+    while next(&mut c) != "uciok" {}
+    // (nodes of the last info line, bestmove) of one `go depth 6`.
+    let go = |c: &mut Child| {
+        c.send("position startpos moves e2e4 c7c5").unwrap();
+        c.send("go depth 6").unwrap();
+        let mut nodes = 0u64;
+        loop {
+            let l = next(c);
+            if let Some(m) = l.strip_prefix("bestmove ") {
+                return (nodes, m.to_string());
+            }
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if let Some(i) = w.iter().position(|x| *x == "nodes") {
+                nodes = w[i + 1].parse().unwrap();
+            }
+        }
+    };
+    let first = go(&mut c);
+    let again = go(&mut c);
+    c.send("ucinewgame").unwrap();
+    let fresh = go(&mut c);
+    c.send("quit").unwrap();
+
+    let mut game = engine::variants::chess::Chess::new(&Default::default());
+    for m in ["e2e4", "c7c5"] {
+        let a = game.parse_action(m).unwrap();
+        game.apply(a);
+    }
+    let mut agent = agents::registry::build::<engine::variants::chess::Chess>(spec).unwrap();
+    let Turn::Seat(seat) = game.turn() else {
+        unreachable!()
+    };
+    let a = agent.act(&game, seat, &mut rand_pcg::Pcg64::seed_from_u64(1));
+    let built_in = (agent.search_stats().unwrap().nodes, game.action_notation(a));
+    assert_eq!(first, built_in, "one search, as the built-in agent's");
+    assert!(again.0 < first.0 * 3 / 4, "{again:?} vs {first:?}");
+    assert_eq!(fresh, first, "ucinewgame clears the table");
 }
 
 #[test]

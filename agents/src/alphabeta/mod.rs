@@ -63,7 +63,7 @@ use crate::mcts::{uct_decide, MctsConfig};
 use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::uci::tc::TimeControl;
-use crate::{Agent, Score, SearchStats};
+use crate::{Agent, Iteration, Limits, Score, SearchStats};
 use engine::game::{Game, Seat};
 use rand::Rng;
 use rand_pcg::Pcg64;
@@ -346,16 +346,35 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
 
     fn score(&self) -> Option<Score> {
         let info = self.search.as_ref()?.info;
-        if info.depth == 0 {
+        (info.depth > 0).then(|| uci_score(info.score))
+    }
+
+    fn act_watched(
+        &mut self,
+        game: &G,
+        seat: Seat,
+        rng: &mut Pcg64,
+        limits: &Limits,
+        report: &mut dyn FnMut(Iteration<G::Action>),
+    ) -> Option<G::Action> {
+        if fallback::alphabeta(game, seat) != Route::Own {
             return None;
         }
-        Some(if info.score.abs() >= MATE_BOUND {
-            let plies = MATE - info.score.abs();
-            let moves = (plies + 1) / 2;
-            Score::Mate(if info.score > 0 { moves } else { -moves })
-        } else {
-            Score::Cp(info.score)
-        })
+        let mut rng = self.rng.for_decision(game.information_key(seat), rng);
+        let config = self.config.clone();
+        let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
+        if s.config.noise > 0 {
+            s.set_noise_salt(rng.gen());
+        }
+        let found = s.search_watched(game, limits, &mut |info, action| {
+            report(Iteration {
+                depth: info.depth,
+                nodes: info.nodes,
+                score: uci_score(info.score),
+                action,
+            })
+        });
+        Some(found.unwrap_or_else(|| crate::baseline::random_action(game, seat, &mut rng)))
     }
 
     fn search_stats(&self) -> Option<SearchStats> {
@@ -398,6 +417,17 @@ impl<G: Game> AlphaBetaAgent<G> {
             Some(a) => a,
             None => crate::baseline::random_action(game, seat, &mut rng),
         }
+    }
+}
+
+/// A search score as engines report it: centipawns, or mate in moves (negative: being
+/// mated).
+fn uci_score(score: i32) -> Score {
+    if score.abs() >= MATE_BOUND {
+        let moves = (MATE - score.abs() + 1) / 2;
+        Score::Mate(if score > 0 { moves } else { -moves })
+    } else {
+        Score::Cp(score)
     }
 }
 

@@ -42,6 +42,8 @@ use crate::fallback::two_teams;
 use engine::game::{Game, Seat, Turn, MAX_SEATS};
 use engine::random::splitmix64;
 use engine::Role;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// First aspiration half-window (centipawns) and the depth from which it is used.
@@ -105,6 +107,8 @@ pub struct AlphaBeta<G: Game> {
     /// Extend on the board's check whatever the facts say (see
     /// [`AlphaBeta::claim_board_check`]).
     claimed_checks: bool,
+    /// Set from outside to end the search ([`AlphaBeta::search_watched`]).
+    stop_flag: Option<Arc<AtomicBool>>,
     pub info: SearchInfo,
 }
 
@@ -134,6 +138,7 @@ impl<G: Game> AlphaBeta<G> {
             late_pruning: false,
             exchanges: false,
             claimed_checks: false,
+            stop_flag: None,
             info: SearchInfo::default(),
         }
     }
@@ -189,6 +194,48 @@ impl<G: Game> AlphaBeta<G> {
 
     /// [`AlphaBeta::search`] with the hard time limit given.
     pub fn search_for(&mut self, game: &G, limit: Option<Duration>) -> Option<G::Action> {
+        self.deepen(game, limit, &mut |_, _| {})
+    }
+
+    /// [`AlphaBeta::search`] under limits set from outside (they replace the config's
+    /// own for this search; [`crate::Limits`]), calling `report` after every finished
+    /// iteration. The tables stay, as between any two searches.
+    pub fn search_watched(
+        &mut self,
+        game: &G,
+        limits: &crate::Limits,
+        report: &mut dyn FnMut(SearchInfo, G::Action),
+    ) -> Option<G::Action> {
+        let saved = self.config.clone();
+        if limits.unbounded {
+            self.config.budget.nodes = None;
+            self.config.budget.time = None;
+        }
+        if let Some(d) = limits.depth {
+            self.config.depth = d;
+        }
+        if let Some(n) = limits.nodes {
+            self.config.budget.nodes = Some(n);
+        }
+        self.config.tc = None;
+        if limits.from_clock {
+            self.config.full_time = false;
+        }
+        let time = limits.time.or(self.config.budget.time);
+        self.stop_flag = limits.stop.clone();
+        let best = self.deepen(game, time, report);
+        self.stop_flag = None;
+        self.config = saved;
+        best
+    }
+
+    /// Iterative deepening to `limit`, `report` after every finished iteration.
+    fn deepen(
+        &mut self,
+        game: &G,
+        limit: Option<Duration>,
+        report: &mut dyn FnMut(SearchInfo, G::Action),
+    ) -> Option<G::Action> {
         let Turn::Seat(me) = game.turn() else {
             return None;
         };
@@ -231,6 +278,9 @@ impl<G: Game> AlphaBeta<G> {
                 depth,
                 score,
             };
+            if let Some(m) = mv {
+                report(self.info, m);
+            }
             if score.abs() >= MATE_BOUND && !self.exact_root {
                 // A forced mate found at this depth: deeper search cannot shorten it.
                 break;
@@ -366,7 +416,11 @@ impl<G: Game> AlphaBeta<G> {
     fn check_budget(&mut self) {
         if self.nodes & 1023 == 0
             && (self.config.budget.nodes.is_some_and(|n| self.nodes >= n)
-                || self.limit.is_some_and(|t| self.start.elapsed() >= t))
+                || self.limit.is_some_and(|t| self.start.elapsed() >= t)
+                || self
+                    .stop_flag
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed)))
         {
             self.stopped = true;
         }

@@ -12,17 +12,25 @@
 //! The search runs on its own thread; the main thread keeps reading commands. A `go`
 //! limit becomes the agent's own budget key for that move (`nodes` → `nodes`, `depth` →
 //! `depth`, `movetime` and the clock → `time_ms`), replacing the same key of `--agent`;
-//! other keys of the spec stay (any set limit stops). Agents with a `depth` key search
-//! depth 1, 2, ... up to their limit, and each finished depth prints one `info` line;
-//! others search once.
+//! other keys of the spec stay (any set limit stops). `alphabeta` searches once per `go`
+//! ([`agents::Agent::act_watched`]: iterative deepening with an `info` line per finished
+//! depth, stopped from outside by `stop` or the clock) and is kept for the whole session,
+//! so its table carries over between moves as in chesslab's own games. Other agents with
+//! a `depth` key are built for each depth 1, 2, ... up to their limit, each finished
+//! depth printing one `info` line; the rest are built and searched once per `go`.
 //!
 //! Decisions where the issue is silent:
 //! - Clock: the move gets `time_left / movestogo` (30 moves when not given) plus 3/4 of
 //!   the increment, at most half the time left, at least 1 ms.
-//! - `stop` (or the time running out) answers at once with the best move of the deepest
-//!   finished depth; the search in progress is abandoned, not waited for (agents cannot be
-//!   interrupted mid-search). Before any depth finished, `stop` answers the first legal
-//!   move in chesslab's order, and the clock waits for depth 1.
+//! - A `movetime` is searched to its end (as `time_ms`); a share of the clock stops
+//!   starting iterations early, saving time (as `tc=`). `go infinite` drops the spec's
+//!   own time and nodes.
+//! - `stop` (or the time running out) stops a watched search, which answers with its best
+//!   move within a few nodes (an unfinished depth's move counts once it beat the last
+//!   depth's, as in chesslab's games); 30 ms later (GRACE), or at once for agents built
+//!   per depth (they cannot be interrupted mid-search), the deepest finished depth's move
+//!   is played. Before any depth finished, `stop` answers the first legal move in
+//!   chesslab's order, and the clock waits for depth 1.
 //! - `info` (issue 39): `info depth D [score cp X|score mate N] [nodes N] time MS pv
 //!   MOVE`. An agent that reports a score ([`agents::Agent::score`]:
 //!   `alphabeta`'s root score, centipawns for the side to move, mates in moves) and its
@@ -31,8 +39,14 @@
 //!   asked). Agents that report no score (`mcts`, `greedy`, `random`, ...) get `info
 //!   depth D time MS pv MOVE` with no `score`, which UCI allows: no win rate is dressed
 //!   up as centipawns. `pv` is the move alone (the agents keep no line).
-//! - The agent is built for every `go` (its table is not kept between moves) with seed
-//!   `mix(1, ply)` for agents that read one; `ucinewgame` changes nothing else.
+//! - The kept agent forgets its tables at `ucinewgame` ([`agents::Agent::reset`]).
+//!   Agents built per `go` get seed `mix(1, ply)` when they read one, and every search
+//!   gets a generator seeded with it. Until 2026-11-29 every agent was rebuilt for every
+//!   depth of every `go`, which made alphabeta behind `chesslab uci` far weaker than the
+//!   same spec in chesslab's own games (it scored 1/10 against it at 50 ms a move).
+//!
+//! Test `rule_uci_cmd_searches_once_and_keeps_its_table` (experiments/tests/
+//! outside_bots.rs): the first search equals the built-in agent's, node for node.
 //!
 //! Tests: `rule_uci_cmd_*` in `experiments/tests/outside_bots.rs` (python-chess as the
 //! client, Stockfish in chesslab's runner) and below.
@@ -47,7 +61,7 @@ use rand::SeedableRng;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A `go` command's limits.
@@ -169,6 +183,9 @@ enum Found {
         score: Option<agents::Score>,
         nodes: Option<u64>,
     },
+    /// The move of a watched search, which may come from an unfinished iteration (a move
+    /// that already beat the last one's best).
+    Final(String),
     Done,
 }
 
@@ -198,8 +215,23 @@ fn say(out: &mut impl Write, line: &str) {
     let _ = out.flush();
 }
 
-/// Starts a search of `game` with `go`; results come through the returned channel.
-fn search(game: Chess, base: Spec, go: &Go, cancel: Arc<AtomicBool>) -> mpsc::Receiver<Found> {
+/// The agent kept for the whole session, and whether the next search starts a new game.
+struct Kept {
+    agent: Box<dyn agents::Agent<Chess>>,
+    new_game: bool,
+}
+
+/// Starts a search of `game` with `go`; results come through the returned channel. An
+/// agent with a watched search ([`agents::Agent::act_watched`]) searches once, kept
+/// between moves; others are built for the move with the limits in their spec, once per
+/// depth where they have one.
+fn search(
+    game: Chess,
+    base: Spec,
+    kept: Arc<Mutex<Kept>>,
+    go: &Go,
+    cancel: Arc<AtomicBool>,
+) -> mpsc::Receiver<Found> {
     let (tx, rx) = mpsc::channel();
     let white = game.board_ref().turn() == engine::Color::White;
     let budget = go.budget_ms(white);
@@ -220,8 +252,44 @@ fn search(game: Chess, base: Spec, go: &Go, cancel: Arc<AtomicBool>) -> mpsc::Re
     });
     let nodes = go.nodes;
     let seed_key = schema.iter().any(|s| s.key == "seed");
+    let limits = agents::Limits {
+        depth: max_depth.map(|d| d.clamp(1, 64) as u32),
+        nodes: nodes.map(|n| n.max(1)),
+        time: budget.map(|ms| Duration::from_millis(ms.max(1))),
+        from_clock: go.movetime.is_none() && budget.is_some(),
+        unbounded: go.infinite,
+        stop: Some(cancel.clone()),
+    };
     std::thread::spawn(move || {
         let started = Instant::now();
+        let ply = game.board_ref().ply() as u64;
+        let Turn::Seat(seat) = game.turn() else {
+            let _ = tx.send(Found::Done);
+            return;
+        };
+        // The last search ends within a few nodes of its stop; this waits for it.
+        let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+        if std::mem::take(&mut kept.new_game) {
+            kept.agent.reset();
+        }
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(crate::util::mix(1, ply));
+        let watched = kept
+            .agent
+            .act_watched(&game, seat, &mut rng, &limits, &mut |it| {
+                let _ = tx.send(Found::Depth {
+                    depth: u64::from(it.depth),
+                    mv: game.action_notation(it.action),
+                    ms: started.elapsed().as_millis() as u64,
+                    score: Some(it.score),
+                    nodes: Some(it.nodes),
+                });
+            });
+        drop(kept);
+        if let Some(a) = watched {
+            let _ = tx.send(Found::Final(game.action_notation(a)));
+            let _ = tx.send(Found::Done);
+            return;
+        }
         let depths: Vec<Option<u64>> = match (has_depth, max_depth) {
             (true, Some(d)) => (1..=d.max(1)).map(Some).collect(),
             _ => vec![None],
@@ -241,7 +309,6 @@ fn search(game: Chess, base: Spec, go: &Go, cancel: Arc<AtomicBool>) -> mpsc::Re
                 let left = ms.saturating_sub(started.elapsed().as_millis() as u64);
                 limits.push(("time_ms", left.max(1)));
             }
-            let ply = game.board_ref().ply() as u64;
             if seed_key && base.raw("seed").is_none() {
                 limits.push(("seed", crate::util::mix(1, ply)));
             }
@@ -249,7 +316,6 @@ fn search(game: Chess, base: Spec, go: &Go, cancel: Arc<AtomicBool>) -> mpsc::Re
             let Ok(mut agent) = registry::build::<Chess>(&spec) else {
                 break;
             };
-            let Turn::Seat(seat) = game.turn() else { break };
             let mut rng = rand_pcg::Pcg64::seed_from_u64(crate::util::mix(1, ply));
             let a = agent.act(&game, seat, &mut rng);
             let stats = agent.search_stats();
@@ -272,6 +338,9 @@ fn search(game: Chess, base: Spec, go: &Go, cancel: Arc<AtomicBool>) -> mpsc::Re
     rx
 }
 
+/// How long after its deadline (or `stop`) a search's own answer is waited for.
+const GRACE: Duration = Duration::from_millis(30);
+
 /// One search in progress.
 struct Searching {
     rx: mpsc::Receiver<Found>,
@@ -284,7 +353,10 @@ struct Searching {
 
 pub fn run(agent: &str) -> Result<()> {
     let base = Spec::parse(agent).with_context(|| format!("--agent '{}'", agent))?;
-    registry::build::<Chess>(agent).with_context(|| format!("--agent '{}'", agent))?;
+    let kept = Arc::new(Mutex::new(Kept {
+        agent: registry::build::<Chess>(agent).with_context(|| format!("--agent '{}'", agent))?,
+        new_game: false,
+    }));
     let (tx, commands) = mpsc::channel::<String>();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
@@ -335,10 +407,17 @@ pub fn run(agent: &str) -> Result<()> {
                         say(&mut out, &info_line(depth, score, nodes, ms, &mv));
                         s.best = Some(mv);
                     }
+                    Found::Final(mv) => s.best = Some(mv),
                     Found::Done => finished = true,
                 }
             }
-            let late = s.deadline.is_some_and(|d| Instant::now() >= d) && s.best.is_some();
+            // At the deadline the search is told to stop; a watched search answers within
+            // a few nodes, and GRACE later the deepest finished depth is played anyway.
+            let now = Instant::now();
+            if s.deadline.is_some_and(|d| now >= d) {
+                s.cancel.store(true, Ordering::Relaxed);
+            }
+            let late = s.deadline.is_some_and(|d| now >= d + GRACE) && s.best.is_some();
             if (finished && !s.infinite) || late {
                 let best = s.best.clone().unwrap_or_else(|| s.first_legal.clone());
                 s.cancel.store(true, Ordering::Relaxed);
@@ -368,7 +447,7 @@ pub fn run(agent: &str) -> Result<()> {
                     say(&mut out, &format!("info string ignored: {line}"));
                 }
             }
-            "ucinewgame" => {}
+            "ucinewgame" => kept.lock().unwrap_or_else(|e| e.into_inner()).new_game = true,
             "position" => match parse_position(line, chess960) {
                 Ok(g) => game = g,
                 Err(e) => say(&mut out, &format!("info string bad position: {e}")),
@@ -392,7 +471,13 @@ pub fn run(agent: &str) -> Result<()> {
                     .unwrap_or_default();
                 let white = game.board_ref().turn() == engine::Color::White;
                 let cancel = Arc::new(AtomicBool::new(false));
-                let rx = search(game.clone(), base.clone(), &go, cancel.clone());
+                let rx = search(
+                    game.clone(),
+                    base.clone(),
+                    kept.clone(),
+                    &go,
+                    cancel.clone(),
+                );
                 searching = Some(Searching {
                     rx,
                     cancel,
@@ -408,9 +493,19 @@ pub fn run(agent: &str) -> Result<()> {
             "stop" => {
                 if let Some(s) = searching.take() {
                     s.cancel.store(true, Ordering::Relaxed);
+                    // A watched search answers within a few nodes of the stop.
+                    let until = Instant::now() + GRACE;
                     let mut best = s.best.clone();
-                    while let Ok(Found::Depth { mv, .. }) = s.rx.try_recv() {
-                        best = Some(mv);
+                    while let Ok(f) =
+                        s.rx.recv_timeout(until.saturating_duration_since(Instant::now()))
+                    {
+                        match f {
+                            Found::Depth { mv, .. } | Found::Final(mv) => best = Some(mv),
+                            Found::Done => break,
+                        }
+                        if Instant::now() >= until {
+                            break;
+                        }
                     }
                     say(
                         &mut out,
