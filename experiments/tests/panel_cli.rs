@@ -85,18 +85,20 @@ fn rule_panel_balance_reports_each_member_beside_chess() {
     assert!(report.contains("panel 'two weak players'"), "{report}");
     // Two members: the report says the issue asks for three.
     assert!(report.contains("at least three players"), "{report}");
-    // Depth 1 is in the strength table (today's generation, measured without noise);
-    // greedy is not.
+    // Depth 1 and greedy are in the strength table (today's generation; depth 1 measured
+    // without noise).
     let (d1, _) = experiments::stats::strength::lookup("alphabeta:depth=1").unwrap();
     let row = format!(
         "| ab1 | `alphabeta:depth=1,noise=10` | {:.0} [{:.0}, {:.0}]* |",
         d1.elo, d1.low, d1.high
     );
     assert!(report.contains(&row), "{row} not in {report}");
-    assert!(
-        report.contains("| [greedy](greedy/report.md) | unrated | 4 ("),
-        "{report}"
+    let greedy = format!(
+        "| [greedy](greedy/report.md) | {} | 4 (",
+        experiments::stats::strength::cell("greedy")
     );
+    assert!(!greedy.contains("unrated"), "{greedy}");
+    assert!(report.contains(&greedy), "{greedy} not in {report}");
     assert!(report.contains("greedy: White scores "), "{report}");
     assert!(report.contains(" in orthodox chess and "), "{report}");
     assert!(

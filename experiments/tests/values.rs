@@ -284,7 +284,11 @@ fn rule_values_over_a_panel_fits_every_member() {
     }
     let md = std::fs::read_to_string(out.join("panel.md")).unwrap();
     assert!(md.contains("# Piece values over panel 'p': chess"), "{md}");
-    assert!(md.contains("| g | `greedy` | unrated |"), "{md}");
+    let g = format!(
+        "| g | `greedy` | {} |",
+        experiments::stats::strength::cell("greedy")
+    );
+    assert!(md.contains(&g), "{g} not in {md}");
     assert!(md.contains("| feature | g ("), "{md}");
     assert!(
         md.contains("The learned values predict the games at least as well as 1/3/3/5/9: "),

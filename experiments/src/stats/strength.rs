@@ -43,48 +43,56 @@ pub const SCALE: &str =
 pub const MEASURED: &[Measured] = &[
     // Generation 3 (pruning near the leaves, SEE, `time_ms` searched to its end), rated
     // 2026-11-29 on an otherwise idle machine, release build: results/strength/epoch-3
-    // (`rate.md` there, 860 games).
+    // (`rate.md` there, 3060 games: the Stockfish gauntlets, and a round robin of the
+    // other families at the budgets the verdicts use, linked through depth 1).
     Measured {
         spec: "alphabeta:time_ms=100",
         epoch: 3,
         elo: 2015.0,
-        low: 1901.0,
-        high: 2184.0,
+        low: 1911.0,
+        high: 2149.0,
     },
     Measured {
         spec: "alphabeta:depth=4",
         epoch: 3,
         elo: 1645.0,
-        low: 1543.0,
-        high: 1753.0,
+        low: 1515.0,
+        high: 1792.0,
     },
     Measured {
         spec: "alphabeta:depth=3",
         epoch: 3,
         elo: 1581.0,
-        low: 1509.0,
-        high: 1664.0,
+        low: 1523.0,
+        high: 1650.0,
     },
     Measured {
         spec: "alphabeta:depth=3,eval=results/strength/search/classic.toml",
         epoch: 3,
         elo: 1468.0,
-        low: 1403.0,
-        high: 1529.0,
+        low: 1397.0,
+        high: 1534.0,
     },
     Measured {
         spec: "alphabeta:depth=2",
         epoch: 3,
         elo: 1462.0,
-        low: 1400.0,
-        high: 1531.0,
+        low: 1404.0,
+        high: 1517.0,
     },
     Measured {
         spec: "alphabeta:depth=1",
         epoch: 3,
         elo: 1210.0,
-        low: 1111.0,
-        high: 1297.0,
+        low: 1088.0,
+        high: 1300.0,
+    },
+    Measured {
+        spec: "expectimax:depth=3",
+        epoch: 3,
+        elo: 1015.0,
+        low: 835.0,
+        high: 1128.0,
     },
     // Carried over from generation 1, not measured again: neither issue 36 nor
     // generation 3 changed UCT or the evaluation its cut-off uses
@@ -95,6 +103,69 @@ pub const MEASURED: &[Measured] = &[
         elo: 863.0,
         low: 611.0,
         high: 996.0,
+    },
+    Measured {
+        spec: "expectimax:depth=2",
+        epoch: 3,
+        elo: 653.0,
+        low: 407.0,
+        high: 799.0,
+    },
+    Measured {
+        spec: "ismcts:iters=1000,cutoff=8",
+        epoch: 3,
+        elo: 78.0,
+        low: -302.0,
+        high: 289.0,
+    },
+    Measured {
+        spec: "expectimax:depth=1",
+        epoch: 3,
+        elo: -156.0,
+        low: -524.0,
+        high: 55.0,
+    },
+    Measured {
+        spec: "greedy",
+        epoch: 3,
+        elo: -183.0,
+        low: -534.0,
+        high: 41.0,
+    },
+    Measured {
+        spec: "ismcts:iters=200,cutoff=8",
+        epoch: 3,
+        elo: -225.0,
+        low: -590.0,
+        high: -2.0,
+    },
+    Measured {
+        spec: "pimc:iters=50,worlds=8,cutoff=8",
+        epoch: 3,
+        elo: -251.0,
+        low: -606.0,
+        high: -32.0,
+    },
+    Measured {
+        spec: "ismcts:iters=100,cutoff=8",
+        epoch: 3,
+        elo: -312.0,
+        low: -692.0,
+        high: -95.0,
+    },
+    Measured {
+        spec: "smmcts:iters=100,cutoff=10",
+        epoch: 3,
+        elo: -319.0,
+        low: -692.0,
+        high: -107.0,
+    },
+    Measured {
+        spec: "mcts:iters=200",
+        epoch: 3,
+        elo: -367.0,
+        low: -730.0,
+        high: -140.0,
     },
     // Generation 2 (issue 36's search), rated 2026-11-29 on an otherwise idle machine,
     // release build: results/strength/epoch-2 (`rate.md` there, 800 games).
@@ -253,7 +324,8 @@ mod tests {
         assert!(noise);
         assert!(lookup("alphabeta:depth=5").is_none());
         assert!(lookup("mcts:iters=100").is_none());
-        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1462 [1400, 1531]*");
+        assert!(lookup("smmcts:iters=100,cutoff=10").is_some());
+        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1462 [1404, 1517]*");
         assert!(lookup("mcts:rollout=heavy,iters=20000,cutoff=16").is_some());
         assert_eq!(cell("random"), "—");
     }

@@ -20,13 +20,15 @@
 //!   95% interval over colour-swapped pairs
 //!   ([`crate::stats::metrics::Estimate::clustered_score`]), draws and mean length. Reading the
 //!   CSV is enough (no replay: `chesslab verify` checks that the games replay).
+//! - `table FILE`: the first Markdown table of a report another command wrote (such as
+//!   `chesslab rate`'s `rate.md`), verbatim, so a README quotes the report's figures.
 //!
 //! Decisions: a block's text is replaced whole, so hand edits inside it are lost by the
 //! next run (the markers say so); an unknown kind, a missing file or column, a marker
 //! without its end, are errors naming the README and line, and nothing is written for
 //! that README; README files without markers are left alone byte for byte. Tests:
 //! `generated_blocks_are_rewritten_and_checked`, `bad_markers_are_errors`,
-//! `runs_rows_count_pairs_and_distinct_games`.
+//! `runs_rows_count_pairs_and_distinct_games`, `a_reports_first_table_is_quoted`.
 
 use crate::record;
 use crate::stats::metrics::Estimate;
@@ -125,8 +127,28 @@ pub fn render(spec: &str, dir: &Path) -> Result<String> {
             }
             runs_table(dir, &args)
         }
-        other => bail!("unknown kind '{other}' (known: csv, runs)"),
+        "table" => match args.as_slice() {
+            [f] => first_table(&dir.join(f)),
+            _ => bail!("expected `table FILE`"),
+        },
+        other => bail!("unknown kind '{other}' (known: csv, runs, table)"),
     }
+}
+
+/// The first Markdown table of the file at `path` (its lines that start with `|`, from
+/// the first such line to the next line that does not).
+fn first_table(path: &Path) -> Result<String> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    if rows.is_empty() {
+        bail!("{} has no Markdown table", path.display());
+    }
+    Ok(rows.iter().map(|r| format!("{r}\n")).collect())
 }
 
 fn csv_table(path: &Path, columns: Option<&str>) -> Result<String> {
@@ -386,6 +408,22 @@ mod tests {
         )
         .unwrap();
         assert_eq!(run(&[d.path().to_path_buf()], true).unwrap().0.len(), 1);
+    }
+
+    #[test]
+    fn a_reports_first_table_is_quoted() {
+        let d = tempfile::tempdir().unwrap();
+        let report = "## chess\n\nAnchor: x.\n\n| agent | Elo |\n|---|---:|\n| a | 1500 |\n\nnote\n| other | 1 |\n";
+        std::fs::write(d.path().join("rate.md"), report).unwrap();
+        assert_eq!(
+            render("table rate.md", d.path()).unwrap(),
+            "| agent | Elo |\n|---|---:|\n| a | 1500 |\n"
+        );
+        std::fs::write(d.path().join("none.md"), "no table\n").unwrap();
+        let err = format!("{:#}", render("table none.md", d.path()).unwrap_err());
+        assert!(err.contains("no Markdown table"), "{err}");
+        assert!(format!("{:#}", render("table", d.path()).unwrap_err())
+            .contains("expected `table FILE`"));
     }
 
     #[test]

@@ -22,3 +22,10 @@ $BIN tournament --variant chess --agents "alphabeta:time_ms=100,$SF,option.UCI_E
   --games 60 --openings $S --seed 1801 --threads ${THREADS:-2} --out $O/ab100-vs-sf1800 --resume
 $BIN tournament --variant chess --agents "alphabeta:depth=1,$SF,option.UCI_Elo=1350" \
   --games 60 --openings $S --seed 1351 --threads ${THREADS:-2} --out $O/d1-vs-sf1350 --resume
+# The other agent families at the budgets the verdicts use (session of 2026-11-29, second):
+# a round robin on orthodox chess with alphabeta:depth=1 as the link to Stockfish's
+# scale (its games against SF1350 above) and greedy as a weaker rung. Budgets are
+# iterations or depths, not time, so the machine's load does not change the games.
+$BIN tournament --variant chess \
+  --agents "alphabeta:depth=1,greedy,expectimax:depth=1,expectimax:depth=2,expectimax:depth=3,mcts:iters=200,ismcts:iters=100,cutoff=8,ismcts:iters=200,cutoff=8,ismcts:iters=1000,cutoff=8,pimc:iters=50,worlds=8,cutoff=8,smmcts:iters=100,cutoff=10" \
+  --games 40 --openings $S --seed 3000 --threads ${THREADS:-2} --out $O/families --resume

@@ -126,7 +126,7 @@ impl Clairvoyant {
             mover_moves(&self.board, &mut l);
             return l.contains(m);
         }
-        if self.board.legal_moves().contains(m) {
+        if safe_moves(&self.board, mover).contains(m) {
             return true;
         }
         let balance = self.s.balance[mover.index()];
@@ -175,7 +175,7 @@ impl Clairvoyant {
             mover_moves(&scratch(&self.board, mover), &mut l);
         } else {
             if royal_king(&self.board, mover).is_some() {
-                out.extend(self.board.legal_moves().iter().copied().filter(named));
+                out.extend(safe_moves(&self.board, mover).iter().copied().filter(named));
             }
             mover_moves(&self.board, &mut l);
         }

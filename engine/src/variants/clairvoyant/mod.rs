@@ -94,6 +94,11 @@
 //! - How many guesses a sheet holds is public; their content is not.
 //! - A side may hold at most two kings. Castling needs exactly one king and keeps its
 //!   orthodox attack conditions.
+//! - A king of a side with two may stand next to the enemy's only king, and then gives it
+//!   check like any piece: the free moves, the flat 12's count and "no legal turn" use
+//!   [`purchases::safe_moves`], the orthodox generator's moves less those it lets
+//!   through because it never counts a king as a checker (found 2026-11-29 when a panel
+//!   game reached a turn with no action; `rule_a_second_king_next_to_the_royal_king_gives_check`).
 //! - A drop resets the 50-move count (as a capture or pawn move does).
 //! - The game ends at the start of a turn: the ply cap (turns), then no legal turn at all
 //!   (checkmate when in check, else stalemate; drops and bought moves count as ways out,
@@ -150,7 +155,7 @@ use crate::zobrist;
 use purchases::{
     bought_cost, can_end, completes, describe, drop_allowed, drop_squares, finish_turn_move,
     forbidden_after_check, in_check, mover_moves, place, reachable_drop_squares, royal_king,
-    scratch,
+    safe_moves, scratch,
 };
 use rand::{Rng, RngCore};
 use tally::tally;

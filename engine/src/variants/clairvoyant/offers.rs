@@ -215,7 +215,7 @@ impl Clairvoyant {
             );
             return;
         }
-        let legal = self.board.legal_moves();
+        let legal = safe_moves(&self.board, mover);
         out.extend(
             legal
                 .iter()

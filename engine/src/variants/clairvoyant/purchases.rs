@@ -53,6 +53,43 @@ pub fn royal_king(b: &Board, c: Color) -> Option<Square> {
     }
 }
 
+/// The legal moves of `c` (to move on `b`) by this variant's check: the orthodox
+/// generator's, less those that leave `c`'s royal king attacked by a second enemy king.
+/// The generator counts only one enemy king and never a king as a checker, while the
+/// seed lets either of two kings enter check, so one may stand next to the enemy king
+/// and give check; a king's path when castling must not be attacked by it either. Test
+/// `rule_a_second_king_next_to_the_royal_king_gives_check`.
+pub fn safe_moves(b: &Board, c: Color) -> MoveList {
+    let legal = b.legal_moves();
+    let their_kings = b.pieces(c.other(), Role::King);
+    if !their_kings.more_than_one() {
+        return legal;
+    }
+    let near_their_kings = their_kings
+        .into_iter()
+        .fold(Bitboard::EMPTY, |a, k| a | crate::attacks::king_attacks(k));
+    let mut s = scratch_with_ep(b, c, b.ep_square());
+    let mut out = MoveList::new();
+    for &m in legal.iter() {
+        let ok = if m.is_castle() {
+            let (king_to, _) = Board::castle_targets(c, m.from(), m.to());
+            let path = crate::attacks::between(m.from(), king_to)
+                .with(m.from())
+                .with(king_to);
+            (path & near_their_kings).is_empty()
+        } else {
+            s.make(m);
+            let ok = !in_check(&s, c);
+            s.unmake();
+            ok
+        };
+        if ok {
+            out.push(m);
+        }
+    }
+    out
+}
+
 /// Whether `c` is in check: exactly one king, and it is attacked.
 #[inline]
 pub fn in_check(b: &Board, c: Color) -> bool {

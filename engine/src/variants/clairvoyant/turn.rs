@@ -32,7 +32,7 @@ impl Clairvoyant {
             self.s.phase = Phase::Over;
             return;
         }
-        self.s.flat = self.s.start_check && self.board.count_legal_moves() == 1;
+        self.s.flat = self.s.start_check && safe_moves(&self.board, self.s.mover).len() == 1;
         self.s.phase = if self.s.flat || self.params.max_guesses == 0 {
             self.after_sheet()
         } else {
@@ -85,7 +85,7 @@ impl Clairvoyant {
     /// Whether the mover has any way to play a legal turn.
     fn has_turn(&self) -> bool {
         if royal_king(&self.board, self.s.mover).is_some() {
-            if self.board.has_legal_moves() {
+            if !safe_moves(&self.board, self.s.mover).is_empty() {
                 return true;
             }
         } else {

@@ -903,3 +903,46 @@ fn rule_insufficient_material_is_only_bare_kings_or_one_minor() {
 }
 
 mod replay;
+
+#[test]
+fn rule_a_second_king_next_to_the_royal_king_gives_check() {
+    // Black buys a second king (K@g3), so either black king may enter check; the one that
+    // steps to g2 stands next to White's only king and gives check. The orthodox
+    // generator counts no king as a checker; White must still escape (Kxg2 is an ordinary
+    // capture while Black has two kings), and with no Zorkmids a pawn move that leaves
+    // the check is not a turn.
+    let mut g = game(Some("k7/8/8/8/8/8/P7/5K2 b - - 0 1"), &params(0, 150));
+    play(&mut g, &["pass", "K@g3", "pass", "pass", "a2a3"]);
+    while g.mover() == Color::White {
+        play(&mut g, &["pass"]);
+    }
+    play(&mut g, &["pass", "g3g2"]);
+    while g.mover() == Color::Black {
+        play(&mut g, &["pass"]);
+    }
+    assert!(g.result().is_none());
+    while g.phase() == Phase::Guess {
+        play(&mut g, &["pass"]);
+    }
+    let l = legal(&g);
+    for m in ["f1e1", "f1e2", "f1g2"] {
+        assert!(l.contains(&m.to_string()), "{m} in {l:?}");
+    }
+    for m in ["a3a4", "f1f2", "f1g1"] {
+        assert!(!l.contains(&m.to_string()), "{m} in {l:?}");
+    }
+    assert!(g.parse_action("a3a4").is_err());
+    // Kings on g2 and f3 leave White's Kh1 no escape (Kxg2 walks next to f3): checkmate
+    // by kings, although the pawn could still move on the orthodox board.
+    let mut g = game(Some("8/8/8/8/8/5k2/P7/7K b - - 0 1"), &params(0, 150));
+    play(&mut g, &["pass", "K@g3", "pass", "pass", "a2a3"]);
+    while g.mover() == Color::White {
+        play(&mut g, &["pass"]);
+    }
+    play(&mut g, &["pass", "g3g2"]);
+    while g.result().is_none() && g.mover() == Color::Black {
+        play(&mut g, &["pass"]);
+    }
+    assert_eq!(g.result().map(|r| r.reason), Some("checkmate"));
+    assert_eq!(legal(&g), Vec::<String>::new());
+}
