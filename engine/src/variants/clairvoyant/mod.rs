@@ -154,8 +154,8 @@ use crate::variants::chess::material_balance;
 use crate::zobrist;
 use purchases::{
     bought_cost, can_end, completes, describe, drop_allowed, drop_squares, finish_turn_move,
-    forbidden_after_check, in_check, mover_moves, place, reachable_drop_squares, royal_king,
-    safe_moves, scratch,
+    forbidden_after_check, has_safe_move, in_check, mover_moves, place, reachable_drop_squares,
+    royal_king, safe_moves, scratch,
 };
 use rand::{Rng, RngCore};
 use tally::tally;

@@ -67,13 +67,13 @@ pub fn safe_moves(b: &Board, c: Color) -> MoveList {
     }
     let near_their_kings = their_kings
         .into_iter()
-        .fold(Bitboard::EMPTY, |a, k| a | crate::attacks::king_attacks(k));
+        .fold(Bitboard::EMPTY, |a, k| a | attacks::king_attacks(k));
     let mut s = scratch_with_ep(b, c, b.ep_square());
     let mut out = MoveList::new();
     for &m in legal.iter() {
         let ok = if m.is_castle() {
             let (king_to, _) = Board::castle_targets(c, m.from(), m.to());
-            let path = crate::attacks::between(m.from(), king_to)
+            let path = attacks::between(m.from(), king_to)
                 .with(m.from())
                 .with(king_to);
             (path & near_their_kings).is_empty()
@@ -88,6 +88,16 @@ pub fn safe_moves(b: &Board, c: Color) -> MoveList {
         }
     }
     out
+}
+
+/// Whether [`safe_moves`] has any move; without a second enemy king the generator's
+/// early answer, which builds no list (asked at every turn's start).
+pub fn has_safe_move(b: &Board, c: Color) -> bool {
+    if b.pieces(c.other(), Role::King).more_than_one() {
+        !safe_moves(b, c).is_empty()
+    } else {
+        b.has_legal_moves()
+    }
 }
 
 /// Whether `c` is in check: exactly one king, and it is attacked.

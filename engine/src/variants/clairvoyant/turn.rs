@@ -85,7 +85,7 @@ impl Clairvoyant {
     /// Whether the mover has any way to play a legal turn.
     fn has_turn(&self) -> bool {
         if royal_king(&self.board, self.s.mover).is_some() {
-            if !safe_moves(&self.board, self.s.mover).is_empty() {
+            if has_safe_move(&self.board, self.s.mover) {
                 return true;
             }
         } else {
