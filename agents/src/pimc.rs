@@ -32,6 +32,9 @@
 //!   iterations per world (at most 4 worlds), not a random move.
 //! - A root where this seat does not act alone (a simultaneous node) goes to UCT on one
 //!   sampled world, as `search=uct` does.
+//! - `search=alphabeta` is refused (by the registry) where the seats are not two sides
+//!   (Cooperative: one team), as `alphabeta` is: its search would play the partner as an
+//!   opponent. Test: `rule_registry_refuses_what_an_agent_cannot_play`.
 //!
 //! Tests: `pimc_alphabeta_prefers_the_move_good_in_every_world`,
 //! `risk_penalises_spread`, `rule_pimc_alphabeta_is_deterministic_for_a_seed`,

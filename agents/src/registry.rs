@@ -198,8 +198,23 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
             return Err(AgentError::UnknownAgent(other.into(), names().join(", ")));
         }
     };
-    if matches!(s.name.as_str(), "alphabeta" | "expectimax") {
-        fallback::supports(&s.name, &fallback::probe::<G>())?;
+    // Every agent whose decisions run a two-sided search, `pimc` searching its worlds by
+    // alphabeta included: on seats that are not two sides it would play a partner as an
+    // opponent, so it is refused like the search itself.
+    let method = match (s.name.as_str(), s.raw("search")) {
+        ("alphabeta" | "expectimax", _) => Some(s.name.as_str()),
+        ("pimc", Some("alphabeta")) => Some("alphabeta"),
+        _ => None,
+    };
+    if let Some(method) = method {
+        fallback::supports(method, &fallback::probe::<G>()).map_err(|e| match e {
+            AgentError::Unsupported { variant, why, .. } => AgentError::Unsupported {
+                agent: s.canonical(),
+                variant,
+                why,
+            },
+            other => other,
+        })?;
     }
     Ok(agent)
 }
@@ -449,11 +464,20 @@ mod tests {
     #[test]
     fn rule_registry_refuses_what_an_agent_cannot_play() {
         engine::game::conformance::check(&Trio::default(), 3, 1);
-        for spec in ["alphabeta", "expectimax:depth=2"] {
+        for spec in ["alphabeta", "expectimax:depth=2", "pimc:search=alphabeta"] {
             let e = build::<Trio>(spec).err().expect(spec);
             assert!(matches!(e, AgentError::Unsupported { .. }), "{spec}: {e}");
             assert!(e.to_string().contains("cannot play Trio"), "{e}");
         }
+        // Cooperative: two seats on one team; a two-sided search would play the partner
+        // as an opponent.
+        use engine::variants::cooperative::Cooperative;
+        let e = build::<Cooperative>("pimc:search=alphabeta,worlds=2").err();
+        assert!(
+            e.as_ref().is_some_and(|e| e.to_string().contains("pimc:search=alphabeta")),
+            "{e:?}"
+        );
+        assert!(build::<Cooperative>("pimc:worlds=2").is_ok());
         // Crowded House: two teams of two, so alpha-beta plays; *-minimax needs two seats.
         assert!(build::<CrowdedHouse>("alphabeta:depth=1").is_ok());
         assert!(matches!(
@@ -461,7 +485,14 @@ mod tests {
             Some(AgentError::Unsupported { .. })
         ));
         for spec in [
-            "mcts", "random", "greedy", "ismcts", "pimc", "cheat", "smmcts",
+            "mcts",
+            "random",
+            "greedy",
+            "ismcts",
+            "pimc",
+            "pimc:search=uct",
+            "cheat",
+            "smmcts",
         ] {
             assert!(build::<Trio>(spec).is_ok(), "{spec}");
         }
