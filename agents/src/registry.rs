@@ -474,7 +474,8 @@ mod tests {
         use engine::variants::cooperative::Cooperative;
         let e = build::<Cooperative>("pimc:search=alphabeta,worlds=2").err();
         assert!(
-            e.as_ref().is_some_and(|e| e.to_string().contains("pimc:search=alphabeta")),
+            e.as_ref()
+                .is_some_and(|e| e.to_string().contains("pimc:search=alphabeta")),
             "{e:?}"
         );
         assert!(build::<Cooperative>("pimc:worlds=2").is_ok());

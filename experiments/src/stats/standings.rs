@@ -38,6 +38,29 @@ pub struct PairingLine {
     pub los: f64,
 }
 
+impl PairingLine {
+    /// The "Elo (pairs)" and "95% interval" cells: Elo of the mean pair score with the
+    /// pentanomial interval, or a one-sided bound when every game was won or lost.
+    pub fn elo_cells(&self) -> (String, String) {
+        let n = self.wins + self.draws + self.losses;
+        if n > 0 && self.wins == n {
+            (
+                "all games won".to_string(),
+                format!("≥ {} (one-sided)", fmt_elo(one_sided_elo_bound(n))),
+            )
+        } else if n > 0 && self.losses == n {
+            (
+                "all games lost".to_string(),
+                format!("≤ {} (one-sided)", fmt_elo(-one_sided_elo_bound(n))),
+            )
+        } else {
+            stats::penta_elo(&self.penta).map_or(("-".to_string(), "-".to_string()), |(e, l, h)| {
+                (fmt_elo(e), pair_interval(l, h))
+            })
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Standings {
     pub agents: Vec<AgentLine>,
@@ -426,23 +449,7 @@ impl Standings {
         );
         let _ = writeln!(s, "|---|---:|---|---|---:|---|---:|");
         for p in &self.pairings {
-            let n = p.wins + p.draws + p.losses;
-            let (elo, interval) = if n > 0 && p.wins == n {
-                (
-                    "all games won".to_string(),
-                    format!("≥ {} (one-sided)", fmt_elo(one_sided_elo_bound(n))),
-                )
-            } else if n > 0 && p.losses == n {
-                (
-                    "all games lost".to_string(),
-                    format!("≤ {} (one-sided)", fmt_elo(-one_sided_elo_bound(n))),
-                )
-            } else {
-                stats::penta_elo(&p.penta)
-                    .map_or(("-".to_string(), "-".to_string()), |(e, l, h)| {
-                        (fmt_elo(e), pair_interval(l, h))
-                    })
-            };
+            let (elo, interval) = p.elo_cells();
             let _ = writeln!(
                 s,
                 "| {} vs {} | {} | {}/{}/{} | {} | {} | {} | {} |",

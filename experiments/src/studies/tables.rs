@@ -22,13 +22,17 @@
 //!   CSV is enough (no replay: `chesslab verify` checks that the games replay).
 //! - `table FILE`: the first Markdown table of a report another command wrote (such as
 //!   `chesslab rate`'s `rate.md`), verbatim, so a README quotes the report's figures.
+//! - `pairs DIR [DIR...]`: one row per tournament folder and pairing, from its
+//!   `pairings.csv` and `standings.csv`: the two agents, games, +/=/− of the first, and
+//!   the standings' Elo of the mean pair score with its pentanomial 95% interval.
 //!
 //! Decisions: a block's text is replaced whole, so hand edits inside it are lost by the
 //! next run (the markers say so); an unknown kind, a missing file or column, a marker
 //! without its end, are errors naming the README and line, and nothing is written for
 //! that README; README files without markers are left alone byte for byte. Tests:
 //! `generated_blocks_are_rewritten_and_checked`, `bad_markers_are_errors`,
-//! `runs_rows_count_pairs_and_distinct_games`, `a_reports_first_table_is_quoted`.
+//! `runs_rows_count_pairs_and_distinct_games`, `a_reports_first_table_is_quoted`,
+//! `a_tournaments_pairings_are_tabled`.
 
 use crate::record;
 use crate::stats::metrics::Estimate;
@@ -131,8 +135,79 @@ pub fn render(spec: &str, dir: &Path) -> Result<String> {
             [f] => first_table(&dir.join(f)),
             _ => bail!("expected `table FILE`"),
         },
-        other => bail!("unknown kind '{other}' (known: csv, runs, table)"),
+        "pairs" => {
+            if args.is_empty() {
+                bail!("expected `pairs DIR [DIR...]`");
+            }
+            pairs_table(dir, &args)
+        }
+        other => bail!("unknown kind '{other}' (known: csv, runs, table, pairs)"),
     }
+}
+
+/// One row per pairing of each tournament folder (`pairs` kind).
+fn pairs_table(dir: &Path, runs: &[&str]) -> Result<String> {
+    use crate::stats::standings::PairingLine;
+    let mut out = String::from(
+        "| run | first | second | games | +/=/− | Elo of the first (pairs) | 95% interval |\n\
+         |---|---|---|---:|---|---:|---|\n",
+    );
+    for run in runs {
+        let folder = dir.join(run);
+        let specs: Vec<String> = read_rows(&folder.join("standings.csv"))?
+            .iter()
+            .map(|r| field(r, "spec"))
+            .collect::<Result<_>>()?;
+        let spec_of = |i: &str| -> Result<&str> {
+            i.parse::<usize>()
+                .ok()
+                .and_then(|i| specs.get(i.checked_sub(1)?))
+                .map(String::as_str)
+                .ok_or_else(|| anyhow!("{run}/pairings.csv: no agent {i} in standings.csv"))
+        };
+        for r in read_rows(&folder.join("pairings.csv"))? {
+            let num = |k: &str| -> Result<u64> {
+                field(&r, k)?
+                    .parse()
+                    .with_context(|| format!("{run}/pairings.csv: column {k}"))
+            };
+            let p = PairingLine {
+                a: 0,
+                b: 0,
+                wins: num("wins")?,
+                draws: num("draws")?,
+                losses: num("losses")?,
+                penta: [num("p0")?, num("p1")?, num("p2")?, num("p3")?, num("p4")?],
+                los: 0.0,
+            };
+            let (elo, interval) = p.elo_cells();
+            out.push_str(&format!(
+                "| [{run}]({run}/standings.md) | `{}` | `{}` | {} | {}/{}/{} | {elo} | {interval} |\n",
+                spec_of(&field(&r, "a")?)?,
+                spec_of(&field(&r, "b")?)?,
+                p.wins + p.draws + p.losses,
+                p.wins,
+                p.draws,
+                p.losses,
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The rows of a CSV file as header-keyed maps.
+fn read_rows(path: &Path) -> Result<Vec<std::collections::HashMap<String, String>>> {
+    let mut r =
+        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    r.deserialize()
+        .collect::<std::result::Result<_, _>>()
+        .with_context(|| format!("reading {}", path.display()))
+}
+
+fn field(row: &std::collections::HashMap<String, String>, key: &str) -> Result<String> {
+    row.get(key)
+        .cloned()
+        .ok_or_else(|| anyhow!("no column '{key}'"))
 }
 
 /// The first Markdown table of the file at `path` (its lines that start with `|`, from
@@ -424,6 +499,42 @@ mod tests {
         assert!(err.contains("no Markdown table"), "{err}");
         assert!(format!("{:#}", render("table", d.path()).unwrap_err())
             .contains("expected `table FILE`"));
+    }
+
+    /// The figures of the committed secret-Cassandra match (its standings.md says +430.3
+    /// [+349.9, +564.8] for the pentanomial 2, 0, 11, 1, 86), one run per folder.
+    #[test]
+    fn a_tournaments_pairings_are_tabled() {
+        let d = tempfile::tempdir().unwrap();
+        let run = |name: &str, pairing: &str| {
+            let f = d.path().join(name);
+            std::fs::create_dir(&f).unwrap();
+            std::fs::write(
+                f.join("standings.csv"),
+                "rank,agent,spec,games,points,score,mean_return,elo,elo_ci95\n\
+                 1,1,\"pimc:worlds=10\",200,1,1,1,1,1\n2,2,ismcts,200,1,1,1,1,1\n",
+            )
+            .unwrap();
+            std::fs::write(
+                f.join("pairings.csv"),
+                format!("a,b,games,wins,draws,losses,p0,p1,p2,p3,p4,los\n{pairing}\n"),
+            )
+            .unwrap();
+        };
+        run("m", "1,2,200,184,1,15,2,0,11,1,86,1.0000");
+        run("w", "2,1,4,4,0,0,0,0,0,0,2,1.0000");
+        let t = render("pairs m w", d.path()).unwrap();
+        let rows: Vec<&str> = t.lines().collect();
+        assert_eq!(rows.len(), 4, "{t}");
+        assert_eq!(
+            rows[2],
+            "| [m](m/standings.md) | `pimc:worlds=10` | `ismcts` | 200 | 184/1/15 | +430.3 | [+349.9, +564.8] |"
+        );
+        assert!(rows[3].starts_with("| [w](w/standings.md) | `ismcts` | `pimc:worlds=10` | 4 | 4/0/0 | all games won | ≥ "), "{t}");
+        run("bad", "1,3,2,1,0,1,0,1,0,0,0,0.5");
+        let err = format!("{:#}", render("pairs bad", d.path()).unwrap_err());
+        assert!(err.contains("no agent 3"), "{err}");
+        assert!(format!("{:#}", render("pairs none", d.path()).unwrap_err()).contains("none"));
     }
 
     #[test]

@@ -8,13 +8,22 @@ use super::*;
 pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f64]) -> Result<()> {
     let tuned = estimate(setup, &ck.state);
     write_atomic(&args.out.join("best.toml"), setup.text(&tuned)?.as_bytes())?;
+    // The lowest-loss point as well: where the optimiser did not settle, its estimate can
+    // sit far from every good point played (issue 37's panel tune), and a designer wants
+    // that point's table to confirm on fresh seeds.
+    if let Some((_, _, x)) = best_played(&ck.csv_lines, setup.space.params.len()) {
+        write_atomic(
+            &args.out.join("lowest-loss.toml"),
+            setup.text(&x)?.as_bytes(),
+        )?;
+    }
     plots::draw(&args.out, &ck.csv_lines, &setup.space)?;
     let mut md = String::new();
     let _ = writeln!(md, "# Tuning report — {}\n", setup.variant);
     let _ = writeln!(
         md,
         "{} iterations of {:?}, {} games per point{}, agents {}, master seed {}. Files: \
-         `iterations.csv`, `checkpoint.json`, `best.toml` (the tuned table).\n",
+         `iterations.csv`, `checkpoint.json`, `best.toml` (the tuned table: the final estimate), `lowest-loss.toml` (the point played with the lowest loss).\n",
         args.iterations,
         args.optimizer,
         args.games,
@@ -172,15 +181,22 @@ pub(super) fn reciprocal(x: f64, h: f64) -> String {
     format!("{:.2} [{:.2}, {hi}]", 1.0 / x, 1.0 / (x + h))
 }
 
-/// The lowest loss among the points played, from `iterations.csv`'s lines (column 3).
-pub(super) fn best_played(csv_lines: &[String]) -> Option<(f64, String)> {
+/// The point played with the lowest loss, from `iterations.csv`'s lines (loss in column
+/// 3, then the `n` parameters as the file records them): its loss, where it was played
+/// and its parameters.
+pub(super) fn best_played(csv_lines: &[String], n: usize) -> Option<(f64, String, Vec<f64>)> {
     csv_lines
         .iter()
         .skip(1)
         .filter_map(|l| {
             let f: Vec<&str> = l.split(',').collect();
             let loss = f.get(2)?.parse::<f64>().ok()?;
-            Some((loss, format!("iteration {}, {}", f[0], f[1])))
+            let x = f
+                .get(3..3 + n)?
+                .iter()
+                .map(|v| v.parse::<f64>().ok())
+                .collect::<Option<Vec<f64>>>()?;
+            Some((loss, format!("iteration {}, {}", f[0], f[1]), x))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
@@ -215,7 +231,7 @@ fn summary_lines(
     confirmed: Option<(f64, f64)>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some((l, at)) = best_played(&ck.csv_lines) {
+    if let Some((l, at, _)) = best_played(&ck.csv_lines, setup.space.params.len()) {
         // Rows with a loss are played points; `estimate` rows have none.
         let played = ck
             .csv_lines
@@ -228,7 +244,8 @@ fn summary_lines(
             })
             .count();
         out.push(format!(
-            "Best loss among the {played} points played: {l:.3} ({at}); the tuned table is the optimiser's final estimate, not that point."
+            "Best loss among the {played} points played: {l:.3} ({at}); the tuned table is the optimiser's final estimate, not that point (its table: {}, to confirm apart: its loss was measured on few games and favours luck).",
+            args.out.join("lowest-loss.toml").display()
         ));
     }
     out.push(format!(

@@ -24,7 +24,9 @@
 //! point, loss, parameter values, target means; and a row `estimate` per iteration with
 //! the optimiser's current estimate), `checkpoint.json` (the optimiser state after the
 //! last whole iteration and the settings it belongs to), at the end `best.toml` (the
-//! full parameter table with the final estimate), `report.md` with the confirmation run
+//! full parameter table with the final estimate), `lowest-loss.toml` (the table of the
+//! point played with the lowest loss, its parameters as `iterations.csv` records them),
+//! `report.md` with the confirmation run
 //! (`--confirm-games` games each with the tuned and with the base table, same seeds,
 //! every target with its 95% interval), `loss.svg` and `params.svg`.
 //!

@@ -176,6 +176,21 @@ fn spsa_tunes_a_parameter_with_a_known_effect_to_its_value() {
         report.contains("Confirmation run: best.toml has loss"),
         "{report}"
     );
+    // lowest-loss.toml is the table of the row with the lowest loss in iterations.csv.
+    let csv = std::fs::read_to_string(args.out.join("iterations.csv")).unwrap();
+    let best = csv
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            Some((f[2].parse::<f64>().ok()?, f[3].parse::<i64>().ok()?))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap();
+    let t: toml::Table =
+        toml::from_str(&std::fs::read_to_string(args.out.join("lowest-loss.toml")).unwrap())
+            .unwrap();
+    assert_eq!(t["ply_cap"].as_integer(), Some(best.1));
     let svg = std::fs::read_to_string(args.out.join("params.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{svg}");
 }
