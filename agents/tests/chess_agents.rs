@@ -258,3 +258,33 @@ fn evaluation_noise_varies_self_play_and_no_noise_repeats_it() {
         "and the same game for the same seed"
     );
 }
+
+/// `expectimax` at depth 1 sees only the queen winning a pawn on d5; with
+/// `quiescence=true` it also sees exd5 take the queen back and leaves the pawn alone.
+/// Black to move is the same question mirrored (the minimising seat).
+#[test]
+fn quiescence_sees_the_recapture() {
+    let cases = [
+        ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+        ("3qk3/8/8/8/3P4/4P3/8/4K3 b - - 0 1", "d8d4"),
+    ];
+    for (fen, grab) in cases {
+        let g = Chess::from_opening(&ChessParams::default(), fen).unwrap();
+        let seat = match g.turn() {
+            Turn::Seat(s) => s,
+            t => panic!("{t:?}"),
+        };
+        let mut rng = Pcg64::seed_from_u64(3);
+        let mut act = |spec: &str| {
+            let mut agent = build::<Chess>(spec).unwrap();
+            g.action_notation(agent.act(&g, seat, &mut rng))
+        };
+        assert_eq!(act("expectimax:depth=1"), grab, "{fen}: the test's premise");
+        assert_ne!(act("expectimax:depth=1,quiescence=true"), grab, "{fen}");
+        assert_ne!(
+            act("expectimax:depth=1,quiescence=true,order=true"),
+            grab,
+            "{fen}"
+        );
+    }
+}

@@ -68,19 +68,25 @@ fn check_prunings_agree(g: &Expedition, depth: u32, label: &str) -> f64 {
     let (exact, full_nodes) =
         Expectimax::<Expedition>::new(Pruning::None, Budget::iterations(1)).value(g, depth);
     eprintln!("{label} depth {depth}: value {exact:.6}, full width {full_nodes} nodes");
-    for (pruning, tt) in [
-        (Pruning::AlphaBeta, true),
-        (Pruning::Star1, false),
-        (Pruning::Star1, true),
-        (Pruning::Star2, false),
-        (Pruning::Star2, true),
+    for (pruning, tt, ordering) in [
+        (Pruning::AlphaBeta, true, false),
+        (Pruning::Star1, false, false),
+        (Pruning::Star1, true, false),
+        (Pruning::Star2, false, false),
+        (Pruning::Star2, true, false),
+        // Captures first (`order=true`) changes the order, never the value.
+        (Pruning::AlphaBeta, true, true),
+        (Pruning::Star1, true, true),
+        (Pruning::Star2, false, true),
+        (Pruning::Star2, true, true),
     ] {
         let mut x = Expectimax::<Expedition>::new(pruning, Budget::iterations(1));
         x.use_tt = tt;
+        x.ordering = ordering;
         let (v, nodes) = x.value(g, depth);
         assert!(
             (v - exact).abs() < 1e-9,
-            "{label} depth {depth} {pruning:?} tt={tt}: {v} vs full width {exact}"
+            "{label} depth {depth} {pruning:?} tt={tt} ordering={ordering}: {v} vs full width {exact}"
         );
         assert!(
             nodes <= full_nodes,
