@@ -201,10 +201,11 @@ fn rate_refuses_a_missing_file_no_games_and_agents_cut_off_from_the_anchor() {
         "{err}"
     );
 
-    // Orthodox chess without a Stockfish level: no anchor.
+    // Orthodox chess without a Stockfish level or a rated agent: no anchor. (`greedy`
+    // is rated since generation 3, so two unrated specs play here.)
     let none = write_games(
         &dir.path().join("none"),
-        &[row(0, "chess", "random", "greedy", -1.0)],
+        &[row(0, "chess", "random", "mcts:iters=3", -1.0)],
     );
     let (ok, _, err) = rate(&[none.to_str().unwrap()]);
     assert!(!ok);
