@@ -9,7 +9,8 @@
 //! ([`fit`]). Decisions: `k` is first fitted with the starting weights and then held,
 //! which keeps the weights in pawns (Texel's own choice); a small ridge toward the
 //! starting weights keeps rarely seen terms near their start; `taper` is the endgame
-//! coefficient divided by the piece-square one. Run by `agents/examples/texel.rs`.
+//! coefficient divided by the piece-square one. Run by `chesslab texel` on recorded games
+//! (experiments/src/studies/texel.rs).
 //! Tests: `rule_texel_*` below.
 
 use super::{EvalWeights, Evaluator};

@@ -21,6 +21,7 @@ pub mod rules;
 pub mod serve;
 pub mod starts;
 pub mod tables;
+pub mod texel;
 pub mod tournament;
 pub mod trace;
 pub mod tune;
@@ -94,6 +95,9 @@ pub enum Command {
     Rate(rate::RateArgs),
     /// Piece values learned from recorded games (logistic fit of outcome on material).
     Values(values::ValuesArgs),
+    /// The search's evaluation weights tuned by Texel's method from recorded games
+    /// (written as TOML for `alphabeta:eval=FILE`).
+    Texel(texel::TexelArgs),
     /// Chess960: White's score per start position of a run that played the starts as
     /// openings, and whether it varies across starts more than chance gives.
     Starts(starts::StartsArgs),
@@ -169,6 +173,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => rate::run(&args),
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Texel(args) => texel::run(&args),
         Command::Starts(args) => starts::run(&args),
         Command::Agents(args) => agents::run(&args),
         Command::Params(args) => params::run(&args),

@@ -72,6 +72,15 @@ pub fn start_of<G: Game>(params: &G::Params, text: &str) -> Result<G> {
     }
 }
 
+/// The position a recorded game started from: its opening (an action list or a FEN),
+/// or the variant's start when the row has none.
+pub fn row_start<G: Game>(params: &G::Params, row: &crate::record::Row) -> Result<G> {
+    if row.opening.trim().is_empty() {
+        return Ok(G::new(params));
+    }
+    start_of::<G>(params, &row.opening).with_context(|| format!("game {}'s opening", row.index))
+}
+
 /// Reads an action-list book: every non-blank, non-`#` line is `actions: ...`.
 fn read_action_book(path: &Path, text: &str) -> Result<Vec<(usize, String)>> {
     let mut out = Vec::new();

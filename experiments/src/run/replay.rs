@@ -229,11 +229,7 @@ impl VariantVisitor for ReplayRow<'_> {
                 }
             );
         }
-        let start = if row.opening.is_empty() {
-            G::new(&params)
-        } else {
-            crate::run::openings::start_of::<G>(&params, &row.opening)?
-        };
+        let start = crate::run::openings::row_start::<G>(&params, row)?;
         let actions: Vec<&str> = row.actions.split_whitespace().collect();
         let (game, san) = replay_with_san(start, &actions)?;
         // A forfeit or an adjudication ends a game the rules have not ended: the moves

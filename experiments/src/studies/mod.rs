@@ -4,7 +4,7 @@
 //! is the panel file every study can run over (issue 37), a shared definition rather
 //! than a study; [`starts`] asks whether some Chess960 starts favour White more than
 //! chance gives; [`tables`] writes the README figure tables of `results/` from the data
-//! beside them.
+//! beside them; [`texel`] tunes the search's evaluation weights from recorded games.
 //!
 //! May depend on [`crate::run`], [`crate::stats`], [`crate::record`] and
 //! [`crate::util`]; never on `cli`, `serve` or `golf`, nor one study on another.
@@ -13,5 +13,6 @@ pub mod panel;
 pub mod report;
 pub mod starts;
 pub mod tables;
+pub mod texel;
 pub mod tune;
 pub mod values;

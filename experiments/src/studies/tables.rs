@@ -154,14 +154,16 @@ fn pairs_table(dir: &Path, runs: &[&str]) -> Result<String> {
     );
     for run in runs {
         let folder = dir.join(run);
-        let specs: Vec<String> = read_rows(&folder.join("standings.csv"))?
-            .iter()
-            .map(|r| field(r, "spec"))
-            .collect::<Result<_>>()?;
+        // standings.csv is in rank order; pairings name agents by their number (the
+        // `agent` column), so the spec is looked up by number, never by row.
+        let specs: std::collections::HashMap<String, String> =
+            read_rows(&folder.join("standings.csv"))?
+                .iter()
+                .map(|r| Ok((field(r, "agent")?, field(r, "spec")?)))
+                .collect::<Result<_>>()?;
         let spec_of = |i: &str| -> Result<&str> {
-            i.parse::<usize>()
-                .ok()
-                .and_then(|i| specs.get(i.checked_sub(1)?))
+            specs
+                .get(i)
                 .map(String::as_str)
                 .ok_or_else(|| anyhow!("{run}/pairings.csv: no agent {i} in standings.csv"))
         };
@@ -531,6 +533,22 @@ mod tests {
             "| [m](m/standings.md) | `pimc:worlds=10` | `ismcts` | 200 | 184/1/15 | +430.3 | [+349.9, +564.8] |"
         );
         assert!(rows[3].starts_with("| [w](w/standings.md) | `ismcts` | `pimc:worlds=10` | 4 | 4/0/0 | all games won | ≥ "), "{t}");
+        // standings.csv is in rank order: when agent 2 ranks first, agent 1 is still the
+        // pairing's `a` (the texel match of session 19 was mislabelled so).
+        run("r", "1,2,200,67,23,110,29,12,42,7,10,0.0006");
+        std::fs::write(
+            d.path().join("r/standings.csv"),
+            "rank,agent,spec,games,points,score,mean_return,elo,elo_ci95\n\
+             1,2,stockfish,200,1,1,1,1,1\n2,1,alphabeta,200,1,1,1,1,1\n",
+        )
+        .unwrap();
+        let t = render("pairs r", d.path()).unwrap();
+        assert!(
+            t.contains(
+                "| [r](r/standings.md) | `alphabeta` | `stockfish` | 200 | 67/23/110 | -75.9 |"
+            ),
+            "{t}"
+        );
         run("bad", "1,3,2,1,0,1,0,1,0,0,0,0.5");
         let err = format!("{:#}", render("pairs bad", d.path()).unwrap_err());
         assert!(err.contains("no agent 3"), "{err}");

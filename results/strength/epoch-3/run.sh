@@ -29,3 +29,10 @@ $BIN tournament --variant chess --agents "alphabeta:depth=1,$SF,option.UCI_Elo=1
 $BIN tournament --variant chess \
   --agents "alphabeta:depth=1,greedy,expectimax:depth=1,expectimax:depth=2,expectimax:depth=3,mcts:iters=200,ismcts:iters=100,cutoff=8,ismcts:iters=200,cutoff=8,ismcts:iters=1000,cutoff=8,pimc:iters=50,worlds=8,cutoff=8,smmcts:iters=100,cutoff=10" \
   --games 40 --openings $S --seed 3000 --threads ${THREADS:-2} --out $O/families --resume
+# The players of the stronger hidden-game panel (examples/panels/hidden-strong.toml,
+# session 19) and expectimax with its opt-in search features, rated the same way: a round
+# robin with alphabeta:depth=1 and greedy as links. Two members play by time (25 ms a
+# move), so their ratings hold for a quiet 2-core machine playing two games at a time.
+$BIN tournament --variant chess \
+  --agents "alphabeta:depth=1,greedy,pimc:search=alphabeta,worlds=10,time_ms=25,ismcts:time_ms=25,expectimax:depth=3,order=true,quiescence=true" \
+  --games 40 --openings $S --seed 3001 --threads ${THREADS:-2} --out $O/families-2 --resume

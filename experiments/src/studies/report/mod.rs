@@ -514,11 +514,7 @@ fn eval_traces(variant: &str, params: Option<&str>, rows: &[Row]) -> Result<Vec<
             self.0
                 .par_iter()
                 .map(|row| {
-                    let mut game: G = if row.opening.is_empty() {
-                        G::new(&params)
-                    } else {
-                        crate::run::openings::start_of(&params, &row.opening)?
-                    };
+                    let mut game: G = crate::run::openings::row_start(&params, row)?;
                     let mut evals = vec![game.material(0)];
                     for a in row.actions.split_whitespace() {
                         game = engine::game::replay(game, &[a])

@@ -45,7 +45,7 @@ impl Sampler<'_> {
     /// Seat 0's score in `row` and the positions kept from it.
     fn positions<G: Game>(
         &self,
-        start: &G,
+        params: &G::Params,
         row: &Row,
         width: usize,
     ) -> Result<(f64, Vec<Vec<f64>>)> {
@@ -53,7 +53,7 @@ impl Sampler<'_> {
             Some(r) => ((r + 1.0) / 2.0).clamp(0.0, 1.0),
             None => bail!("game {} has no returns", row.index),
         };
-        let mut game = start.clone();
+        let mut game = crate::run::openings::row_start::<G>(params, row)?;
         let mut prev: Option<Vec<f64>> = None;
         let mut candidates = Vec::new();
         for (ply, a) in row.actions.split_whitespace().enumerate() {
@@ -120,7 +120,7 @@ impl VariantVisitor for Sampler<'_> {
         let per_game: Vec<Result<(f64, Vec<Vec<f64>>)>> = this
             .rows
             .par_iter()
-            .map(|row| this.positions(&start, row, out.names.len()))
+            .map(|row| this.positions::<G>(&params, row, out.names.len()))
             .collect();
         for (gi, r) in per_game.into_iter().enumerate() {
             let (y, xs) = r?;
