@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
         "studies::values",
         "studies::tables",
         "studies::starts",
+        "studies::texel",
         "serve",
         "golf",
     ],
