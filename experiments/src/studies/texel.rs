@@ -97,14 +97,19 @@ impl Sampler<'_> {
         let mut game = crate::run::openings::row_start::<G>(params, row)?;
         let mut out = Vec::new();
         for (ply, a) in row.actions.split_whitespace().enumerate() {
-            let before = material(&game);
             let candidate = ply >= self.min_ply
                 && matches!(game.turn(), Turn::Seat(_))
                 && game.board().is_some_and(|b| !b.in_check());
-            let x = candidate.then(|| texel::features(&units, game.board().expect("a board")));
+            // Features and piece counts only where a position may be kept.
+            let x = candidate.then(|| {
+                (
+                    texel::features(&units, game.board().expect("a board")),
+                    material(&game),
+                )
+            });
             game = engine::game::replay(game, std::slice::from_ref(&a))
                 .with_context(|| format!("replaying game {} at ply {}", row.index, ply + 1))?;
-            if let Some(x) = x {
+            if let Some((x, before)) = x {
                 if material(&game) == before {
                     out.push((x, y));
                 }
@@ -209,6 +214,13 @@ pub fn tune(args: &TexelArgs) -> Result<Tuned> {
     })
 }
 
+/// The weight names in the order the settings table gives them (`eval.knight` -> `knight`).
+fn weight_fields() -> impl Iterator<Item = &'static str> {
+    EVAL_SETTINGS
+        .iter()
+        .map(|f| f.key.strip_prefix("eval.").unwrap_or(f.key))
+}
+
 /// The tuned weights as the TOML `alphabeta:eval=FILE` reads, with how they were made.
 pub fn toml_text(t: &Tuned, args: &TexelArgs) -> String {
     let files: Vec<String> = args.from.iter().map(|p| p.display().to_string()).collect();
@@ -229,8 +241,7 @@ pub fn toml_text(t: &Tuned, args: &TexelArgs) -> String {
         t.held_out_loss.0,
         t.held_out_loss.1
     );
-    for f in EVAL_SETTINGS {
-        let field = f.key.strip_prefix("eval.").unwrap_or(f.key);
+    for field in weight_fields() {
         let v = t.weights.get(field).expect("a field");
         text.push_str(&format!("{field} = {v:.4}\n"));
     }
@@ -252,8 +263,7 @@ pub fn run(args: &TexelArgs) -> Result<()> {
         t.held_out_loss.0,
         t.held_out_loss.1
     );
-    for f in EVAL_SETTINGS {
-        let field = f.key.strip_prefix("eval.").unwrap_or(f.key);
+    for field in weight_fields() {
         out.push_str(&format!(
             "{field:12} {:>8.4} -> {:>8.4}\n",
             t.start.get(field).expect("a field"),
