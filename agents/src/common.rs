@@ -169,6 +169,24 @@ pub fn eval_returns_with<G: Game>(eval: &Evaluator, game: &G) -> Returns {
     r
 }
 
+/// One of `tied`, the actions a decision found exactly equal (in the order met): drawn
+/// from `rng` in a hidden-information game, the first in a perfect-information one.
+///
+/// Why: the order actions are met in is move-generation order, which is not the same
+/// choice for both colours (a1 comes first). In a hidden-information game the sampled
+/// worlds' searches often tie on decisions none of them can tell apart (Zombie's burial
+/// squares), and always taking the first made White bury beside its own king while
+/// Black buried under its most advanced piece (results/zombie/README.md). In a perfect
+/// -information game the agents keep the first, as when they were rated in orthodox
+/// chess. `None` when `tied` is empty. Users: `pimc` (both searches) and `ismcts`.
+pub fn break_tie<A: Copy>(tied: &[A], hidden: bool, rng: &mut Pcg64) -> Option<A> {
+    if hidden && tied.len() > 1 {
+        Some(tied[rng.gen_range(0..tied.len())])
+    } else {
+        tied.first().copied()
+    }
+}
+
 /// Samples an index from (outcome, probability) pairs (the engine's one rule).
 #[inline]
 pub fn sample_chance<A>(outcomes: &[(A, f64)], rng: &mut Pcg64) -> usize {

@@ -24,12 +24,13 @@
 //! `mcts`'s keys) keeps UCT's defaults: its spec means one thing on every game.
 //! Test: `ismcts_defaults_are_heavy_playouts_with_a_cutoff`.
 //!
-//! The final move is the most visited root edge. Degrade rules: on a perfect-information
+//! The final move is the most visited root edge (exact ties at random:
+//! [`crate::common::break_tie`]). Degrade rules: on a perfect-information
 //! game this is plain UCT (`mcts`); at a simultaneous node the iteration stops and plays
 //! out; a simultaneous root is searched by UCT on one sampled world.
 
 use crate::baseline::random_action;
-use crate::common::{sample_chance, AgentRng, Playout};
+use crate::common::{break_tie, sample_chance, AgentRng, Playout};
 use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig, Uct};
 use crate::settings::{Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
@@ -233,8 +234,10 @@ impl<G: Game> IsMcts<G> {
             return uct_decide(&world, seat, &self.config, rng);
         }
         self.search(game, seat, rng);
-        self.best_action()
-            .unwrap_or_else(|| random_action(game, seat, rng))
+        let stats = self.root_stats();
+        let most = stats.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
+        let tied: Vec<G::Action> = stats.iter().filter(|s| s.1 == most).map(|s| s.0).collect();
+        break_tie(&tied, true, rng).unwrap_or_else(|| random_action(game, seat, rng))
     }
 
     /// Runs the iterations from the information set of `seat` at `game`.
@@ -579,7 +582,8 @@ impl<G: Game> Agent<G> for IsMctsAgent {
 
 /// Perfect-information Monte Carlo: draws `worlds` worlds with `sample_world(seat)`,
 /// runs UCT on each as if it were the true state and plays the action most worlds chose
-/// (ties by total visits, then the action first met). It is subject to strategy fusion:
+/// (ties by total visits, then [`crate::common::break_tie`]: at random in a hidden
+/// -information game, the action first met otherwise). It is subject to strategy fusion:
 /// in each world it assumes it will later know what it cannot.
 ///
 /// Votes are kept in the order actions are first met, not in a hash map: a map's
@@ -620,14 +624,19 @@ pub fn pimc_decide<G: Game>(
             votes[i].2 += visits;
         }
     }
-    let mut best: Option<(G::Action, u32, f64)> = None;
-    for v in votes {
-        match best {
-            Some(b) if (b.1, b.2) >= (v.1, v.2) => {}
-            _ => best = Some(v),
-        }
-    }
-    best.map(|v| v.0)
+    let top = votes
+        .iter()
+        .map(|v| (v.1, v.2))
+        .fold(None, |m: Option<(u32, f64)>, k| match m {
+            Some(b) if b >= k => m,
+            _ => Some(k),
+        });
+    let tied: Vec<G::Action> = votes
+        .iter()
+        .filter(|v| Some((v.1, v.2)) == top)
+        .map(|v| v.0)
+        .collect();
+    break_tie(&tied, !game.is_perfect_information(), rng)
         .unwrap_or_else(|| random_action(game, seat, rng))
 }
 

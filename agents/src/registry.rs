@@ -507,8 +507,12 @@ mod tests {
             return;
         };
         let mut a = build::<Masquerade>("mcts:iters=30,seed=5").unwrap();
-        let mut b =
-            IsMctsAgent::from_spec(&Spec::parse("ismcts:iters=30,seed=5").unwrap()).unwrap();
+        // `mcts`'s keys keep UCT's defaults (random playouts, no cut-off), which
+        // `ismcts` must be given by name to play the same.
+        let mut b = IsMctsAgent::from_spec(
+            &Spec::parse("ismcts:iters=30,seed=5,rollout=random,cutoff=0").unwrap(),
+        )
+        .unwrap();
         assert_eq!(a.spec(), "mcts:iters=30,seed=5");
         let mut r1 = rand_pcg::Pcg64::seed_from_u64(1);
         let mut r2 = rand_pcg::Pcg64::seed_from_u64(1);
