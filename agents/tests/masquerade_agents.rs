@@ -120,12 +120,15 @@ fn ismcts_takes_a_free_king() {
         "3k4/8/8/8/8/8/8/3QK3 w - - 0 1",
     )
     .unwrap();
-    let mut agent = build::<Masquerade>("ismcts:iters=400").unwrap();
-    let mut rng = Pcg64::seed_from_u64(9);
-    let a = agent.act(&g, 0, &mut rng);
-    let text = g.action_notation(a);
-    assert!(
-        text.ends_with('?'),
-        "expected a capture attempt, got {text}"
-    );
+    // At 400 iterations (this test's old budget, one seed) the attempt tied in visits
+    // with d1h5 and won the tie by generation order; over ten seeds 400 iterations chose
+    // it once, 2000 nine times.
+    let mut found = Vec::new();
+    for seed in 0..10 {
+        let mut agent = build::<Masquerade>("ismcts:iters=2000").unwrap();
+        let a = agent.act(&g, 0, &mut Pcg64::seed_from_u64(seed));
+        found.push(g.action_notation(a));
+    }
+    let attempts = found.iter().filter(|t| t.ends_with('?')).count();
+    assert!(attempts >= 8, "expected a capture attempt, got {found:?}");
 }
