@@ -478,20 +478,6 @@ impl<G: Game> IsMcts<G> {
         }
     }
 
-    /// The most visited root edge of the observer's tree.
-    pub fn best_action(&self) -> Option<G::Action> {
-        self.root_stats()
-            .into_iter()
-            .fold(
-                None,
-                |best: Option<(G::Action, f64)>, (a, v, _)| match best {
-                    Some((_, b)) if b >= v => best,
-                    _ => Some((a, v)),
-                },
-            )
-            .map(|b| b.0)
-    }
-
     /// (action, visits, mean return) of each root edge of the observer's tree.
     pub fn root_stats(&self) -> Vec<(G::Action, f64, f64)> {
         let t = match self.mode {

@@ -23,13 +23,14 @@
 //!   information, so this is all of them).
 //! - Exact ties are broken at random (the decision's rng) in hidden-information games,
 //!   and keep the action met first in perfect-information ones (where every world is
-//!   the true state) ([`crate::common::break_tie`]; `search=uct`'s votes too). Before, ties always kept the first in move-generation order,
-//!   which is not the same choice for both colours: in Zombie, where no search of a few
-//!   plies tells burial squares apart, White always buried under its lowest square
-//!   (a1, its back rank: the piece rises beside its own king later) and Black under its
-//!   most advanced piece, and self-play at depth 2 scored White 0.075 over 40 games
-//!   (results/zombie/README.md). Perfect-information play, where the agent is rated, is
-//!   unchanged. Test: `rule_pimc_breaks_ties_at_random_in_hidden_games`.
+//!   the true state) ([`crate::common::break_tie`]; `search=uct`'s votes too). Before,
+//!   ties always kept the first in move-generation order, which is not the same choice
+//!   for both colours: in Zombie, where no search of a few plies tells burial squares
+//!   apart, White always buried under its lowest square (a1, its back rank: the piece
+//!   rises beside its own king later) and Black under its most advanced piece, and
+//!   self-play at depth 2 scored White 0.075 over 40 games (results/zombie/README.md).
+//!   Perfect-information play, where the agent is rated, is unchanged. Test:
+//!   `rule_pimc_breaks_ties_at_random_in_hidden_games`.
 //! - The searcher's tables are fresh for every world (a transposition entry of one world
 //!   would otherwise score a position of another world that shares its key).
 //! - `quiescence` is off by default here (on in `alphabeta`): in a sampled world of
