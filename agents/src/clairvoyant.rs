@@ -9,7 +9,8 @@
 //! (pawns), and every candidate guess gets probability x value: a piece guess sums its
 //! moves' probabilities, a destination guess takes its move's. In open mode, when the
 //! mover would drop under this agent's own policy (below), that drop is added as a buy
-//! and a buy-square guess with probability 1/2 each.
+//! guess with probability 1/2 and a buy-square guess on each of the k squares tied for
+//! the drop with probability 1/(2k) (the mover draws among them, below).
 //! Guesses are scored independently, so the sheet repeats the best guess three times
 //! (`repeat=true`, the "repeat" guesser style); `repeat=false` writes the three best
 //! distinct ones (the "spread" style).
@@ -42,9 +43,19 @@
 //!   least the retraction's price (the capture would cost more to buy back than to
 //!   refuse), or when the move checks and the guesser can pay twice the price.
 //!
+//! Ties (decided 2026-11-30): where candidates score exactly the same (drop squares on
+//! a quiet board: 17 tie for a queen on the starting board; free moves; bought moves)
+//! the mover draws one from its rng (`agents::common::break_tie`), as `pimc` and
+//! `ismcts` do in hidden games. Before, it kept the first in square order from a1, which
+//! is not the same choice for the two colours (White's drops went to its own side,
+//! Black's to White's). Test `tests::rule_clairvoyant_agent_draws_among_tied_drop_squares`.
+//! Sheets keep the first of equal guesses: against a mover that draws uniformly, equal
+//! guesses are worth the same.
+//!
 //! Information: only what the seat sees: the board, its own balance, the opponent's
 //! balance in open mode only, its own sheet.
 
+use crate::common::break_tie;
 use crate::settings::{Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::Agent;
@@ -256,12 +267,16 @@ impl ClairvoyantAgent {
             }
         }
         if !g.params().blind() {
-            if let Some((role, sq)) = self.planned_drop(g) {
+            if let Some((role, squares)) = self.planned_drop(g) {
                 cands.push((Guess::Buy(role), 0.5 * values.buy.get(role) as f64));
-                cands.push((
-                    Guess::BuySquare(role, sq),
-                    0.5 * values.buy_square.get(role) as f64,
-                ));
+                // The opponent draws its square among the tied ones.
+                let p = 0.5 / squares.len() as f64;
+                for sq in squares {
+                    cands.push((
+                        Guess::BuySquare(role, sq),
+                        p * values.buy_square.get(role) as f64,
+                    ));
+                }
             }
         }
         cands.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -273,11 +288,16 @@ impl ClairvoyantAgent {
         }
     }
 
-    fn choose_free(&self, g: &Clairvoyant, legal: &[ClairAction]) -> Option<ClairAction> {
+    fn choose_free(
+        &self,
+        g: &Clairvoyant,
+        legal: &[ClairAction],
+        rng: &mut Pcg64,
+    ) -> Option<ClairAction> {
         let mover = g.mover();
         let predicted = naive_sheet(g);
         let values = &g.params().values;
-        let mut best: Option<(f64, ClairAction)> = None;
+        let mut best = Best::default();
         for &a in legal {
             let ClairAction::Move(m) = a else { continue };
             let mut b = g.board_ref().clone();
@@ -305,14 +325,17 @@ impl ClairvoyantAgent {
                 }
             }
             s -= self.zk * loss as f64;
-            if best.is_none_or(|(bs, _)| s > bs) {
-                best = Some((s, a));
-            }
+            best.offer(s, a);
         }
-        best.map(|b| b.1)
+        best.pick(g, rng)
     }
 
-    fn choose_buy(&self, g: &Clairvoyant, legal: &[ClairAction]) -> Option<ClairAction> {
+    fn choose_buy(
+        &self,
+        g: &Clairvoyant,
+        legal: &[ClairAction],
+        rng: &mut Pcg64,
+    ) -> Option<ClairAction> {
         let mover = g.mover();
         let must = in_check(g.board_ref(), mover);
         let mut b = scratch(g.board_ref(), mover.other());
@@ -323,25 +346,25 @@ impl ClairvoyantAgent {
         };
         let mut moves = g.turn_moves();
         moves.retain(|m| !m.retracted);
-        let mut best: Option<(f64, ClairAction)> = None;
+        let mut best = Best::default();
         for &a in legal {
             let ClairAction::Buy(m) = a else { continue };
             let mut b = scratch(g.board_ref(), mover);
             let price = bought_cost(&b, m, &moves, g.start_check(), &g.params().costs);
             b.make(m);
             let s = two_ply_after(&mut b, mover) - self.zk * price as f64;
-            if best.is_none_or(|(bs, _)| s > bs) {
-                best = Some((s, a));
-            }
+            best.offer(s, a);
         }
-        let (s, a) = best?;
+        let s = best.score?;
+        let a = best.pick(g, rng)?;
         (must || s - pass_score > self.margin).then_some(a)
     }
 
     /// The drop this agent makes at the start of the mover's turn under its policy, if
-    /// any (the guesser predicts the same drop for the opponent, reading the opponent
-    /// as itself).
-    pub fn planned_drop(&self, g: &Clairvoyant) -> Option<(Role, Square)> {
+    /// any: the type and every square where it scores best (the mover draws one of
+    /// them; the guesser, reading the opponent as itself, spreads its square guess over
+    /// them).
+    pub fn planned_drop(&self, g: &Clairvoyant) -> Option<(Role, Vec<Square>)> {
         let mover = g.mover();
         match self.policy {
             Policy::Threshold => (g.balance(mover) >= self.drop_at)
@@ -354,7 +377,7 @@ impl ClairvoyantAgent {
     /// `policy=value`: every affordable type on its best square, its two-ply score set
     /// against the best free move's; the drop with the best net gain (gain − price · zk)
     /// if that is above `margin` pawns.
-    fn value_drop(&self, g: &Clairvoyant) -> Option<(Role, Square)> {
+    fn value_drop(&self, g: &Clairvoyant) -> Option<(Role, Vec<Square>)> {
         let mover = g.mover();
         let balance = g.balance(mover);
         let costs = &g.params().costs;
@@ -367,10 +390,10 @@ impl ClairvoyantAgent {
         ]
         .into_iter()
         .filter(|&r| costs.drop.get(r) <= balance);
-        let mut best: Option<(f64, Role, Square)> = None;
+        let mut best: Option<(f64, Role, Vec<Square>)> = None;
         let mut move_score: Option<f64> = None;
         for role in affordable {
-            let Some((s, sq)) = best_square(g, mover, role) else {
+            let Some((s, squares)) = best_squares(g, mover, role) else {
                 continue;
             };
             // The free move forgone: computed once, only when some drop is affordable.
@@ -382,11 +405,12 @@ impl ClairvoyantAgent {
             });
             let free = if free.is_finite() { free } else { s };
             let net = s - free - self.zk * costs.drop.get(role) as f64;
-            if net > self.margin && best.is_none_or(|(b, _, _)| net > b) {
-                best = Some((net, role, sq));
+            // Types tie only by accident of prices; the dearest such type is kept.
+            if net > self.margin && best.as_ref().is_none_or(|(b, _, _)| net > *b) {
+                best = Some((net, role, squares));
             }
         }
-        best.map(|(_, r, sq)| (r, sq))
+        best.map(|(_, r, squares)| (r, squares))
     }
 
     fn retract(&self, g: &Clairvoyant, seat: Seat) -> bool {
@@ -559,7 +583,7 @@ fn line_score(b: &mut Board, me: Color, plies: u32, mut alpha: i32, mut beta: i3
 
 /// The drop this agent's policy would make for `mover` now: the most valuable
 /// affordable type, on the square with the best two-ply score.
-fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Square)> {
+fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Vec<Square>)> {
     let balance = g.balance(mover);
     let costs = &g.params().costs;
     let role = [
@@ -571,13 +595,14 @@ fn best_drop(g: &Clairvoyant, mover: Color) -> Option<(Role, Square)> {
     ]
     .into_iter()
     .find(|&r| costs.drop.get(r) <= balance)?;
-    best_square(g, mover, role).map(|(_, sq)| (role, sq))
+    best_squares(g, mover, role).map(|(_, squares)| (role, squares))
 }
 
-/// The square where a dropped `role` scores best by the two-ply rule, with that score.
-fn best_square(g: &Clairvoyant, mover: Color, role: Role) -> Option<(f64, Square)> {
+/// The squares where a dropped `role` scores best by the two-ply rule (all of them, in
+/// square order: they tie often, 17 for a queen on the starting board), with that score.
+fn best_squares(g: &Clairvoyant, mover: Color, role: Role) -> Option<(f64, Vec<Square>)> {
     let b = g.board_ref();
-    let mut best: Option<(f64, Square)> = None;
+    let mut best = Best::default();
     let mut work = scratch(b, mover);
     for sq in !b.occupied() {
         if !engine::variants::clairvoyant::purchases::drop_allowed(b, role, sq) {
@@ -588,11 +613,45 @@ fn best_square(g: &Clairvoyant, mover: Color, role: Role) -> Option<(f64, Square
         let s = two_ply_after(&mut work, mover);
         work.unmake_null();
         work.set_piece(sq, None);
-        if best.is_none_or(|(bs, _)| s > bs) {
-            best = Some((s, sq));
+        best.offer(s, sq);
+    }
+    Some((best.score?, best.tied))
+}
+
+/// The best score met so far and every candidate that reached it, in the order met.
+/// Why all of them: the order is square order from a1, not the same choice for both
+/// colours, so the agent draws among exact ties (`agents::common::break_tie`) as the
+/// sampled-world searches do.
+struct Best<A> {
+    score: Option<f64>,
+    tied: Vec<A>,
+}
+
+impl<A> Default for Best<A> {
+    fn default() -> Self {
+        Best {
+            score: None,
+            tied: Vec::new(),
         }
     }
-    best
+}
+
+impl<A: Copy> Best<A> {
+    fn offer(&mut self, s: f64, a: A) {
+        match self.score {
+            Some(b) if s < b => {}
+            Some(b) if s == b => self.tied.push(a),
+            _ => {
+                self.score = Some(s);
+                self.tied.clear();
+                self.tied.push(a);
+            }
+        }
+    }
+
+    fn pick(&self, g: &Clairvoyant, rng: &mut Pcg64) -> Option<A> {
+        break_tie(&self.tied, !g.is_perfect_information(), rng)
+    }
 }
 
 impl Agent<Clairvoyant> for ClairvoyantAgent {
@@ -615,14 +674,17 @@ impl Agent<Clairvoyant> for ClairvoyantAgent {
             }
             Phase::MoverGuess => Some(ClairAction::RetractGuess),
             Phase::Start => {
-                let drop = self
-                    .planned_drop(g)
-                    .map(|(r, s)| ClairAction::Drop(r, s))
-                    .filter(|a| legal.contains(a));
-                drop.or_else(|| self.choose_free(g, &legal))
+                let drop = self.planned_drop(g).and_then(|(r, squares)| {
+                    break_tie(&squares, !g.is_perfect_information(), rng)
+                        .map(|sq| ClairAction::Drop(r, sq))
+                });
+                drop.filter(|a| legal.contains(a))
+                    .or_else(|| self.choose_free(g, &legal, rng))
             }
-            Phase::Free => self.choose_free(g, &legal),
-            Phase::Drops | Phase::Extra => self.choose_buy(g, &legal).or(Some(ClairAction::Pass)),
+            Phase::Free => self.choose_free(g, &legal, rng),
+            Phase::Drops | Phase::Extra => {
+                self.choose_buy(g, &legal, rng).or(Some(ClairAction::Pass))
+            }
             Phase::Retract => Some(if self.retract(g, seat) {
                 ClairAction::Retract
             } else {
@@ -726,13 +788,48 @@ mod tests {
             "clairvoyant:policy=value,zk=10",
             &cheap
         )));
-        // The guesser reads the opponent as itself: the predicted drop is the drop made.
+        // The guesser reads the opponent as itself: the drop made is one of the predicted
+        // squares.
         let me =
             ClairvoyantAgent::from_spec(&Spec::parse("clairvoyant:policy=value").unwrap()).unwrap();
-        let planned = me.planned_drop(&cheap).unwrap();
-        assert_eq!(
-            first_action("clairvoyant:policy=value", &cheap),
-            ClairAction::Drop(planned.0, planned.1)
+        let (role, squares) = me.planned_drop(&cheap).unwrap();
+        let ClairAction::Drop(r, sq) = first_action("clairvoyant:policy=value", &cheap) else {
+            panic!("no drop")
+        };
+        assert_eq!(r, role);
+        assert!(squares.contains(&sq), "{sq:?} not in {squares:?}");
+    }
+
+    /// On the starting board many squares tie for a queen drop (flat piece-square
+    /// values); the agent must not always take the lowest, which lies on White's side
+    /// for both colours, and its guesser must not bet on that one square either.
+    #[test]
+    fn rule_clairvoyant_agent_draws_among_tied_drop_squares() {
+        let g = start_with(1000, 25);
+        let me = ClairvoyantAgent::from_spec(&Spec::parse("clairvoyant").unwrap()).unwrap();
+        let (role, squares) = me.planned_drop(&g).unwrap();
+        assert_eq!(role, Role::Queen);
+        assert!(squares.len() > 5, "{squares:?}");
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let mut a = me.clone();
+            match a.act(&g, 0, &mut Pcg64::seed_from_u64(seed)) {
+                ClairAction::Drop(Role::Queen, sq) => {
+                    assert!(squares.contains(&sq), "{sq:?} not in {squares:?}");
+                    seen.insert(sq.index());
+                }
+                other => panic!("expected a queen drop, got {other:?}"),
+            }
+        }
+        // 40 uniform draws over > 5 squares: fewer than 4 distinct is beyond chance.
+        assert!(seen.len() >= 4, "only {seen:?}");
+        // The guesser spreads its square guess: no single buy-square guess carries the
+        // whole half of the drop's probability, so with the seed's values the sheet's
+        // best guess is not a buy-square guess on the lowest tied square.
+        let sheet = me.sheet(&g);
+        assert!(
+            !sheet.contains(&Guess::BuySquare(Role::Queen, squares[0])) || squares.len() == 1,
+            "{sheet:?}"
         );
     }
 
