@@ -178,7 +178,8 @@ pub fn eval_returns_with<G: Game>(eval: &Evaluator, game: &G) -> Returns {
 /// squares), and always taking the first made White bury beside its own king while
 /// Black buried under its most advanced piece (results/zombie/README.md). In a perfect
 /// -information game the agents keep the first, as when they were rated in orthodox
-/// chess. `None` when `tied` is empty. Users: `pimc` (both searches) and `ismcts`.
+/// chess. `None` when `tied` is empty. Users: `pimc` (both searches), `ismcts`,
+/// `smmcts` on hidden games ([`crate::mcts::sm_pimc_decide`]) and `clairvoyant`.
 pub fn break_tie<A: Copy>(tied: &[A], hidden: bool, rng: &mut Pcg64) -> Option<A> {
     if hidden && tied.len() > 1 {
         Some(tied[rng.gen_range(0..tied.len())])

@@ -21,7 +21,7 @@
 //! this module never depends on `ismcts`: ISMCTS builds on UCT, not the reverse.
 
 use crate::baseline::random_action;
-use crate::common::{sample_chance, AgentRng, Budget, Playout, Rollout};
+use crate::common::{break_tie, sample_chance, AgentRng, Budget, Playout, Rollout};
 use crate::eval::Evaluator;
 use crate::fallback::Route;
 use crate::settings::{self, Kind, Setting, Settings};
@@ -533,7 +533,9 @@ pub const SM_WORLDS: usize = 4;
 /// `smmcts` on hidden information: the iteration budget split over [`SM_WORLDS`] worlds
 /// drawn with `sample_world(seat)`, each searched by simultaneous-move UCT, the root
 /// policies (or, at a seat node, the root visit shares) summed, and the action with the
-/// most weight played (at a simultaneous node, sampled from the summed policy).
+/// most weight played (exact ties drawn at random, [`crate::common::break_tie`]; test
+/// `rule_smmcts_breaks_ties_at_random_in_hidden_games` in agents/tests/zombie_agents.rs)
+/// or, at a simultaneous node, sampled from the summed policy.
 pub fn sm_pimc_decide<G: Game>(
     game: &G,
     seat: Seat,
@@ -582,10 +584,17 @@ pub fn sm_pimc_decide<G: Game>(
             .collect();
         return pairs[sample_chance(&pairs, rng)].0;
     }
-    let best = (0..legal.len())
-        .max_by(|&i, &j| weight[i].total_cmp(&weight[j]).then(j.cmp(&i)))
-        .unwrap_or(0);
-    legal[best]
+    // Exact ties in summed visit shares are drawn at random, as in `pimc` and `ismcts`:
+    // the first in generation order is not the same choice for both colours.
+    let top = weight.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let tied: Vec<G::Action> = legal
+        .iter()
+        .zip(&weight)
+        .filter(|&(_, &w)| w == top)
+        .map(|(&a, _)| a)
+        .collect();
+    break_tie(&tied, !game.is_perfect_information(), rng)
+        .unwrap_or_else(|| random_action(game, seat, rng))
 }
 
 /// One decision by UCT from `game` for `seat` (shared with agents that degrade to it).

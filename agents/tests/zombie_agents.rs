@@ -88,3 +88,34 @@ fn baselines_finish_games() {
         check_finished(&play(short(120), "greedy", "random", seed + 10));
     }
 }
+
+/// `smmcts` on a hidden game (worlds searched by UCT, visit shares summed) must draw among
+/// exactly tied actions, not keep the first in generation order. With one iteration a
+/// world, each of its four worlds visits one burial square, so several squares usually
+/// tie; keeping the first put the choice near the start of the legal list (about a fifth
+/// of the way in on average), a fair draw puts it near the middle.
+#[test]
+fn rule_smmcts_breaks_ties_at_random_in_hidden_games() {
+    let mut g = Zombie::new(&ZombieParams::default());
+    for t in "e2e4 end d7d5 end e4d5 end".split(' ') {
+        let a = g.parse_action(t).expect(t);
+        g.apply(a);
+    }
+    assert_eq!(g.turn(), Turn::Seat(0));
+    let mut legal = Vec::new();
+    g.legal_actions(0, &mut legal);
+    assert!(legal.len() >= 16, "{} burial squares", legal.len());
+    let seeds = 64;
+    let mut total = 0usize;
+    for seed in 0..seeds {
+        let mut agent: Box<dyn Agent<Zombie>> = build("smmcts:iters=4").unwrap();
+        let a = agent.act(&g, 0, &mut Pcg64::seed_from_u64(seed));
+        total += legal.iter().position(|&l| l == a).expect("a legal burial");
+    }
+    let mean = total as f64 / seeds as f64;
+    let n = legal.len() as f64;
+    assert!(
+        mean > n / 3.0,
+        "mean index {mean:.1} of {n} burials: ties kept to the first"
+    );
+}
