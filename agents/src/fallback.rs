@@ -5,7 +5,7 @@
 //!
 //! | agent | hidden information | not its own seat's turn (simultaneous) | seats not two sides |
 //! | --- | --- | --- | --- |
-//! | `alphabeta` | PIMC (`worlds`, `iters` per world) | UCT | refused |
+//! | `alphabeta` | PIMC (`worlds`, `iters` per world) | the one-turn matrix game of two acting sides (`alphabeta::matrix`); UCT otherwise | refused |
 //! | `expectimax` | PIMC (10 worlds, `iters` per world) | UCT | refused (needs exactly two seats) |
 //! | `mcts` | single-observer ISMCTS | its own decoupled UCT | – |
 //! | `smmcts` | its own search on worlds drawn from the seat's information (4 worlds, the budget split) | its own | – |
@@ -55,6 +55,9 @@ pub enum Route {
     Pimc,
     /// Single-observer ISMCTS.
     IsMcts,
+    /// The one-turn matrix game of a simultaneous node, its cells searched by the
+    /// agent's own alpha-beta (`crate::alphabeta::matrix`).
+    Matrix,
 }
 
 /// Whether seats know less than the full state.
@@ -93,6 +96,19 @@ pub fn own_turn<G: Game>(game: &G, seat: Seat) -> bool {
     game.turn() == Turn::Seat(seat)
 }
 
+/// Whether `game` is at a simultaneous node where `seat` and exactly one seat of the
+/// other side act.
+pub fn simultaneous_pair<G: Game>(game: &G, seat: Seat) -> bool {
+    if game.turn() != Turn::Simultaneous {
+        return false;
+    }
+    let seats = game.simultaneous_seats();
+    match (two_teams(game), seats.as_slice()) {
+        (Some(side), &[a, b]) => (a == seat || b == seat) && side[a] != side[b],
+        _ => false,
+    }
+}
+
 /// A game of type `G` to ask the facts of: the start with default parameters.
 pub fn probe<G: Game>() -> G {
     G::new(&G::Params::default())
@@ -102,6 +118,8 @@ pub fn probe<G: Game>() -> G {
 pub fn alphabeta<G: Game>(game: &G, seat: Seat) -> Route {
     if hidden_information(game) {
         Route::Pimc
+    } else if simultaneous_pair(game, seat) {
+        Route::Matrix
     } else if !own_turn(game, seat) || two_teams(game).is_none() {
         // Seats that are not two sides only reach here when the agent was built outside
         // the registry (which refuses them).
@@ -199,6 +217,12 @@ mod tests {
         assert_eq!(expectimax(&g, 0), Route::Own);
         // Not this seat's turn: UCT.
         assert_eq!(alphabeta(&g, 1), Route::Uct);
+        // A simultaneous node of two sides: the matrix game; expectimax keeps UCT.
+        let tm = probe::<engine::variants::two_move::TwoMove>();
+        assert_eq!(tm.turn(), Turn::Simultaneous);
+        assert_eq!(alphabeta(&tm, 0), Route::Matrix);
+        assert_eq!(alphabeta(&tm, 1), Route::Matrix);
+        assert_eq!(expectimax(&tm, 0), Route::Uct);
         let ch = probe::<CrowdedHouse>();
         assert!(two_teams(&ch).is_some());
         assert!(supports("alphabeta", &ch).is_ok());

@@ -1,8 +1,10 @@
 //! Every agent plays whole games of Two Move Chess (a simultaneous card choice, then
-//! ordinary sequential moves): `smmcts` with both selections is the reference agent;
-//! the sequential searches degrade at the simultaneous node as each documents (alphabeta
-//! and expectimax score it statically, ismcts plays out, greedy and random pick at
-//! random) and still play legal actions throughout.
+//! ordinary sequential moves): `smmcts` with both selections, and `alphabeta`, which
+//! solves the card choice as a matrix game over its searched joint actions
+//! (`agents::alphabeta::matrix`: the `rule_alphabeta_matrix_*` tests below); the other
+//! sequential searches degrade at the simultaneous node as each documents (expectimax
+//! by UCT, ismcts plays out, greedy and random pick at random) and still play legal
+//! actions throughout.
 
 use agents::registry::build;
 use agents::Agent;
@@ -110,4 +112,87 @@ fn smmcts_beats_random_at_two_move() {
         score >= 3.0,
         "smmcts scored {score} over 6 games against random"
     );
+}
+
+/// The Rules Quiz position where bishop + rook cards (and a rook promotion) win against
+/// every black choice (engine's `rule_quiz_white_wins_with_bishop_and_rook_cards_and_a_rook_promotion`).
+const QUIZ_2: &str = "1k6/p1p4P/8/4b3/3q4/8/P7/7K w - - 0 1 -/RK";
+
+#[test]
+fn rule_alphabeta_matrix_plays_the_quiz_forced_win() {
+    // The winning pair is a pure equilibrium strategy: every seed plays it, and the
+    // search of the rest of the turn finds the promotion and the capture.
+    let g = TwoMove::from_opening(&TwoMoveParams::default(), QUIZ_2).unwrap();
+    assert_eq!(g.turn(), Turn::Simultaneous);
+    for seed in 0..6 {
+        let mut agent = build::<TwoMove>("alphabeta:depth=5").unwrap();
+        let a = agent.act(&g, 0, &mut Pcg64::seed_from_u64(seed));
+        assert_eq!(g.action_notation(a), "BR", "seed {seed}");
+        let score = agent.score().expect("the matrix reports its value");
+        assert!(
+            matches!(score, agents::Score::Cp(c) if c > 2000),
+            "a forced win is worth the game: {score:?}"
+        );
+    }
+    // Whole turn: the agent wins it against each of Black's three choices.
+    let mut white = build::<TwoMove>("alphabeta:depth=5").unwrap();
+    let mut black = build::<TwoMove>("random").unwrap();
+    for b in ["NB", "NQ", "BQ"] {
+        let mut h = g.clone();
+        let mut rng = Pcg64::seed_from_u64(3);
+        let w = white.act(&h, 0, &mut rng);
+        let joint = [w, h.parse_choice(1, b).unwrap()];
+        h.try_apply_joint(&joint).unwrap();
+        while let Turn::Seat(s) = h.turn() {
+            let a = if s == 0 {
+                white.act(&h, 0, &mut rng)
+            } else {
+                black.act(&h, 1, &mut rng)
+            };
+            h.apply(a);
+        }
+        assert!(h.result().is_some(), "against {b}: the turn ends the game");
+        assert_eq!(h.returns()[0], 1.0, "against {b}");
+    }
+}
+
+#[test]
+fn rule_alphabeta_matrix_mixes_its_card_choice() {
+    // With no card face up the start is a guessing game (matching cards cancel): the
+    // agent draws its pair from a mixed strategy with the decision's rng, so seeds
+    // differ, and one seed repeats. (With White's king and rook face up, the seed's
+    // start, Black's knight + bishop cancels a white card whatever White plays, and the
+    // agent plays it every time.)
+    let g = TwoMove::from_opening(
+        &TwoMoveParams::default(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -/-",
+    )
+    .unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..30 {
+        let mut agent = build::<TwoMove>("alphabeta:depth=5").unwrap();
+        let a = agent.act(&g, 1, &mut Pcg64::seed_from_u64(seed));
+        seen.insert(g.action_notation(a));
+        let mut again = build::<TwoMove>("alphabeta:depth=5").unwrap();
+        let b = again.act(&g, 1, &mut Pcg64::seed_from_u64(seed));
+        assert_eq!(a, b, "one seed, one choice");
+    }
+    assert!(seen.len() >= 2, "a pure choice at the start: {seen:?}");
+}
+
+#[test]
+fn rule_alphabeta_matrix_beats_smmcts_at_two_move() {
+    // The matrix game over searched joint actions against the reference simultaneous
+    // search at a small budget: it should win most games from both seats.
+    let mut score = 0.0;
+    for seed in 0..6 {
+        let (white, black, seat) = if seed % 2 == 0 {
+            ("alphabeta:depth=2", "smmcts:iters=200", 0)
+        } else {
+            ("smmcts:iters=200", "alphabeta:depth=2", 1)
+        };
+        let g = play(&TwoMoveParams::default(), white, black, seed);
+        score += (g.returns()[seat] + 1.0) / 2.0;
+    }
+    assert!(score >= 4.5, "alphabeta scored {score} of 6 against smmcts");
 }

@@ -36,8 +36,11 @@
 //! - Degrade rules: a chance node inside the search is the probability-weighted mean of
 //!   its outcomes (full window); a simultaneous node is scored statically. Which games
 //!   go elsewhere is `crate::fallback`'s: a hidden-information game is searched by UCT
-//!   on sampled worlds with voting (`pimc`), never on the true state; a root where this
-//!   seat does not act alone by UCT; a game whose seats do not form exactly two teams
+//!   on sampled worlds with voting (`pimc`), never on the true state; a simultaneous
+//!   root where this seat and one seat of the other side act is the one-turn matrix
+//!   game ([`matrix`]: every joint action searched for the rest of the turn, the
+//!   equilibrium solved, the action drawn from it); any other root where this seat does
+//!   not act alone by UCT; a game whose seats do not form exactly two teams
 //!   ([`Game::team`]) is refused by the registry.
 //! - Teams: a game with more seats in two teams (Crowded House) is searched as a
 //!   two-sided game. The sign flips only where the team to move changes (consecutive
@@ -47,6 +50,7 @@
 //!   each seat is its own team and nothing changes.
 
 mod evals;
+pub mod matrix;
 mod ordering;
 mod search;
 pub mod see;
@@ -398,6 +402,19 @@ impl<G: Game> AlphaBetaAgent<G> {
         let mut rng = self.rng.for_decision(game.information_key(seat), rng);
         match fallback::alphabeta(game, seat) {
             Route::Own => {}
+            Route::Matrix => {
+                let limit = self.time_limit();
+                let config = self.config.clone();
+                let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
+                if s.config.noise > 0 {
+                    s.set_noise_salt(rng.gen());
+                }
+                if let Some(a) = matrix::decide(s, game, seat, limit, &mut rng) {
+                    return a;
+                }
+                let cfg = self.fallback_config();
+                return uct_decide(game, seat, &cfg, &mut rng);
+            }
             Route::Pimc => {
                 let cfg = self.fallback_config();
                 return pimc_decide(game, seat, self.config.worlds, &cfg, &mut rng);

@@ -239,24 +239,8 @@ impl<G: Game> AlphaBeta<G> {
         let Turn::Seat(me) = game.turn() else {
             return None;
         };
-        self.side = two_teams(game).unwrap_or_else(|| std::array::from_fn(|s| s));
-        let facts = game.facts();
-        self.checks = self.config.check_extension && (facts.board_check || self.claimed_checks);
-        self.nulls = self.config.null_move && facts.null_move;
-        self.futile = self.config.futility && facts.board_check;
-        self.late_pruning = self.config.lmp && facts.board_check;
-        self.exchanges = self.config.see && facts.board_check;
+        self.begin(game, limit);
         let mut g = game.clone();
-        self.nodes = 0;
-        if let Some(c) = &mut self.evals {
-            c.new_search();
-        }
-        self.stopped = false;
-        self.start = Instant::now();
-        self.limit = limit;
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 8);
-        self.root_scores.clear();
         let mut best: Option<G::Action> = None;
         self.info = SearchInfo::default();
         let mut prev = 0;
@@ -298,6 +282,55 @@ impl<G: Game> AlphaBeta<G> {
         }
         self.info.nodes = self.nodes;
         best
+    }
+
+    /// Sets up one decision's search of `game` (its sides, the features its facts allow,
+    /// the clock from now to `limit`, fresh killers, aged history).
+    pub(super) fn begin(&mut self, game: &G, limit: Option<Duration>) {
+        self.side = two_teams(game).unwrap_or_else(|| std::array::from_fn(|s| s));
+        let facts = game.facts();
+        self.checks = self.config.check_extension && (facts.board_check || self.claimed_checks);
+        self.nulls = self.config.null_move && facts.null_move;
+        self.futile = self.config.futility && facts.board_check;
+        self.late_pruning = self.config.lmp && facts.board_check;
+        self.exchanges = self.config.see && facts.board_check;
+        self.nodes = 0;
+        if let Some(c) = &mut self.evals {
+            c.new_search();
+        }
+        self.stopped = false;
+        self.start = Instant::now();
+        self.limit = limit;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.root_scores.clear();
+    }
+
+    /// The value of `g` for seat `me`, searched `depth` decisions deep with the full
+    /// window after [`AlphaBeta::begin`]: one cell of the matrix game at a simultaneous
+    /// root ([`super::matrix`]). A simultaneous node within reach is scored statically,
+    /// as everywhere in this search. `None` once the time or the nodes ran out.
+    pub(super) fn cell_value(&mut self, g: &mut G, me: Seat, depth: u32) -> Option<i32> {
+        self.ext_limit = (2 * depth as usize + 2).min(MAX_PLY / 2);
+        let v = self.search_node(g, depth as i32, 1, -INF, INF, me, false);
+        (!self.stopped).then_some(v)
+    }
+
+    /// Sets the hard limit of the running decision (its clock keeps running from
+    /// [`AlphaBeta::begin`]).
+    pub(super) fn set_limit(&mut self, limit: Option<Duration>) {
+        self.limit = limit;
+    }
+
+    /// Whether the time of this decision has passed `fraction` of its limit.
+    pub(super) fn past(&self, fraction: f64) -> bool {
+        self.limit
+            .is_some_and(|t| self.start.elapsed().as_secs_f64() > t.as_secs_f64() * fraction)
+    }
+
+    /// Nodes searched since [`AlphaBeta::begin`].
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// One iteration at `depth`, in a window around the last score that widens on each
