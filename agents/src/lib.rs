@@ -63,6 +63,11 @@ pub use spec::{AgentError, Spec};
 /// near the leaves (reverse futility, futility, late-move pruning) and static exchange
 /// evaluation where the board's moves are the game's (orthodox chess, Chess960), and
 /// `time_ms` searched to its end (2026-11-29).
+///
+/// Not bumped for `alphabeta`'s matrix game at simultaneous nodes (2026-11-30,
+/// [`alphabeta::matrix`]): it changed play only at simultaneous nodes (Two Move,
+/// Synchronous), where no kept run had played `alphabeta` (they went to UCT before) and
+/// no rating was measured, so every generation-3 record still describes today's play.
 pub const EPOCH: u32 = 3;
 
 /// A decision maker for games of type `G`.
