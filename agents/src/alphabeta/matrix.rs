@@ -26,15 +26,16 @@
 //! - Only two acting seats on two sides; anything else goes back to the UCT fallback.
 //! - `noise` perturbs the static scores of the cells as everywhere in the search.
 //!
-//! Tests: `rule_matrix_*` below (the solver against games with known equilibria) and in
-//! agents/tests/simultaneous.rs (the Two Move quiz's forced win, mixing in a guessing
-//! game, determinism by seed, legal play of whole games).
+//! Tests: `rule_matrix_*` below (the solver against games with known equilibria) and
+//! `rule_alphabeta_matrix_*` in agents/tests/two_move_agents.rs (the Rules Quiz's forced
+//! win, mixing in a guessing game, determinism by seed, beating `smmcts`) and
+//! agents/tests/synchronous_agents.rs (never the collision square, beating `smmcts`);
+//! the `every_*` tests there play whole games.
 
 use super::search::AlphaBeta;
 use super::{SearchInfo, MATE_BOUND};
 use crate::fallback::two_teams;
 use engine::game::{Game, Seat};
-use rand::Rng;
 use rand_pcg::Pcg64;
 use std::time::Duration;
 
@@ -77,7 +78,7 @@ pub fn solve(payoff: &[f64], rows: usize, cols: usize, iters: usize) -> (Vec<f64
     let mut u_c = vec![0.0; cols];
     for t in 1..=iters.max(1) {
         // Alternating updates: the row player first, the columns answer the new rows.
-        strategy(&regret_r, &mut sr);
+        // `sr` already is the rows' regret-matching strategy (uniform before any regret).
         for (r, u) in u_r.iter_mut().enumerate() {
             *u = (0..cols).map(|c| payoff[r * cols + c] * sc[c]).sum();
         }
@@ -219,14 +220,7 @@ pub(super) fn decide<G: Game>(
         depth: depth_done,
         score: centipawns(value),
     };
-    let mut x: f64 = rng.gen();
-    for (i, p) in strategy.iter().enumerate() {
-        if x < *p {
-            return Some(mine[i]);
-        }
-        x -= p;
-    }
-    strategy.iter().rposition(|&p| p > 0.0).map(|i| mine[i])
+    Some(mine[engine::random::sample_prob_index(&strategy, rng)])
 }
 
 #[cfg(test)]
