@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use engine::game::Game;
 use experiments::studies::texel::{self, TexelArgs, MIN_GAMES};
+use experiments::studies::texel_tables::{self, TexelTablesArgs};
 use experiments::studies::values::{self, ValuesArgs};
 
 fn results(p: &str) -> PathBuf {
@@ -171,4 +172,96 @@ fn values_reads_games_that_start_from_an_opening() {
     })
     .unwrap();
     assert!(out.join("values.csv").exists());
+}
+
+fn tables_args(positions: &Path, out: &Path) -> TexelTablesArgs {
+    TexelTablesArgs {
+        positions: positions.to_path_buf(),
+        start: None,
+        out: out.to_path_buf(),
+        mix: 0.0,
+        lambda: 1e-4,
+        steps: 4,
+    }
+}
+
+/// The piece-square tables fitted to Stockfish's scores of the kept positions: the fit
+/// brings the evaluation closer to the teacher on positions it did not see, and the file
+/// it writes is weights whose `[tables]` `alphabeta:eval=FILE` plays with.
+#[test]
+fn texel_tables_fit_teacher_scores_and_write_tables_alphabeta_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every tenth position of the kept file: games of every source, not one player's.
+    let text = std::fs::read_to_string(results("strength/texel/positions.csv")).unwrap();
+    let mut lines = text.lines();
+    let mut kept = vec![lines.next().unwrap()];
+    kept.extend(lines.step_by(10));
+    let positions = dir.path().join("p.csv");
+    std::fs::write(&positions, kept.join("\n") + "\n").unwrap();
+    let out = dir.path().join("tables.toml");
+    let a = tables_args(&positions, &out);
+    let f = texel_tables::fit(&a).unwrap();
+    assert_eq!(f.train + f.held_out, kept.len() - 1);
+    assert!(f.held_out > 400, "a fifth of the games is held out");
+    assert!(f.train_loss.1 < f.train_loss.0);
+    assert!(f.held_out_rms.1 < f.held_out_rms.0, "{:?}", f.held_out_rms);
+    texel_tables::run(&a).unwrap();
+    let w: agents::eval::EvalWeights =
+        toml::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(w.tables, f.weights.tables);
+    assert_ne!(
+        w.tables.as_deref(),
+        Some(&agents::eval::shape_fit::effective_shapes(
+            agents::eval::search_weights()
+        )),
+        "the tables moved"
+    );
+    let spec = format!("alphabeta:depth=2,eval={}", out.display());
+    let mut agent =
+        agents::registry::build::<engine::variants::chess::Chess>(&spec).expect("builds");
+    let game = engine::variants::chess::Chess::new(&Default::default());
+    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(1);
+    let act = agent.act(&game, 0, &mut rng);
+    let mut legal = Vec::new();
+    game.legal_actions(0, &mut legal);
+    assert!(legal.contains(&act));
+}
+
+#[test]
+fn texel_tables_refuse_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tables.toml");
+    let good = std::fs::read_to_string(results("strength/texel/positions.csv")).unwrap();
+    let lines: Vec<&str> = good.lines().take(1500).collect();
+    let refuse = |body: String, says: &str| {
+        let p = dir.path().join("bad.csv");
+        std::fs::write(&p, body).unwrap();
+        let e = texel_tables::run(&tables_args(&p, &out)).unwrap_err();
+        assert!(format!("{e:#}").contains(says), "{e:#} should say {says}");
+        assert!(!out.exists(), "nothing is written on an error");
+    };
+    let with_line = |n: usize, replacement: &str| {
+        let mut l = lines.clone();
+        l[n] = replacement;
+        l.join("\n") + "\n"
+    };
+    refuse(
+        with_line(7, "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1,10,0.5,g"),
+        "line 8: bad FEN",
+    );
+    refuse(
+        with_line(9, "8/8/8/8/8/8/8/K6k w - - 0 1,ten,0.5,g"),
+        "line 10: teacher_cp 'ten' is not a number",
+    );
+    refuse(
+        with_line(9, "8/8/8/8/8/8/8/K6k w - - 0 1,10,2,g"),
+        "line 10: result 2 is not White's score",
+    );
+    refuse(
+        with_line(0, "fen,score,result,game"),
+        "expected fen,teacher_cp,result,game",
+    );
+    refuse(lines[..100].join("\n") + "\n", "99 positions is too few");
+    let e = texel_tables::run(&tables_args(&dir.path().join("missing.csv"), &out)).unwrap_err();
+    assert!(format!("{e:#}").contains("missing.csv"), "{e:#}");
 }

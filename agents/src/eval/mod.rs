@@ -11,8 +11,10 @@
 //!
 //! Positional terms (issue 36): a second, endgame set of piece-square tables blended by
 //! material phase (`taper`), mobility, the bishop pair, doubled, isolated and passed
-//! pawns, the king's pawn shield and rooks on open files ([`terms`]). Their weights
-//! default to 0, so [`EvalWeights::default`] is the original evaluator, and every
+//! pawns, the king's pawn shield, rooks on open files and the king attack ([`terms`]).
+//! An eval file may replace the compiled piece-square shapes by its own `[tables]`
+//! ([`tables::Shapes`], checked when read), which is how `chesslab texel-tables` writes
+//! the tables it fits ([`shape_fit`]). Their weights default to 0, so [`EvalWeights::default`] is the original evaluator, and every
 //! caller that does not ask for more (MCTS cut-offs, expectimax, golf) scores exactly as
 //! before. The search's evaluator, [`search_weights`], is the TOML file
 //! `agents/data/eval/chess.toml` (tuned by Texel's method, see there) compiled in;
@@ -26,6 +28,7 @@
 //! (`popcnt_and_portable_evaluations_agree`).
 //! Tests: below, and `tables::tests`, `terms::tests`.
 
+pub mod shape_fit;
 pub mod tables;
 pub mod terms;
 pub mod texel;
@@ -49,11 +52,15 @@ macro_rules! eval_weights {
         #[serde(default, deny_unknown_fields)]
         pub struct EvalWeights {
             $(#[doc = $help] pub $field: f64,)*
+            /// Piece-square shapes replacing the compiled ones ([`tables::Shapes`]), as
+            /// `[tables]` in an eval file: the fitted tables of `chesslab texel --positions`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub tables: Option<Box<tables::Shapes>>,
         }
 
         impl Default for EvalWeights {
             fn default() -> Self {
-                EvalWeights { $($field: $default,)* }
+                EvalWeights { $($field: $default,)* tables: None }
             }
         }
 
@@ -103,6 +110,7 @@ eval_weights! {
     passed_eg = 0.0, "passed pawn in the endgame, times its rank's scale";
     king_shield = 0.0, "per own pawn in front of the king (middle game)";
     rook_open = 0.0, "rook on a file without pawns (half on a file without own pawns)";
+    king_attack = 0.0, "attack on the enemy king's zone (middle game): times the square of the attack units";
 }
 
 /// Pawns to centipawns.
@@ -147,8 +155,10 @@ impl Evaluator {
         for r in 0..6 {
             let v = cp(values[r]);
             for sq in 0..64 {
-                let m = tables::PST_MG[r][sq] as f64;
-                let e = tables::PST_EG[r][sq] as f64;
+                let (m, e) = match &w.tables {
+                    Some(t) => (t.mg[r][sq] as f64, t.eg[r][sq] as f64),
+                    None => (tables::PST_MG[r][sq] as f64, tables::PST_EG[r][sq] as f64),
+                };
                 mg[r][sq] = v + (m * w.pst).round() as i32;
                 eg[r][sq] = v + ((m + w.taper * (e - m)) * w.pst).round() as i32;
             }

@@ -62,6 +62,75 @@ const K_MG: [i8; 64] = [
     -40, -40, -30,
 ];
 
+/// Largest piece-square bonus a shapes file may give (centipawns): a queen's worth.
+pub const SHAPE_LIMIT: i32 = 900;
+
+/// Piece-square shapes read from an eval file's `[tables]` (the fitted ones of `chesslab
+/// texel --positions`), replacing [`PST_MG`] and [`PST_EG`]: `mg` and `eg` each hold six
+/// rows (pawn, knight, bishop, rook, queen, king) of 64 centipawn bonuses, a1 first, from
+/// White's side. A file with another shape, or a bonus beyond [`SHAPE_LIMIT`], is refused
+/// when read (`rule_shapes_are_checked_when_read`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "RawShapes", into = "RawShapes")]
+pub struct Shapes {
+    pub mg: [[i32; 64]; 6],
+    pub eg: [[i32; 64]; 6],
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShapes {
+    mg: Vec<Vec<i32>>,
+    eg: Vec<Vec<i32>>,
+}
+
+impl TryFrom<RawShapes> for Shapes {
+    type Error = String;
+    fn try_from(raw: RawShapes) -> Result<Shapes, String> {
+        let table = |name: &str, rows: Vec<Vec<i32>>| -> Result<[[i32; 64]; 6], String> {
+            if rows.len() != 6 {
+                return Err(format!(
+                    "tables.{name} has {} rows: give six (pawn, knight, bishop, rook, queen, king)",
+                    rows.len()
+                ));
+            }
+            let mut t = [[0; 64]; 6];
+            for (r, row) in rows.into_iter().enumerate() {
+                if row.len() != 64 {
+                    return Err(format!(
+                        "tables.{name} row {} has {} squares: give 64, a1 first",
+                        r + 1,
+                        row.len()
+                    ));
+                }
+                for (sq, v) in row.into_iter().enumerate() {
+                    if v.abs() > SHAPE_LIMIT {
+                        return Err(format!(
+                            "tables.{name} row {} square {sq}: {v} is beyond +/-{SHAPE_LIMIT} centipawns",
+                            r + 1
+                        ));
+                    }
+                    t[r][sq] = v;
+                }
+            }
+            Ok(t)
+        };
+        Ok(Shapes {
+            mg: table("mg", raw.mg)?,
+            eg: table("eg", raw.eg)?,
+        })
+    }
+}
+
+impl From<Shapes> for RawShapes {
+    fn from(s: Shapes) -> RawShapes {
+        RawShapes {
+            mg: s.mg.iter().map(|r| r.to_vec()).collect(),
+            eg: s.eg.iter().map(|r| r.to_vec()).collect(),
+        }
+    }
+}
+
 /// A passed pawn's weight by its rank counted from its own side (rank 2 = index 1), in
 /// hundredths: `eval.passed` and `eval.passed_eg` are pawns per unit of this scale.
 pub const PASSED_RANK: [i32; 8] = [0, 10, 15, 25, 45, 75, 120, 0];
@@ -171,6 +240,27 @@ mod tests {
         assert!(g1.contains(Square::parse("h3").unwrap()));
         let g8 = king_shield(Color::Black, Square::parse("g8").unwrap());
         assert!(g8.contains(Square::parse("f7").unwrap()) && g8.count() == 6);
+    }
+
+    #[test]
+    fn rule_shapes_are_checked_when_read() {
+        let row = |v: i32| format!("[{}]", vec![v.to_string(); 64].join(","));
+        let rows = |n: usize, v: i32| format!("[{}]", vec![row(v); n].join(","));
+        let parse = |mg: String, eg: String| {
+            toml::from_str::<super::super::EvalWeights>(&format!(
+                "[tables]\nmg = {mg}\neg = {eg}\n"
+            ))
+        };
+        let w = parse(rows(6, 5), rows(6, -7)).expect("six rows of 64");
+        let t = w.tables.expect("tables read");
+        assert_eq!((t.mg[3][10], t.eg[5][63]), (5, -7));
+        let five = parse(rows(5, 0), rows(6, 0)).unwrap_err().to_string();
+        assert!(five.contains("tables.mg has 5 rows"), "{five}");
+        let short = format!("[{}]", vec![row(0); 5].join(",") + ",[1,2]");
+        let e = parse(rows(6, 0), short).unwrap_err().to_string();
+        assert!(e.contains("tables.eg row 6 has 2 squares"), "{e}");
+        let big = parse(rows(6, 0), rows(6, 901)).unwrap_err().to_string();
+        assert!(big.contains("901 is beyond"), "{big}");
     }
 
     #[test]

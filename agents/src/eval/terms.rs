@@ -1,17 +1,22 @@
 //! Positional terms of the evaluation on an orthodox board, per colour, as middle-game
 //! and endgame centipawns: mobility, the bishop pair, doubled, isolated and passed
-//! pawns, the king's pawn shield and rooks on open files.
+//! pawns, the king's pawn shield, rooks on open files and the attack on the enemy king.
 //!
 //! Decisions: mobility counts the squares a knight, bishop, rook or queen attacks that
 //! hold no piece of its own and no enemy pawn guards (sliders see through nothing); a
 //! doubled pawn is each pawn beyond the first on a file; the shield counts own pawns on
 //! the two ranks in front of the king on its file and the files beside it, and weighs
 //! in the middle game only; a rook on a file with no own pawn scores half of
-//! `rook_open`, with no pawn at all the whole. Tests: `rule_terms_*` below.
+//! `rook_open`, with no pawn at all the whole; the king attack (`king_attack`, off in
+//! the search's weights: measured in results/strength/texel/README.md) counts, for each
+//! knight, bishop, rook and queen, the squares of the enemy king's zone (its square and
+//! the eight around it) it attacks, times 2, 2, 3 and 5 units, and scores the square of
+//! the total (capped at 40 units) in the middle game, only with at least two attackers
+//! and a queen of the attacking side on the board. Tests: `rule_terms_*` below.
 
 use super::tables::{king_shield, passed_span, PASSED_RANK};
 use super::{cp, EvalWeights};
-use engine::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
+use engine::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use engine::{Bitboard, Board, Color, Role};
 
 /// The term weights in centipawns (passed pawns in centipawns per unit of
@@ -27,6 +32,8 @@ pub struct TermWeights {
     passed_eg: i32,
     king_shield: i32,
     rook_open: i32,
+    /// Hundredths of a centipawn per squared attack unit.
+    king_attack: i32,
 }
 
 impl TermWeights {
@@ -41,6 +48,7 @@ impl TermWeights {
             passed_eg: cp(w.passed_eg),
             king_shield: cp(w.king_shield),
             rook_open: cp(w.rook_open),
+            king_attack: (w.king_attack * 10_000.0).round() as i32,
         };
         t.any = [
             t.mobility,
@@ -51,6 +59,7 @@ impl TermWeights {
             t.passed_eg,
             t.king_shield,
             t.rook_open,
+            t.king_attack,
         ]
         .iter()
         .any(|&x| x != 0);
@@ -59,6 +68,11 @@ impl TermWeights {
 }
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Attack units per zone square a knight, bishop, rook or queen attacks (by role index).
+const KING_ATTACK_UNIT: [i32; 6] = [0, 2, 2, 3, 5, 0];
+/// Attack units beyond this count no more (a cap on the square).
+const KING_ATTACK_CAP: i32 = 40;
 
 /// Squares pawns of `color` attack.
 #[inline(always)]
@@ -157,23 +171,43 @@ fn colour_terms(
     let them = color.other();
     let mut mg = 0;
     let mut eg = 0;
-    if w.mobility != 0 {
+    if w.mobility != 0 || w.king_attack != 0 {
         let free = !(board.by_color(color) | pawn_attacks(Bitboard(their_pawns), them));
+        // The enemy king's zone: its square and the squares around it.
+        let zone = match board.king(them) {
+            Some(k) if w.king_attack != 0 => king_attacks(k) | Bitboard(1 << k.index()),
+            _ => Bitboard(0),
+        };
         let mut n = 0;
+        let (mut units, mut attackers) = (0, 0);
+        let mut tally = |attacks: Bitboard, unit: i32| {
+            n += (attacks & free).count() as i32;
+            let hits = (attacks & zone).count() as i32;
+            if hits > 0 {
+                units += unit * hits;
+                attackers += 1;
+            }
+        };
         for sq in board.pieces(color, Role::Knight) {
-            n += (knight_attacks(sq) & free).count() as i32;
+            tally(knight_attacks(sq), KING_ATTACK_UNIT[1]);
         }
         for sq in board.pieces(color, Role::Bishop) {
-            n += (bishop_attacks(sq, occ) & free).count() as i32;
+            tally(bishop_attacks(sq, occ), KING_ATTACK_UNIT[2]);
         }
         for sq in board.pieces(color, Role::Rook) {
-            n += (rook_attacks(sq, occ) & free).count() as i32;
+            tally(rook_attacks(sq, occ), KING_ATTACK_UNIT[3]);
         }
         for sq in board.pieces(color, Role::Queen) {
-            n += (queen_attacks(sq, occ) & free).count() as i32;
+            tally(queen_attacks(sq, occ), KING_ATTACK_UNIT[4]);
         }
         mg += n * w.mobility;
         eg += n * w.mobility;
+        // One piece near the king is no attack; the square makes a gang worth more than
+        // its members, as an attack on a king is.
+        if attackers >= 2 && !board.pieces(color, Role::Queen).is_empty() {
+            let u = units.min(KING_ATTACK_CAP);
+            mg += u * u * w.king_attack / 100;
+        }
     }
     if w.bishop_pair != 0 && board.pieces(color, Role::Bishop).more_than_one() {
         mg += w.bishop_pair;
@@ -238,6 +272,32 @@ pub fn score(board: &Board, color: Color, w: &TermWeights) -> (i32, i32) {
         }
         mg += n * w.mobility;
         eg += n * w.mobility;
+    }
+    if w.king_attack != 0 && !board.pieces(color, Role::Queen).is_empty() {
+        if let Some(k) = board.king(them) {
+            // Zone square by zone square: which pieces attack it.
+            let (mut units, mut attackers) = (0, Bitboard(0));
+            for z in king_attacks(k) | Bitboard(1 << k.index()) {
+                for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                    for sq in board.pieces(color, role) {
+                        let a = match role {
+                            Role::Knight => knight_attacks(sq),
+                            Role::Bishop => bishop_attacks(sq, occ),
+                            Role::Rook => rook_attacks(sq, occ),
+                            _ => queen_attacks(sq, occ),
+                        };
+                        if a.contains(z) {
+                            units += KING_ATTACK_UNIT[role.index()];
+                            attackers |= Bitboard(1 << sq.index());
+                        }
+                    }
+                }
+            }
+            if attackers.count() >= 2 {
+                let u = units.min(KING_ATTACK_CAP);
+                mg += u * u * w.king_attack / 100;
+            }
+        }
     }
     if w.bishop_pair != 0 && board.pieces(color, Role::Bishop).more_than_one() {
         mg += w.bishop_pair;
@@ -318,6 +378,7 @@ mod tests {
             w.passed_eg = 1.1;
             w.king_shield = 0.09;
             w.rook_open = 0.21;
+            w.king_attack = 0.004;
         });
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -334,6 +395,26 @@ mod tests {
                 assert_eq!(score_both(&b, w), (wm - bm, we - be), "{fen}");
             }
         }
+    }
+
+    /// The king attack: units per attacked zone square (knight and bishop 2, rook 3,
+    /// queen 5), squared, only with two attackers or more and a queen on the board.
+    #[test]
+    fn rule_terms_king_attack() {
+        let w = weights(|w| w.king_attack = 0.01); // 1 centipawn per squared unit
+                                                   // The zone of a king on g8: f8 g8 h8 f7 g7 h7. A queen on h5 attacks h7 and h8
+                                                   // up its file and f7 on its diagonal: 3 squares, 15 units; a knight on g5 attacks
+                                                   // f7 and h7: 4 units; 19 units from two attackers.
+        let b = Board::from_fen("6k1/8/8/6NQ/8/8/8/6K1 w - - 0 1").unwrap();
+        assert_eq!(score(&b, Color::White, &w).0, 19 * 19);
+        assert_eq!(score_both(&b, &w).0, 19 * 19);
+        // The queen alone is one attacker: nothing.
+        let q = Board::from_fen("6k1/8/8/7Q/8/8/8/6K1 w - - 0 1").unwrap();
+        assert_eq!(score(&q, Color::White, &w).0, 0);
+        // Without a queen two attackers are no attack either.
+        let n = Board::from_fen("6k1/8/8/6NR/8/8/8/6K1 w - - 0 1").unwrap();
+        assert_eq!(score(&n, Color::White, &w).0, 0);
+        assert_eq!(score(&b, Color::White, &w).1, 0, "middle game only");
     }
 
     #[test]

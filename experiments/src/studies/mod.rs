@@ -14,5 +14,6 @@ pub mod report;
 pub mod starts;
 pub mod tables;
 pub mod texel;
+pub mod texel_tables;
 pub mod tune;
 pub mod values;
