@@ -426,6 +426,30 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("horse"), "{e}");
+        // Piece-square tables in the file reach the weights; a table of the wrong shape is
+        // refused naming it.
+        let row = format!("[{}]", vec!["3"; 64].join(","));
+        let six = format!("[{}]", [row.as_str(); 6].join(","));
+        std::fs::write(
+            &good,
+            format!("pawn = 1.0\n[tables]\nmg = {six}\neg = {six}\n"),
+        )
+        .unwrap();
+        let w = read(
+            &format!("alphabeta:eval={}", good.display()),
+            &eval_settings(),
+        )
+        .unwrap()
+        .eval();
+        assert_eq!(w.tables.as_ref().map(|t| t.eg[4][9]), Some(3));
+        let five = format!("[{}]", [row.as_str(); 5].join(","));
+        std::fs::write(&bad, format!("[tables]\nmg = {five}\neg = {six}\n")).unwrap();
+        let e = read(
+            &format!("alphabeta:eval={}", bad.display()),
+            &eval_settings(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("tables.mg has 5 rows"), "{e}");
         let missing = dir.join("missing.toml");
         assert!(read(
             &format!("alphabeta:eval={}", missing.display()),

@@ -68,8 +68,9 @@ pub const SHAPE_LIMIT: i32 = 900;
 /// Piece-square shapes read from an eval file's `[tables]` (the fitted ones of `chesslab
 /// texel --positions`), replacing [`PST_MG`] and [`PST_EG`]: `mg` and `eg` each hold six
 /// rows (pawn, knight, bishop, rook, queen, king) of 64 centipawn bonuses, a1 first, from
-/// White's side. A file with another shape, or a bonus beyond [`SHAPE_LIMIT`], is refused
-/// when read (`rule_shapes_are_checked_when_read`).
+/// White's side. `pst` still scales them and `taper` still blends toward `eg` (the fitted
+/// files set both to 1). A file with another shape, or a bonus beyond [`SHAPE_LIMIT`], is
+/// refused when read (`rule_shapes_are_checked_when_read`).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(try_from = "RawShapes", into = "RawShapes")]
 pub struct Shapes {

@@ -28,6 +28,10 @@ use engine::Board;
 /// Fewest positions the fit accepts (768 bonuses need many more than that).
 pub const MIN_POSITIONS: usize = 1000;
 
+/// The teacher's scores the RMS distance reads: beyond, a mate or a won game, where
+/// centipawns no longer measure anything the evaluation could match.
+pub const RMS_RANGE: f64 = 1000.0;
+
 /// The logistic scale of the targets and the fit: ln(10)/400 per centipawn.
 pub const K: f64 = std::f64::consts::LN_10 / 400.0;
 
@@ -59,8 +63,8 @@ pub struct FittedTables {
     pub held_out: usize,
     pub train_loss: (f64, f64),
     pub held_out_loss: (f64, f64),
-    /// Root mean square of (evaluation - teacher) on the held-out positions, before and
-    /// after (centipawns).
+    /// Root mean square of (evaluation - teacher) on the held-out positions the teacher
+    /// scores within [`RMS_RANGE`], before and after (centipawns).
     pub held_out_rms: (f64, f64),
     pub weights: EvalWeights,
 }
@@ -172,7 +176,9 @@ pub fn fit(args: &TexelTablesArgs) -> Result<FittedTables> {
     let fitted = shape_fit::shapes(&p);
     let rounded = shape_fit::params(&fitted);
     let rms = |q: &[f64]| -> f64 {
-        let sq: f64 = test
+        let near: Vec<&(ShapeSample, f64)> =
+            test.iter().filter(|(_, t)| t.abs() <= RMS_RANGE).collect();
+        let sq: f64 = near
             .iter()
             .map(|(s, t)| {
                 let e = s.offset
@@ -183,7 +189,7 @@ pub fn fit(args: &TexelTablesArgs) -> Result<FittedTables> {
                 (e - t) * (e - t)
             })
             .sum();
-        (sq / test.len() as f64).sqrt()
+        (sq / near.len().max(1) as f64).sqrt()
     };
     Ok(FittedTables {
         train: train_s.len(),
@@ -208,7 +214,7 @@ pub fn toml_text(f: &FittedTables, args: &TexelTablesArgs) -> String {
          # (`chesslab texel-tables`):\n\
          #   chesslab texel-tables --positions {} --mix {} --lambda {} --steps {} --out {}\n\
          # {} training and {} held-out positions; held-out loss {:.5} -> {:.5}, held-out\n\
-         # RMS distance to the teacher {:.0} -> {:.0} centipawns. Fields: agents/src/eval/mod.rs;\n\
+         # RMS distance to the teacher (within +/-1000) {:.0} -> {:.0} centipawns. Fields: agents/src/eval/mod.rs;\n\
          # tables: six rows (pawn, knight, bishop, rook, queen, king) of 64 bonuses, a1 first.\n",
         args.positions.display(),
         args.mix,
@@ -249,7 +255,7 @@ pub fn run(args: &TexelTablesArgs) -> Result<()> {
     crate::util::write_stdout(format_args!(
         "{} training and {} held-out positions\n\
          loss: training {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
-         held-out RMS distance to the teacher: {:.1} -> {:.1} centipawns\n",
+         held-out RMS distance to the teacher (positions it scores within +/-{RMS_RANGE}): {:.1} -> {:.1} centipawns\n",
         f.train,
         f.held_out,
         f.train_loss.0,
