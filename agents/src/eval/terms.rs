@@ -171,42 +171,55 @@ fn colour_terms(
     let them = color.other();
     let mut mg = 0;
     let mut eg = 0;
-    if w.mobility != 0 || w.king_attack != 0 {
+    if w.mobility != 0 {
         let free = !(board.by_color(color) | pawn_attacks(Bitboard(their_pawns), them));
-        // The enemy king's zone: its square and the squares around it.
-        let zone = match board.king(them) {
-            Some(k) if w.king_attack != 0 => king_attacks(k) | Bitboard(1 << k.index()),
-            _ => Bitboard(0),
-        };
         let mut n = 0;
-        let (mut units, mut attackers) = (0, 0);
-        let mut tally = |attacks: Bitboard, unit: i32| {
-            n += (attacks & free).count() as i32;
-            let hits = (attacks & zone).count() as i32;
-            if hits > 0 {
-                units += unit * hits;
-                attackers += 1;
-            }
-        };
         for sq in board.pieces(color, Role::Knight) {
-            tally(knight_attacks(sq), KING_ATTACK_UNIT[1]);
+            n += (knight_attacks(sq) & free).count() as i32;
         }
         for sq in board.pieces(color, Role::Bishop) {
-            tally(bishop_attacks(sq, occ), KING_ATTACK_UNIT[2]);
+            n += (bishop_attacks(sq, occ) & free).count() as i32;
         }
         for sq in board.pieces(color, Role::Rook) {
-            tally(rook_attacks(sq, occ), KING_ATTACK_UNIT[3]);
+            n += (rook_attacks(sq, occ) & free).count() as i32;
         }
         for sq in board.pieces(color, Role::Queen) {
-            tally(queen_attacks(sq, occ), KING_ATTACK_UNIT[4]);
+            n += (queen_attacks(sq, occ) & free).count() as i32;
         }
         mg += n * w.mobility;
         eg += n * w.mobility;
-        // One piece near the king is no attack; the square makes a gang worth more than
-        // its members, as an attack on a king is.
-        if attackers >= 2 && !board.pieces(color, Role::Queen).is_empty() {
-            let u = units.min(KING_ATTACK_CAP);
-            mg += u * u * w.king_attack / 100;
+    }
+    // Its own pass over the pieces (not folded into mobility's), so the search's
+    // weights, which leave it off, pay nothing for it.
+    if w.king_attack != 0 && !board.pieces(color, Role::Queen).is_empty() {
+        if let Some(k) = board.king(them) {
+            let zone = king_attacks(k) | Bitboard(1 << k.index());
+            let (mut units, mut attackers) = (0, 0);
+            let mut tally = |attacks: Bitboard, unit: i32| {
+                let hits = (attacks & zone).count() as i32;
+                if hits > 0 {
+                    units += unit * hits;
+                    attackers += 1;
+                }
+            };
+            for sq in board.pieces(color, Role::Knight) {
+                tally(knight_attacks(sq), KING_ATTACK_UNIT[1]);
+            }
+            for sq in board.pieces(color, Role::Bishop) {
+                tally(bishop_attacks(sq, occ), KING_ATTACK_UNIT[2]);
+            }
+            for sq in board.pieces(color, Role::Rook) {
+                tally(rook_attacks(sq, occ), KING_ATTACK_UNIT[3]);
+            }
+            for sq in board.pieces(color, Role::Queen) {
+                tally(queen_attacks(sq, occ), KING_ATTACK_UNIT[4]);
+            }
+            // One piece near the king is no attack; the square makes a gang worth more
+            // than its members, as an attack on a king is.
+            if attackers >= 2 {
+                let u = units.min(KING_ATTACK_CAP);
+                mg += u * u * w.king_attack / 100;
+            }
         }
     }
     if w.bishop_pair != 0 && board.pieces(color, Role::Bishop).more_than_one() {
