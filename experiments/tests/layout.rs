@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
         "studies::tables",
         "studies::starts",
         "studies::texel",
+        "studies::texel_tables",
         "serve",
         "golf",
     ],

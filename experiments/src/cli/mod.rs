@@ -22,6 +22,7 @@ pub mod serve;
 pub mod starts;
 pub mod tables;
 pub mod texel;
+pub mod texel_tables;
 pub mod tournament;
 pub mod trace;
 pub mod tune;
@@ -101,7 +102,7 @@ pub enum Command {
     /// The search's piece-square tables (all 768 bonuses) fitted by Texel's method to a
     /// teacher engine's scores of quiet positions (scripts/label-positions.py), written as
     /// TOML for `alphabeta:eval=FILE`.
-    TexelTables(crate::studies::texel_tables::TexelTablesArgs),
+    TexelTables(texel_tables::TexelTablesArgs),
     /// Chess960: White's score per start position of a run that played the starts as
     /// openings, and whether it varies across starts more than chance gives.
     Starts(starts::StartsArgs),
@@ -178,7 +179,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
         Command::Texel(args) => texel::run(&args),
-        Command::TexelTables(args) => crate::studies::texel_tables::run(&args),
+        Command::TexelTables(args) => texel_tables::run(&args),
         Command::Starts(args) => starts::run(&args),
         Command::Agents(args) => agents::run(&args),
         Command::Params(args) => params::run(&args),
