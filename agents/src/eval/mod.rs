@@ -279,7 +279,7 @@ impl Evaluator {
 
 /// The material phase of `board` (both colours; see [`tables::PHASE`]), uncapped.
 #[inline(always)]
-fn phase_of(board: &Board) -> i32 {
+pub(crate) fn phase_of(board: &Board) -> i32 {
     Role::ALL
         .iter()
         .map(|&r| tables::PHASE[r.index()] * board.by_role(r).count() as i32)

@@ -92,11 +92,7 @@ pub fn shapes(p: &[f64]) -> Shapes {
 /// The sample of `board` under `eval` (which must play the tables `start`, e.g. built by
 /// [`with_shapes`]), with target `y`.
 pub fn sample(eval: &Evaluator, start: &[f64], board: &Board, y: f64) -> ShapeSample {
-    let phase: i32 = Role::ALL
-        .iter()
-        .map(|&r| tables::PHASE[r.index()] * board.by_role(r).count() as i32)
-        .sum::<i32>()
-        .min(PHASE_MAX);
+    let phase = super::phase_of(board).min(PHASE_MAX);
     let wm = phase as f64 / PHASE_MAX as f64;
     let mut dense = std::collections::BTreeMap::<u16, f64>::new();
     for c in [Color::White, Color::Black] {
@@ -126,11 +122,13 @@ pub fn sample(eval: &Evaluator, start: &[f64], board: &Board, y: f64) -> ShapeSa
     }
 }
 
-fn sigmoid(z: f64) -> f64 {
+/// The logistic function.
+pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-fn score(s: &ShapeSample, p: &[f64]) -> f64 {
+/// White's score of a sample under the bonuses `p` (centipawns).
+pub fn score(s: &ShapeSample, p: &[f64]) -> f64 {
     s.offset
         + s.coef
             .iter()

@@ -20,7 +20,7 @@
 use std::path::PathBuf;
 
 use agents::eval::shape_fit::{self, ShapeSample};
-use agents::eval::{search_weights, EvalWeights, Evaluator};
+use agents::eval::{EvalWeights, Evaluator};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::Board;
@@ -131,20 +131,9 @@ fn read_rows(path: &PathBuf) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
-}
-
 /// Reads, fits and returns the fitted weights (nothing written).
 pub fn fit(args: &TexelTablesArgs) -> Result<FittedTables> {
-    let base = match &args.start {
-        None => search_weights().clone(),
-        Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            toml::from_str(&text).with_context(|| format!("{}: not eval weights", p.display()))?
-        }
-    };
+    let base = super::texel::start_weights(args.start.as_ref())?;
     let start_w = shape_fit::with_shapes(&base, shape_fit::effective_shapes(&base));
     let start = shape_fit::params(start_w.tables.as_ref().expect("shapes set"));
     let eval = Evaluator::new(start_w.clone());
@@ -160,7 +149,7 @@ pub fn fit(args: &TexelTablesArgs) -> Result<FittedTables> {
     type Scored = Vec<(ShapeSample, f64)>;
     let (mut train, mut test): (Scored, Scored) = (Vec::new(), Vec::new());
     for r in &rows {
-        let y = (1.0 - args.mix) * sigmoid(K * r.teacher) + args.mix * r.result;
+        let y = (1.0 - args.mix) * shape_fit::sigmoid(K * r.teacher) + args.mix * r.result;
         let s = shape_fit::sample(&eval, &start, &r.board, y);
         if r.held_out { &mut test } else { &mut train }.push((s, r.teacher));
     }
@@ -181,11 +170,7 @@ pub fn fit(args: &TexelTablesArgs) -> Result<FittedTables> {
         let sq: f64 = near
             .iter()
             .map(|(s, t)| {
-                let e = s.offset
-                    + s.coef
-                        .iter()
-                        .map(|&(i, v)| v as f64 * q[i as usize])
-                        .sum::<f64>();
+                let e = shape_fit::score(s, q);
                 (e - t) * (e - t)
             })
             .sum();
