@@ -14,7 +14,8 @@
 //! pawns, the king's pawn shield, rooks on open files and the king attack ([`terms`]).
 //! An eval file may replace the compiled piece-square shapes by its own `[tables]`
 //! ([`tables::Shapes`], checked when read), which is how `chesslab texel-tables` writes
-//! the tables it fits ([`shape_fit`]). Their weights default to 0, so [`EvalWeights::default`] is the original evaluator, and every
+//! the tables it fits ([`shape_fit`]). Their weights default to 0, so
+//! [`EvalWeights::default`] is the original evaluator, and every
 //! caller that does not ask for more (MCTS cut-offs, expectimax, golf) scores exactly as
 //! before. The search's evaluator, [`search_weights`], is the TOML file
 //! `agents/data/eval/chess.toml` (tuned by Texel's method, see there) compiled in;
@@ -53,7 +54,7 @@ macro_rules! eval_weights {
         pub struct EvalWeights {
             $(#[doc = $help] pub $field: f64,)*
             /// Piece-square shapes replacing the compiled ones ([`tables::Shapes`]), as
-            /// `[tables]` in an eval file: the fitted tables of `chesslab texel --positions`.
+            /// `[tables]` in an eval file: the fitted tables of `chesslab texel-tables`.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub tables: Option<Box<tables::Shapes>>,
         }
@@ -113,6 +114,22 @@ eval_weights! {
     king_attack = 0.0, "attack on the enemy king's zone (middle game): times the square of the attack units";
 }
 
+impl EvalWeights {
+    /// The piece-square bonuses these weights play for role index `r` on square `sq`
+    /// (from its own side), middle game and endgame, in centipawns: the file's `[tables]`
+    /// or the compiled shapes, scaled by `pst` and blended toward the endgame by `taper`.
+    pub fn bonuses(&self, r: usize, sq: usize) -> (i32, i32) {
+        let (m, e) = match &self.tables {
+            Some(t) => (t.mg[r][sq] as f64, t.eg[r][sq] as f64),
+            None => (tables::PST_MG[r][sq] as f64, tables::PST_EG[r][sq] as f64),
+        };
+        (
+            (m * self.pst).round() as i32,
+            ((m + self.taper * (e - m)) * self.pst).round() as i32,
+        )
+    }
+}
+
 /// Pawns to centipawns.
 fn cp(x: f64) -> i32 {
     (x * 100.0).round() as i32
@@ -155,12 +172,9 @@ impl Evaluator {
         for r in 0..6 {
             let v = cp(values[r]);
             for sq in 0..64 {
-                let (m, e) = match &w.tables {
-                    Some(t) => (t.mg[r][sq] as f64, t.eg[r][sq] as f64),
-                    None => (tables::PST_MG[r][sq] as f64, tables::PST_EG[r][sq] as f64),
-                };
-                mg[r][sq] = v + (m * w.pst).round() as i32;
-                eg[r][sq] = v + ((m + w.taper * (e - m)) * w.pst).round() as i32;
+                let (m, e) = w.bonuses(r, sq);
+                mg[r][sq] = v + m;
+                eg[r][sq] = v + e;
             }
         }
         Evaluator {

@@ -9,13 +9,13 @@
 //! is the mean logistic loss of a target probability given `sigmoid(k * score)`, with a
 //! ridge toward the starting bonuses, minimised by Newton's method on the dense 768 x 768
 //! Hessian (a Cholesky solve a step). Decisions: the target is whatever the caller gives
-//! (`chesslab texel --positions`: a teacher engine's score through the same sigmoid,
+//! (`chesslab texel-tables`: a teacher engine's score through the same sigmoid,
 //! optionally mixed with the game's result); bonuses no position exercises (pawns on the
 //! first and last ranks) stay at their start through the ridge; the written tables carry
 //! `pst = 1` and `taper = 1`, so the file's bonuses are the ones played.
 //! Tests: `rule_shape_fit_*` below.
 
-use super::tables::{self, Shapes, PHASE_MAX, SHAPE_LIMIT};
+use super::tables::{Shapes, PHASE_MAX, SHAPE_LIMIT};
 use super::{EvalWeights, Evaluator};
 use engine::{Board, Color, Role};
 
@@ -40,12 +40,7 @@ pub fn effective_shapes(w: &EvalWeights) -> Shapes {
     };
     for r in 0..6 {
         for sq in 0..64 {
-            let (m, e) = match &w.tables {
-                Some(t) => (t.mg[r][sq] as f64, t.eg[r][sq] as f64),
-                None => (tables::PST_MG[r][sq] as f64, tables::PST_EG[r][sq] as f64),
-            };
-            s.mg[r][sq] = (m * w.pst).round() as i32;
-            s.eg[r][sq] = ((m + w.taper * (e - m)) * w.pst).round() as i32;
+            (s.mg[r][sq], s.eg[r][sq]) = w.bonuses(r, sq);
         }
     }
     s

@@ -66,7 +66,7 @@ const K_MG: [i8; 64] = [
 pub const SHAPE_LIMIT: i32 = 900;
 
 /// Piece-square shapes read from an eval file's `[tables]` (the fitted ones of `chesslab
-/// texel --positions`), replacing [`PST_MG`] and [`PST_EG`]: `mg` and `eg` each hold six
+/// texel-tables`), replacing [`PST_MG`] and [`PST_EG`]: `mg` and `eg` each hold six
 /// rows (pawn, knight, bishop, rook, queen, king) of 64 centipawn bonuses, a1 first, from
 /// White's side. `pst` still scales them and `taper` still blends toward `eg` (the fitted
 /// files set both to 1). A file with another shape, or a bonus beyond [`SHAPE_LIMIT`], is
