@@ -20,8 +20,11 @@
 //!   95% interval over colour-swapped pairs
 //!   ([`crate::stats::metrics::Estimate::clustered_score`]), draws and mean length. Reading the
 //!   CSV is enough (no replay: `chesslab verify` checks that the games replay).
-//! - `table FILE`: the first Markdown table of a report another command wrote (such as
-//!   `chesslab rate`'s `rate.md`), verbatim, so a README quotes the report's figures.
+//! - `table FILE [section=NAME]`: the first Markdown table of a report another
+//!   command wrote (such as `chesslab rate`'s `rate.md`), verbatim, so a README quotes
+//!   the report's figures; with `section=`, the first table under that heading
+//!   (`## NAME` or `## NAME (...)`, any level; NAME is one word), e.g. one variant of
+//!   `rate.md`.
 //! - `pairs DIR [DIR...]`: one row per tournament folder and pairing, from its
 //!   `pairings.csv` and `standings.csv`: the two agents, games, +/=/− of the first, and
 //!   the standings' Elo of the mean pair score with its pentanomial 95% interval.
@@ -32,6 +35,7 @@
 //! that README; README files without markers are left alone byte for byte. Tests:
 //! `generated_blocks_are_rewritten_and_checked`, `bad_markers_are_errors`,
 //! `runs_rows_count_pairs_and_distinct_games`, `a_reports_first_table_is_quoted`,
+//! `a_reports_table_under_a_heading_is_quoted`,
 //! `a_tournaments_pairings_are_tabled`.
 
 use crate::record;
@@ -132,8 +136,11 @@ pub fn render(spec: &str, dir: &Path) -> Result<String> {
             runs_table(dir, &args)
         }
         "table" => match args.as_slice() {
-            [f] => first_table(&dir.join(f)),
-            _ => bail!("expected `table FILE`"),
+            [f] => first_table(&dir.join(f), None),
+            [f, h] if h.starts_with("section=") => {
+                first_table(&dir.join(f), Some(&h["section=".len()..]))
+            }
+            _ => bail!("expected `table FILE [section=NAME]`"),
         },
         "pairs" => {
             if args.is_empty() {
@@ -213,17 +220,47 @@ fn field(row: &std::collections::HashMap<String, String>, key: &str) -> Result<S
 }
 
 /// The first Markdown table of the file at `path` (its lines that start with `|`, from
-/// the first such line to the next line that does not).
-fn first_table(path: &Path) -> Result<String> {
+/// the first such line to the next line that does not); with `section`, the first table
+/// under the heading `# section` or `# section (...)` (any level), before the next
+/// heading: `chesslab rate` writes one table a variant under `## variant (N games, ...)`.
+fn first_table(path: &Path, section: Option<&str>) -> Result<String> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let rows: Vec<&str> = text
-        .lines()
+    let all: Vec<&str> = text.lines().collect();
+    let lines: &[&str] = match section {
+        None => &all,
+        Some(name) => {
+            let is_it = |l: &str| {
+                let t = l.trim_start_matches('#');
+                t.len() < l.len()
+                    && t.strip_prefix(' ').is_some_and(|t| {
+                        let t = t.trim_end();
+                        t == name || t.strip_prefix(name).is_some_and(|r| r.starts_with(" ("))
+                    })
+            };
+            let start = all
+                .iter()
+                .position(|l| is_it(l))
+                .ok_or_else(|| anyhow!("{} has no heading '{name}'", path.display()))?
+                + 1;
+            let end = all[start..]
+                .iter()
+                .position(|l| l.starts_with('#'))
+                .map_or(all.len(), |k| start + k);
+            &all[start..end]
+        }
+    };
+    let rows: Vec<&str> = lines
+        .iter()
+        .copied()
         .skip_while(|l| !l.starts_with('|'))
         .take_while(|l| l.starts_with('|'))
         .collect();
     if rows.is_empty() {
-        bail!("{} has no Markdown table", path.display());
+        match section {
+            Some(name) => bail!("{} has no Markdown table under '{name}'", path.display()),
+            None => bail!("{} has no Markdown table", path.display()),
+        }
     }
     Ok(rows.iter().map(|r| format!("{r}\n")).collect())
 }
@@ -500,7 +537,36 @@ mod tests {
         let err = format!("{:#}", render("table none.md", d.path()).unwrap_err());
         assert!(err.contains("no Markdown table"), "{err}");
         assert!(format!("{:#}", render("table", d.path()).unwrap_err())
-            .contains("expected `table FILE`"));
+            .contains("expected `table FILE [section=NAME]`"));
+    }
+
+    /// `section=`: the table under that heading (`chesslab rate` writes one a variant),
+    /// not an earlier one, and not one under a later heading.
+    #[test]
+    fn a_reports_table_under_a_heading_is_quoted() {
+        let d = tempfile::tempdir().unwrap();
+        let report = "# Ratings\n\n## chess (10 games, 2 agents)\n\n| agent | Elo |\n|---|---:|\n| a | 1500 |\n\n\
+                      ## half-alice (6 games, 2 agents)\n\nAnchor.\n\n| agent | Elo |\n|---|---:|\n| b | 1300 |\n\n\
+                      ## half\n\nno table here\n\n## later\n\n| x | 1 |\n";
+        std::fs::write(d.path().join("rate.md"), report).unwrap();
+        assert_eq!(
+            render("table rate.md section=half-alice", d.path()).unwrap(),
+            "| agent | Elo |\n|---|---:|\n| b | 1300 |\n"
+        );
+        assert_eq!(
+            render("table rate.md section=chess", d.path()).unwrap(),
+            "| agent | Elo |\n|---|---:|\n| a | 1500 |\n"
+        );
+        let err = format!(
+            "{:#}",
+            render("table rate.md section=half", d.path()).unwrap_err()
+        );
+        assert!(err.contains("no Markdown table under 'half'"), "{err}");
+        let err = format!(
+            "{:#}",
+            render("table rate.md section=zombie", d.path()).unwrap_err()
+        );
+        assert!(err.contains("no heading 'zombie'"), "{err}");
     }
 
     /// The figures of the committed secret-Cassandra match (its standings.md says +430.3
