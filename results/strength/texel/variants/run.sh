@@ -10,7 +10,7 @@
 # Crowded House is left out: `texel` refuses it ("crowded-house has no single board
 # between two seats, so there is no board evaluation to tune": four seats, two a colour).
 # Run from the repository root; CHESSLAB names the binary (the release build); ONLY="V"
-# runs one variant.
+# runs one step (half-alice, adrenaline, half-alice-time, cassandra).
 set -e
 B=${CHESSLAB:-target/release/chesslab}
 GAMES=${GAMES:-1000}
@@ -24,3 +24,20 @@ for v in half-alice adrenaline; do
   $B tournament --variant "$v" --agents "alphabeta:depth=3,eval=$O/$v.toml,noise=10,alphabeta:depth=3,noise=10" \
     --games "$GAMES" --openings "results/openings/$v.txt" --seed 36 --threads 1 --out "$O/$v"
 done
+# 3. Half Alice at equal time: the fitted weights against the default ones at 25 ms a
+#    move, 400 games from the level suite, seed 36, two threads (timed play is not
+#    repeatable move for move; the games replay from their records).
+if wanted half-alice-time; then
+  $B tournament --variant half-alice --agents "alphabeta:time_ms=25,eval=$O/half-alice.toml,alphabeta:time_ms=25" \
+    --games 400 --openings results/openings/half-alice.txt --seed 36 --threads 2 --out "$O/half-alice-time"
+fi
+# 4. Open Cassandra: fitted on its rated panel's 1600 games (results/cassandra/panel, 400
+#    a member), measured at depth 2 (a depth-3 game takes about ten seconds), 1000 games,
+#    seed 36, two threads.
+if wanted cassandra; then
+  P=results/cassandra/panel
+  $B texel --variant cassandra --from $P/ab-d3/games.csv $P/ab-d2/games.csv $P/ab-d1/games.csv \
+    $P/ab-d3-classic/games.csv --out "$O/cassandra.toml" > "$O/cassandra.txt"
+  $B tournament --variant cassandra --agents "alphabeta:depth=2,eval=$O/cassandra.toml,noise=10,alphabeta:depth=2,noise=10" \
+    --games "$GAMES" --openings results/openings/cassandra.txt --seed 36 --threads 2 --out "$O/cassandra"
+fi
