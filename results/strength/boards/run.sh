@@ -9,9 +9,9 @@
 #   alphabeta:depth=1,noise=10       1210
 #   alphabeta:depth=3,eval=results/strength/search/classic.toml,noise=10   1468
 # Chess960 plays the first 50 Scharnagl starts (results/chess960/starts.txt, in order).
-# Open Cassandra leaves out the classic member and plays CASSANDRA_GAMES (60) a pairing:
-# a depth-3 Cassandra game takes about ten seconds on one core (a prophecy decision over
-# about 64 squares every turn).
+# Open Cassandra plays CASSANDRA_GAMES (60) a pairing, the classic member in a gauntlet of
+# its own afterwards: a depth-3 Cassandra game takes about ten seconds on one core (a
+# prophecy decision over about 64 squares every turn).
 # Run from the repository root (the classic member's evaluation file is a relative
 # path); CHESSLAB names the binary (the release build); ONLY="half-alice adrenaline"
 # plays some. Fit afterwards, anchoring the depth-3 member at its orthodox rating:
@@ -38,4 +38,10 @@ fi
 if wanted cassandra; then
   $B tournament --variant cassandra --agents "$D3,$D2,$D1" --games "${CASSANDRA_GAMES:-60}" \
     --openings results/openings/cassandra.txt --seed 38 --threads 1 --out "$O/cassandra"
+fi
+# The classic member in open Cassandra, played afterwards as a gauntlet against the other
+# three (60 games each, two threads); `chesslab rate` fits both folders' games together.
+if wanted cassandra-classic; then
+  $B tournament --variant cassandra --agents "$CL,$D3,$D2,$D1" --gauntlet --games "${CASSANDRA_GAMES:-60}" \
+    --openings results/openings/cassandra.txt --seed 39 --threads 2 --out "$O/cassandra-classic"
 fi
