@@ -16,13 +16,16 @@ B=${CHESSLAB:-target/release/chesslab}
 GAMES=${GAMES:-1000}
 O=results/strength/texel/variants
 wanted() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) true ;; *) false ;; esac; }
+# fit V PANEL DEPTH THREADS: fit V's weights on the four members' games in PANEL, then
+# the fitted weights against the default ones at DEPTH.
+fit() {
+  $B texel --variant "$1" --from $2/ab-d3/games.csv $2/ab-d2/games.csv $2/ab-d1/games.csv \
+    $2/ab-d3-classic/games.csv --out "$O/$1.toml" > "$O/$1.txt"
+  $B tournament --variant "$1" --agents "alphabeta:depth=$3,eval=$O/$1.toml,noise=10,alphabeta:depth=$3,noise=10" \
+    --games "$GAMES" --openings "results/openings/$1.txt" --seed 36 --threads "$4" --out "$O/$1"
+}
 for v in half-alice adrenaline; do
-  wanted "$v" || continue
-  P=results/$v/panel-gen3
-  $B texel --variant "$v" --from $P/ab-d3/games.csv $P/ab-d2/games.csv $P/ab-d1/games.csv \
-    $P/ab-d3-classic/games.csv --out "$O/$v.toml" > "$O/$v.txt"
-  $B tournament --variant "$v" --agents "alphabeta:depth=3,eval=$O/$v.toml,noise=10,alphabeta:depth=3,noise=10" \
-    --games "$GAMES" --openings "results/openings/$v.txt" --seed 36 --threads 1 --out "$O/$v"
+  if wanted "$v"; then fit "$v" "results/$v/panel-gen3" 3 1; fi
 done
 # 3. Half Alice at equal time: the fitted weights against the default ones at 25 ms a
 #    move, 400 games from the level suite, seed 36, two threads (timed play is not
@@ -34,10 +37,4 @@ fi
 # 4. Open Cassandra: fitted on its rated panel's 1600 games (results/cassandra/panel, 400
 #    a member), measured at depth 2 (a depth-3 game takes about ten seconds), 1000 games,
 #    seed 36, two threads.
-if wanted cassandra; then
-  P=results/cassandra/panel
-  $B texel --variant cassandra --from $P/ab-d3/games.csv $P/ab-d2/games.csv $P/ab-d1/games.csv \
-    $P/ab-d3-classic/games.csv --out "$O/cassandra.toml" > "$O/cassandra.txt"
-  $B tournament --variant cassandra --agents "alphabeta:depth=2,eval=$O/cassandra.toml,noise=10,alphabeta:depth=2,noise=10" \
-    --games "$GAMES" --openings results/openings/cassandra.txt --seed 36 --threads 2 --out "$O/cassandra"
-fi
+if wanted cassandra; then fit cassandra results/cassandra/panel 2 2; fi
