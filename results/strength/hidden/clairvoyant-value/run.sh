@@ -16,7 +16,7 @@ $B tournament --variant clairvoyant --agents clairvoyant:policy=value,depth=3,cl
 $B tournament --variant clairvoyant --agents clairvoyant:policy=value,clairvoyant:policy=value,depth=3 \
   --games 200 --seed 360 --threads 1 --out $O/value-vs-d3
 # The sampled-world alphabeta (25 ms a move, time-based: played with two games at a time
-# on the otherwise idle 2-core machine, as ../match-200/clairvoyant) against the new best,
+# on the 2-core machine, as ../match-200/clairvoyant) against the new best,
 # to check that the order holds across the three players (in secret Cassandra it did not).
 $B tournament --variant clairvoyant --agents pimc:search=alphabeta,worlds=10,time_ms=25,clairvoyant:policy=value \
   --games 200 --seed 360 --threads 2 --out $O/pimc-vs-value
