@@ -55,6 +55,16 @@
 //! games of a pair can be the same game (test
 //! `rule_intervals_over_pairs_count_identical_pairs_once`). Differences between two runs take
 //! √(h₁² + h₂²) as their half-width (independent runs).
+//!
+//! Over openings (issue 37, session 26): when a book opening is played by more than one
+//! pair (1000 pairs from a 200-opening book play each opening five times), those pairs
+//! share the opening's bias and, for deterministic agents, repeat one game, so they are
+//! not independent samples of the game. [`over_openings`] then gives a second interval
+//! with the pairs of one opening as one cluster ([`Metrics::by_opening`]); it is the one
+//! a verdict about the game (rather than about that book) reads, and [`Metrics::edge`]
+//! returns it where it exists. Decision: the over-pairs figure stays the headline
+//! number of a report (every committed figure quotes it) and the over-openings one is
+//! printed beside it. Test `rule_intervals_over_openings_cluster_a_books_repeats`.
 
 use std::collections::BTreeMap;
 
@@ -218,6 +228,55 @@ pub struct GameTrace {
     /// The colour-swapped pair (or rotation cycle) the game belongs to, when recorded:
     /// the first seat's score is then estimated over pairs ([`Estimate::clustered`]).
     pub pair: Option<u64>,
+    /// The book opening the game started from (its text in `games.csv`; empty when the
+    /// run had no book).
+    pub opening: String,
+}
+
+/// The first seat's score with the pairs of one book opening as one cluster, and how
+/// many openings and pairs it is over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpeningEstimate {
+    pub estimate: Estimate,
+    pub openings: usize,
+    pub pairs: usize,
+}
+
+/// The first seat's score over openings from `(opening, pair, score)` per game, or `None`
+/// when no book opening is played by two or more pairs (then it is the over-pairs
+/// figure). A game without an opening (empty text) is its pair's own cluster.
+pub fn over_openings(games: &[(&str, u64, f64)]) -> Option<OpeningEstimate> {
+    let mut pairs_of: BTreeMap<&str, std::collections::BTreeSet<u64>> = BTreeMap::new();
+    for &(o, p, _) in games {
+        if !o.is_empty() {
+            pairs_of.entry(o).or_default().insert(p);
+        }
+    }
+    if pairs_of.values().all(|p| p.len() < 2) {
+        return None;
+    }
+    // One cluster id per opening; pairs without one get ids past every opening's.
+    let ids: BTreeMap<&str, u64> = pairs_of.keys().zip(0u64..).map(|(o, i)| (*o, i)).collect();
+    let base = ids.len() as u64;
+    let xs: Vec<(u64, f64)> = games
+        .iter()
+        .map(|&(o, p, x)| (ids.get(o).copied().unwrap_or(base + p), x))
+        .collect();
+    let openings = xs
+        .iter()
+        .map(|x| x.0)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let pairs = games
+        .iter()
+        .map(|g| g.1)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    Some(OpeningEstimate {
+        estimate: Estimate::clustered_score(&xs),
+        openings,
+        pairs,
+    })
 }
 
 /// Opening diversity at one depth.
@@ -239,6 +298,9 @@ pub struct Metrics {
     pub drawishness: Estimate,
     pub duration: Estimate,
     pub first_move_advantage: Estimate,
+    /// The first seat's score over book openings, where a book opening had several pairs
+    /// ([`over_openings`]).
+    pub by_opening: Option<OpeningEstimate>,
     /// `None` when the evaluation is flat in every game (no material in the variant).
     pub lead_changes: Option<Estimate>,
     /// `None` without evaluation or without a decisive game.
@@ -339,6 +401,17 @@ pub fn compute(games: &[GameTrace]) -> Metrics {
         } else {
             Estimate::of(&scores)
         },
+        by_opening: if games.iter().all(|g| g.pair.is_some()) {
+            over_openings(
+                &games
+                    .iter()
+                    .zip(&scores)
+                    .map(|(g, &s)| (g.opening.as_str(), g.pair.unwrap_or_default(), s))
+                    .collect::<Vec<_>>(),
+            )
+        } else {
+            None
+        },
         lead_changes,
         drama,
         diversity: DIVERSITY_PLIES
@@ -350,6 +423,14 @@ pub fn compute(games: &[GameTrace]) -> Metrics {
 }
 
 impl Metrics {
+    /// The first seat's score a verdict about the game reads: over openings where a book
+    /// opening had several pairs, else over pairs (or games).
+    pub fn edge(&self) -> &Estimate {
+        self.by_opening
+            .as_ref()
+            .map_or(&self.first_move_advantage, |o| &o.estimate)
+    }
+
     /// Warnings about repeated lines: one in three or more games and more than
     /// [`LINE_WARNING_SHARE`] of them.
     pub fn warnings(&self) -> Vec<String> {
@@ -432,7 +513,55 @@ mod tests {
             evals: evals.to_vec(),
             line: line.split_whitespace().map(str::to_string).collect(),
             pair: None,
+            opening: String::new(),
         }
+    }
+
+    #[test]
+    fn rule_intervals_over_openings_cluster_a_books_repeats() {
+        // A 4-opening book played by 20 pairs (each opening five times), deterministic
+        // players: every pair of one opening scores the same. Over pairs the 20 pairs
+        // look independent; over openings there are 4 samples, so the interval is wider
+        // by about √5 (G/(G−1) corrections aside).
+        let book = ["a", "b", "c", "d"];
+        let score = |o: usize| if o.is_multiple_of(2) { 1.0 } else { 0.0 };
+        let games: Vec<(&str, u64, f64)> = (0..40u64)
+            .map(|i| {
+                let pair = i / 2;
+                let o = (pair % 4) as usize;
+                (book[o], pair, score(o))
+            })
+            .collect();
+        let pairs =
+            Estimate::clustered_score(&games.iter().map(|g| (g.1, g.2)).collect::<Vec<_>>());
+        let o = over_openings(&games).expect("the book's openings repeat");
+        assert_eq!((o.openings, o.pairs), (4, 20));
+        assert_eq!(o.estimate.mean, pairs.mean);
+        let expect = (5.0f64 * (4.0 / 3.0) / (20.0 / 19.0)).sqrt();
+        assert!(
+            (o.estimate.half / pairs.half - expect).abs() < 1e-9,
+            "{} / {}",
+            o.estimate.half,
+            pairs.half
+        );
+        // One pair per opening (or no book): nothing to add.
+        let once: Vec<(&str, u64, f64)> = games.iter().filter(|g| g.1 < 4).copied().collect();
+        assert!(over_openings(&once).is_none());
+        let no_book: Vec<(&str, u64, f64)> = games.iter().map(|g| ("", g.1, g.2)).collect();
+        assert!(over_openings(&no_book).is_none());
+        // compute() carries it, and edge() reads it.
+        let traces: Vec<GameTrace> = games
+            .iter()
+            .map(|&(o, p, x)| GameTrace {
+                pair: Some(p),
+                opening: o.to_string(),
+                ..game(2.0 * x - 1.0, &[0.0], o)
+            })
+            .collect();
+        let m = compute(&traces);
+        assert_eq!(m.by_opening, Some(o));
+        assert_eq!(m.edge(), &o.estimate);
+        assert!(m.edge().half > m.first_move_advantage.half);
     }
 
     #[test]

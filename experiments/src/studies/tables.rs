@@ -18,7 +18,9 @@
 //! - `runs DIR [DIR...]`: one row per run folder from its `games.csv`: agents, games,
 //!   distinct games (distinct opening + action records), the first seat's score with its
 //!   95% interval over colour-swapped pairs
-//!   ([`crate::stats::metrics::Estimate::clustered_score`]), draws and mean length. Reading the
+//!   ([`crate::stats::metrics::Estimate::clustered_score`]) and, where a book opening was
+//!   played by several pairs, beside it the interval over openings
+//!   ([`crate::stats::metrics::over_openings`]), draws and mean length. Reading the
 //!   CSV is enough (no replay: `chesslab verify` checks that the games replay).
 //! - `table FILE [section=NAME]`: the first Markdown table of a report another
 //!   command wrote (such as `chesslab rate`'s `rate.md`), verbatim, so a README quotes
@@ -320,6 +322,8 @@ pub struct RunRow {
     pub distinct: usize,
     pub pairs: usize,
     pub first: Estimate,
+    /// Over book openings, where an opening had several pairs.
+    pub by_opening: Option<crate::stats::metrics::OpeningEstimate>,
     pub draws: f64,
     pub length: f64,
 }
@@ -355,6 +359,13 @@ pub fn run_row(dir: &Path) -> Result<RunRow> {
         distinct: distinct.len(),
         pairs: pairs.len(),
         first: Estimate::clustered_score(&scores),
+        by_opening: crate::stats::metrics::over_openings(
+            &rows
+                .iter()
+                .zip(&scores)
+                .map(|(r, &(p, x))| (r.opening.as_str(), p, x))
+                .collect::<Vec<_>>(),
+        ),
         draws: rows
             .iter()
             .filter(|r| r.returns.iter().all(|x| *x == 0.0))
@@ -366,17 +377,26 @@ pub fn run_row(dir: &Path) -> Result<RunRow> {
 
 fn runs_table(dir: &Path, runs: &[&str]) -> Result<String> {
     let mut s = String::from(
-        "| run | agents | games | distinct games | pairs | first seat's score (95%, over pairs) | draws | mean length |\n|---|---|---|---|---|---|---|---|\n",
+        "| run | agents | games | distinct games | pairs | first seat's score (95%, over pairs; over openings where a book opening had several pairs) | draws | mean length |\n|---|---|---|---|---|---|---|---|\n",
     );
     for run in runs {
         let r = run_row(&dir.join(run))?;
+        let first = match &r.by_opening {
+            Some(o) => format!(
+                "{}; ± {:.3} over {} openings",
+                r.first.fmt(3),
+                o.estimate.half,
+                o.openings
+            ),
+            None => r.first.fmt(3),
+        };
         s.push_str(&format!(
             "| [{run}]({run}/report.md) | {} | {} | {} | {} | {} | {:.1}% | {:.1} |\n",
             r.agents,
             r.games,
             r.distinct,
             r.pairs,
-            r.first.fmt(3),
+            first,
             100.0 * r.draws,
             r.length
         ));
@@ -440,6 +460,11 @@ mod tests {
     use super::*;
 
     fn games_csv(rows: &[(u64, &str, f64)]) -> String {
+        games_csv_from(rows, |_| String::new())
+    }
+
+    /// Like [`games_csv`], each pair's opening from `opening`.
+    fn games_csv_from(rows: &[(u64, &str, f64)], opening: impl Fn(u64) -> String) -> String {
         let mut s = String::from_utf8(record::header_line()).unwrap();
         for (i, (pair, actions, r)) in rows.iter().enumerate() {
             let row = record::Row {
@@ -448,7 +473,7 @@ mod tests {
                 variant: "chess".into(),
                 params_digest: "0".into(),
                 pair: *pair,
-                opening: String::new(),
+                opening: opening(*pair),
                 players: vec![0, 0],
                 agents: vec!["random".into(), "random".into()],
                 result: crate::util::result_text(&[*r, -*r]),
@@ -488,6 +513,38 @@ mod tests {
             t.contains("| [run](run/report.md) | `random` | 4 | 2 | 2 | 0.750 ± "),
             "{t}"
         );
+    }
+
+    #[test]
+    fn runs_rows_add_the_interval_over_a_books_openings() {
+        let d = tempfile::tempdir().unwrap();
+        let run = d.path().join("run");
+        std::fs::create_dir(&run).unwrap();
+        // Four pairs from a two-opening book: each opening played by two pairs.
+        let rows: Vec<(u64, &str, f64)> = (0..8u64)
+            .map(|i| {
+                (
+                    i / 2,
+                    "e2e4",
+                    if (i / 2).is_multiple_of(2) { 1.0 } else { 0.5 },
+                )
+            })
+            .collect();
+        let csv = games_csv_from(&rows, |p| {
+            format!("actions: {}", ["g1f3", "d2d4"][(p % 2) as usize])
+        });
+        std::fs::write(run.join("games.csv"), csv).unwrap();
+        let r = run_row(&run).unwrap();
+        let o = r.by_opening.expect("openings repeat across pairs");
+        assert_eq!((o.openings, o.pairs), (2, 4));
+        assert!(o.estimate.half > r.first.half);
+        let t = render("runs run", d.path()).unwrap();
+        assert!(t.contains(" over 2 openings |"), "{t}");
+        // One pair per opening: the over-pairs figure alone.
+        let once = d.path().join("once");
+        std::fs::create_dir(&once).unwrap();
+        std::fs::write(once.join("games.csv"), games_csv(&rows)).unwrap();
+        assert!(run_row(&once).unwrap().by_opening.is_none());
     }
 
     #[test]

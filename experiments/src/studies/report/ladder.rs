@@ -91,7 +91,8 @@ pub(super) fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
     let _ = writeln!(
         md,
         "The same rule set at each strength, weakest first: every rung is self-play of its \
-         agent (colour-swapped pairs), replayed from its `games.csv`. Intervals are 95%.\n"
+         agent (colour-swapped pairs), replayed from its `games.csv`. Intervals are 95%; the \
+         first seat's is over openings where a book opening was played by several pairs.\n"
     );
     let _ = writeln!(
         md,
@@ -107,7 +108,7 @@ pub(super) fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
             r.agents,
             r.strength,
             m.games,
-            m.first_move_advantage.fmt(3),
+            m.edge().fmt(3),
             m.drawishness.fmt_pct(),
             m.decisiveness.fmt_pct(),
             m.duration.fmt(1),
@@ -123,7 +124,7 @@ pub(super) fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
     );
     let first = &runs[0].metrics;
     let last = &runs[runs.len() - 1].metrics;
-    let (change, verdict) = edge_trend(&first.first_move_advantage, &last.first_move_advantage);
+    let (change, verdict) = edge_trend(first.edge(), last.edge());
     let draws = first.drawishness.diff(&last.drawishness);
     let length = first.duration.diff(&last.duration);
     let _ = writeln!(md, "\n## Reading\n");
@@ -144,7 +145,7 @@ pub(super) fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
     let plots = PlotNames::beside(out);
     let points: Vec<(String, Estimate)> = runs
         .iter()
-        .map(|r| (r.label.clone(), r.metrics.first_move_advantage))
+        .map(|r| (r.label.clone(), *r.metrics.edge()))
         .collect();
     crate::studies::report::plots::ladder(&plots.path("ladder"), &points, &seat)?;
     let _ = writeln!(md, "![{seat}'s score by rung]({})\n", plots.name("ladder"));
@@ -219,14 +220,11 @@ pub(super) fn write_compare(out: &Path, a: &RunFigures, b: &RunFigures) -> Resul
     }
     record::write_atomic(out, md.as_bytes())
         .with_context(|| format!("cannot write --out {}", out.display()))?;
-    let d = a
-        .metrics
-        .first_move_advantage
-        .diff(&b.metrics.first_move_advantage);
+    let d = a.metrics.edge().diff(b.metrics.edge());
     outln!(
         "{seat}'s score: A {}, B {}, B − A {}",
-        a.metrics.first_move_advantage.fmt(3),
-        b.metrics.first_move_advantage.fmt(3),
+        a.metrics.edge().fmt(3),
+        b.metrics.edge().fmt(3),
         d.fmt(3)
     );
     outln!("report: {}", out.display());

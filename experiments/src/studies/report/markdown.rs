@@ -73,6 +73,15 @@ impl Report {
             fmt_score(m, h)
         );
         let _ = writeln!(md, "| as an Elo difference | {} |", fmt_elo(m, h));
+        if let Some(o) = &metrics.by_opening {
+            let _ = writeln!(
+                md,
+                "| {first_name}'s score (95% interval over openings: {} pairs from {} book openings, the pairs of one opening as one sample) | {} |",
+                o.pairs,
+                o.openings,
+                fmt_score(o.estimate.mean, o.estimate.half)
+            );
+        }
         let _ = writeln!(
             md,
             "| {first_name} wins / draws / losses | {wins} / {draws} / {losses} |"
@@ -294,7 +303,7 @@ pub(super) fn distinct_sentence(metrics: &Metrics, n: usize) -> String {
         format!(
             "Distinct games: {distinct} of {n} (the others repeat an action record, most often the \
              two games of a colour-swapped pair played alike by deterministic agents); the first \
-             seat's interval is over pairs, so a repeated pair counts once."
+             seat's interval is over pairs, so the two games of a pair count as one sample."
         )
     }
 }

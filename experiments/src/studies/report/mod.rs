@@ -452,6 +452,7 @@ fn analyse(
                 evals,
                 line,
                 pair: Some(row.pair),
+                opening: row.opening.clone(),
             }
         })
         .collect();

@@ -3,7 +3,8 @@
 //! plays orthodox chess from the same kind of opening suite into `<out>/chess/<label>`;
 //! `<out>/report.md` gives each figure per member, says whether "the first seat scores
 //! above ½" holds for every member, and reads "White scores X in orthodox chess and Y
-//! here" per member, with intervals over colour-swapped pairs.
+//! here" per member, with intervals over colour-swapped pairs, or over book openings
+//! where an opening was played by several pairs ([`crate::stats::metrics::Metrics::edge`]).
 //!
 //! Decisions: the orthodox runs are played whenever the variant is not chess itself,
 //! unless `--no-chess` (the comparison is the point of a panel balance); "the same kind
@@ -293,7 +294,8 @@ pub(super) fn write_panel(
         md,
         "Each member plays self-play (colour-swapped pairs) of {variant}{}. Every game was \
          replayed from its record. Intervals are 95%, the first seat's over pairs (a pair \
-         whose two games are the same game counts once).\n",
+         whose two games are the same game counts once), or over openings (the pairs of \
+         one book opening as one sample) where a book opening was played by several pairs.\n",
         if chess.is_some() {
             ", and the same member orthodox chess from the same kind of opening suite"
         } else {
@@ -310,10 +312,10 @@ pub(super) fn write_panel(
         "| member | rating | games (distinct) | {seat}'s score here | White in orthodox chess | here − chess | draws here | length here |\n|---|---|---|---|---|---|---|---|"
     );
     for (k, (m, r)) in panel.members.iter().zip(here).enumerate() {
-        let e = &r.metrics.first_move_advantage;
+        let e = r.metrics.edge();
         let (c, d) = match chess {
             Some(ch) => {
-                let ce = &ch[k].metrics.first_move_advantage;
+                let ce = ch[k].metrics.edge();
                 let d = ce.diff(e);
                 let dt = if d.clear_of_zero() {
                     format!("**{}**", d.fmt(3))
@@ -348,10 +350,7 @@ pub(super) fn write_panel(
     }
     let labels: Vec<&str> = panel.members.iter().map(|m| m.label.as_str()).collect();
     let _ = writeln!(md, "\n## Verdicts\n");
-    let edge: Vec<Option<bool>> = here
-        .iter()
-        .map(|r| above_half(&r.metrics.first_move_advantage))
-        .collect();
+    let edge: Vec<Option<bool>> = here.iter().map(|r| above_half(r.metrics.edge())).collect();
     let first = verdict_over_members(
         &format!("{} scores above ½ in {variant}", capitalised(&seat)),
         &labels,
@@ -364,8 +363,8 @@ pub(super) fn write_panel(
             let line = format!(
                 "{}: White scores {} in orthodox chess and {} here ({seat}'s score).",
                 m.label,
-                ch[k].metrics.first_move_advantage.fmt(3),
-                here[k].metrics.first_move_advantage.fmt(3)
+                ch[k].metrics.edge().fmt(3),
+                here[k].metrics.edge().fmt(3)
             );
             let _ = writeln!(md, "- {line}");
             summary.push(line);
@@ -374,10 +373,7 @@ pub(super) fn write_panel(
             .iter()
             .zip(here)
             .map(|(c, r)| {
-                let d = c
-                    .metrics
-                    .first_move_advantage
-                    .diff(&r.metrics.first_move_advantage);
+                let d = c.metrics.edge().diff(r.metrics.edge());
                 d.clear_of_zero().then_some(true)
             })
             .collect();
@@ -394,7 +390,7 @@ pub(super) fn write_panel(
         let shows: Vec<&str> = ch
             .iter()
             .zip(&labels)
-            .filter(|(c, _)| above_half(&c.metrics.first_move_advantage) == Some(true))
+            .filter(|(c, _)| above_half(c.metrics.edge()) == Some(true))
             .map(|(_, l)| *l)
             .collect();
         let line = if shows.is_empty() {
