@@ -52,7 +52,11 @@ PLAYERS = {
             "results/synchronous/d3-book",
         ],
         "Half Alice": ["results/half-alice/panel-gen3/ab-d3", "results/half-alice/d3-2000"],
-        "Adrenaline": ["results/adrenaline/panel-gen3/ab-d3", "results/adrenaline/d3-2000"],
+        "Adrenaline": [
+            "results/adrenaline/panel-gen3/ab-d3",
+            "results/adrenaline/d3-2000",
+            "results/adrenaline/d3-book",
+        ],
         "open Cassandra": ["results/cassandra/panel/ab-d3"],
     },
     "pimc:search=alphabeta,worlds=10,time_ms=25": {
