@@ -304,3 +304,104 @@ fn example_panels_and_the_clairvoyant_space_file_are_valid() {
     let t = space.write(&table, &[0.05, 1.0, 0.0]).unwrap();
     assert!(space.broken(&t).is_empty());
 }
+
+/// `report --again`: a panel's member reports (the variant's with the recorded title,
+/// the orthodox ones without), and the panel report, written again from the recorded
+/// runs exactly as the run wrote them; a tournament run is skipped; a run whose recorded
+/// command no longer parses is an error naming its run.json, and no report is written.
+#[test]
+fn rule_report_again_rewrites_a_panels_reports() {
+    let d = tempfile::tempdir().unwrap();
+    let panel = d.path().join("panel.toml");
+    std::fs::write(&panel, PANEL).unwrap();
+    let out = d.path().join("run");
+    ok(&[
+        "balance",
+        "--variant",
+        "half-alice",
+        "--panel",
+        s(&panel),
+        "--games",
+        "2",
+        "--random-opening-plies",
+        "2",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--title",
+        "Half Alice, stale reports",
+        "--out",
+        s(&out),
+    ]);
+    let reports = [
+        out.join("report.md"),
+        out.join("greedy").join("report.md"),
+        out.join("ab1").join("report.md"),
+        out.join("chess").join("greedy").join("report.md"),
+        out.join("chess").join("ab1").join("report.md"),
+        out.join("ab1").join("tallies.csv"),
+    ];
+    let before: Vec<String> = reports.iter().map(|p| read(p)).collect();
+    assert!(
+        before[1].contains("Half Alice, stale reports"),
+        "{}",
+        before[1]
+    );
+    assert!(
+        !before[3].contains("Half Alice, stale reports"),
+        "{}",
+        before[3]
+    );
+    for p in &reports {
+        std::fs::write(p, "written by an older build\n").unwrap();
+    }
+    let stdout = ok(&["report", "--again", s(&out)]);
+    for (p, b) in reports.iter().zip(&before) {
+        assert_eq!(
+            &read(p),
+            b,
+            "{} not written again as the run wrote it",
+            p.display()
+        );
+    }
+    assert!(stdout.contains("5 reports written again"), "{stdout}");
+
+    // A tournament's folder is skipped, not an error.
+    let t = d.path().join("t");
+    ok(&[
+        "tournament",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        s(&t),
+    ]);
+    let stdout = ok(&["report", "--again", s(&t)]);
+    assert!(
+        stdout.contains("a `tournament` run, not a balance report"),
+        "{stdout}"
+    );
+
+    // A recorded command that does not parse: the error names the file; no report is
+    // touched.
+    let json = out.join("greedy").join("run.json");
+    let text = read(&json).replace("\"--games\"", "\"--no-such-flag\"");
+    std::fs::write(&json, text).unwrap();
+    for p in &reports {
+        std::fs::write(p, "kept\n").unwrap();
+    }
+    let err = fails(&["report", "--again", s(&out)]);
+    assert!(err.contains("greedy/run.json"), "{err}");
+    assert!(err.contains("no longer parses"), "{err}");
+    for p in &reports {
+        assert_eq!(read(p), "kept\n", "{} was written", p.display());
+    }
+}

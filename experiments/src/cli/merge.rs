@@ -13,6 +13,7 @@ pub fn run(args: &MergeArgs) -> Result<()> {
             games: args.out.join("games.csv"),
             ladder: Vec::new(),
             compare: Vec::new(),
+            again: Vec::new(),
             params: None,
             out: None,
             force: false,

@@ -32,7 +32,8 @@
 //!
 //! The folder: this file (arguments, `run_report`, `run_balance`, the replay of every
 //! game), `figures` (per-game figures and formats), `markdown` (the report),
-//! `ladder` (ladders and comparisons), `panel` (`balance --panel`, issue 37), [`plots`]
+//! `ladder` (ladders and comparisons), `panel` (`balance --panel`, issue 37), `again`
+//! (`report --again`: reports written again from recorded runs), [`plots`]
 //! (SVG). May depend on [`crate::run`],
 //! [`crate::stats`], [`crate::record`] and [`crate::util`].
 //!
@@ -52,6 +53,7 @@ use crate::stats::elo_from_score;
 use crate::stats::metrics::{Estimate, GameTrace, Metrics};
 use crate::util::{out, outln};
 
+mod again;
 mod figures;
 mod ladder;
 mod markdown;
@@ -95,7 +97,7 @@ pub struct ReportArgs {
     // Empty (the default) with --ladder or --compare: clap's own path parser refuses an
     // empty value, even a default one, so this one takes any text.
     #[arg(long, default_value = "", hide_default_value = true,
-          value_parser = any_path, required_unless_present_any = ["ladder", "compare"])]
+          value_parser = any_path, required_unless_present_any = ["ladder", "compare", "again"])]
     pub games: PathBuf,
     /// A ladder report over run folders, weakest first (each a balance run of one rung,
     /// such as `balance --ladder` writes); needs --out.
@@ -105,6 +107,13 @@ pub struct ReportArgs {
     /// its interval; needs --out.
     #[arg(long, num_args = 2, value_name = "DIR", conflicts_with = "games")]
     pub compare: Vec<PathBuf>,
+    /// Write every balance report under these folders again with this build, from the
+    /// recorded games and the report options of each run's recorded command, then the
+    /// panel, ladder and comparison reports those runs belong to (run from the folder
+    /// where the runs were made; nothing is played).
+    #[arg(long, num_args = 1.., value_name = "DIR",
+          conflicts_with_all = ["games", "ladder", "compare", "params", "out"])]
+    pub again: Vec<PathBuf>,
     /// Variant parameters (TOML); default: those recorded in run.json next to the file.
     #[arg(long)]
     pub params: Option<PathBuf>,
@@ -173,6 +182,17 @@ pub struct BalanceArgs {
     pub chess_from: Option<PathBuf>,
 }
 
+/// clap settings of `balance` that the flattened tournament arguments cannot say
+/// themselves: with --ladder or --panel, --agents is not needed.
+pub fn balance_command(cmd: clap::Command) -> clap::Command {
+    cmd.mut_arg("agents", |a| {
+        a.required(false)
+            .default_value("")
+            .hide_default_value(true)
+            .required_unless_present_any(["ladder", "panel"])
+    })
+}
+
 /// `chesslab balance`: the tournament, then its report in the same folder.
 pub fn run_balance(args: &BalanceArgs) -> Result<()> {
     // Every argument is checked before the first game (the report's too).
@@ -201,6 +221,7 @@ fn run_one_balance(args: &BalanceArgs) -> Result<()> {
         games: dir.join("games.csv"),
         ladder: Vec::new(),
         compare: Vec::new(),
+        again: Vec::new(),
         params: args.run.variant.params.clone(),
         out: None,
         force: false,
@@ -265,6 +286,9 @@ fn parse_splits(options: &ReportOptions, variant: Option<&str>) -> Result<Vec<Sp
 
 /// `chesslab report`.
 pub fn run_report(args: &ReportArgs) -> Result<()> {
+    if !args.again.is_empty() {
+        return again::run_again(&args.again);
+    }
     if !args.ladder.is_empty() || !args.compare.is_empty() {
         let out = args.out.clone().ok_or_else(|| {
             anyhow!("--ladder and --compare need --out (the Markdown report to write)")

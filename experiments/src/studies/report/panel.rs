@@ -56,14 +56,11 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
         );
     }
     let base = tournament::out_dir(&args.run);
-    let mut here = Vec::new();
-    let mut chess = Vec::new();
     for (k, m) in panel.members.iter().enumerate() {
         let mut one = args.clone();
         one.panel = None;
         one.run.agents = format!("{},{}", m.agent, m.agent);
-        let dir = base.join(&m.label);
-        one.run.out = Some(dir.clone());
+        one.run.out = Some(base.join(&m.label));
         outln!(
             "member {} of {} ({}): {} self-play, {variant}",
             k + 1,
@@ -75,38 +72,55 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
         if INTERRUPTED.load(Ordering::SeqCst) {
             return Ok(());
         }
-        here.push(dir);
-        if let Some(from) = &args.chess_from {
-            chess.push(from.join(&m.label));
-        } else if beside {
+        if beside && args.chess_from.is_none() {
             let mut c = one.clone();
             c.run.variant.variant = "chess".into();
             c.run.variant.params = None;
             c.run.openings = args.chess_openings.clone();
             c.options.split = Vec::new();
             c.options.title = None;
-            let dir = base.join("chess").join(&m.label);
-            c.run.out = Some(dir.clone());
+            c.run.out = Some(base.join("chess").join(&m.label));
             outln!("member {} ({}): orthodox chess beside it", k + 1, m.label);
             run_one_balance(&c)?;
             if INTERRUPTED.load(Ordering::SeqCst) {
                 return Ok(());
             }
-            chess.push(dir);
         }
     }
-    let figs = |dirs: &[PathBuf]| {
+    write_panel_of(args, &panel, &base, beside)
+}
+
+/// The panel report of finished member runs: `<base>/<label>` for the variant and, when
+/// `beside`, `<chess-from or base/chess>/<label>` for orthodox chess (`balance --panel`
+/// after its games, and `report --again`).
+pub(super) fn write_panel_of(
+    args: &BalanceArgs,
+    panel: &Panel,
+    base: &Path,
+    beside: bool,
+) -> Result<()> {
+    let chess_dir = |label: &str| match &args.chess_from {
+        Some(from) => from.join(label),
+        None => base.join("chess").join(label),
+    };
+    let figs = |dirs: Vec<PathBuf>| {
         dirs.iter()
             .map(|d| RunFigures::of_folder(d, None))
             .collect::<Result<Vec<_>>>()
     };
-    let here = figs(&here)?;
-    let chess = if beside { Some(figs(&chess)?) } else { None };
+    let here = figs(panel.members.iter().map(|m| base.join(&m.label)).collect())?;
+    let chess = if beside {
+        Some(figs(
+            panel.members.iter().map(|m| chess_dir(&m.label)).collect(),
+        )?)
+    } else {
+        None
+    };
     let links: Vec<String> = match &args.chess_from {
         Some(from) => panel
             .members
             .iter()
-            .map(|m| link_from(&base, &from.join(&m.label)))
+            .map(|m| link_from(base, &from.join(&m.label)))
             .collect(),
         None => panel
             .members
@@ -116,7 +130,7 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
     };
     write_panel(
         &base.join("report.md"),
-        &panel,
+        panel,
         &here,
         chess.as_deref(),
         &links,
