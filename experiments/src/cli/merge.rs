@@ -9,16 +9,11 @@ pub use crate::run::merge::MergeArgs;
 
 pub fn run(args: &MergeArgs) -> Result<()> {
     if crate::run::merge::run(args)? {
-        run_report(&ReportArgs {
-            games: args.out.join("games.csv"),
-            ladder: Vec::new(),
-            compare: Vec::new(),
-            again: Vec::new(),
-            params: None,
-            out: None,
-            force: false,
-            options: ReportOptions::default(),
-        })?;
+        run_report(&ReportArgs::of_run(
+            args.out.join("games.csv"),
+            None,
+            ReportOptions::default(),
+        ))?;
     }
     Ok(())
 }

@@ -128,24 +128,13 @@ pub(super) fn run_again(dirs: &[PathBuf]) -> Result<()> {
     }
     let mut written = 0usize;
     for (games, args, beside) in &balances {
-        let mut options = args.options.clone();
-        // The orthodox run a panel played beside a variant: no variant tallies to split
-        // and no title of the variant's.
-        if *beside {
-            options.split = Vec::new();
-            options.title = None;
-        }
-        run_report(&ReportArgs {
-            games: games.clone(),
-            ladder: Vec::new(),
-            compare: Vec::new(),
-            again: Vec::new(),
-            params: None,
-            out: None,
-            force: false,
-            options,
-        })
-        .with_context(|| format!("the report of {}", games.display()))?;
+        let options = if *beside {
+            args.options.beside_orthodox()
+        } else {
+            args.options.clone()
+        };
+        run_report(&ReportArgs::of_run(games.clone(), None, options))
+            .with_context(|| format!("the report of {}", games.display()))?;
         written += 1;
     }
     for (base, args) in aggregates {

@@ -130,6 +130,23 @@ pub struct ReportArgs {
     pub options: ReportOptions,
 }
 
+impl ReportArgs {
+    /// The report of one run's games.csv beside it (report.md and tallies.csv next to
+    /// it), as a balance run, a merge and `--again` write it.
+    pub fn of_run(games: PathBuf, params: Option<PathBuf>, options: ReportOptions) -> Self {
+        ReportArgs {
+            games,
+            ladder: Vec::new(),
+            compare: Vec::new(),
+            again: Vec::new(),
+            params,
+            out: None,
+            force: false,
+            options,
+        }
+    }
+}
+
 /// What to put in a report beyond the standard sections.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ReportOptions {
@@ -142,6 +159,17 @@ pub struct ReportOptions {
     /// Report title (default: the variant and the agents).
     #[arg(long)]
     pub title: Option<String>,
+}
+
+impl ReportOptions {
+    /// The options of the orthodox run a panel plays beside a variant: no split (its
+    /// tallies are the variant's) and no title (the title names the variant).
+    pub fn beside_orthodox(&self) -> Self {
+        let mut options = self.clone();
+        options.split = Vec::new();
+        options.title = None;
+        options
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -217,16 +245,11 @@ fn run_one_balance(args: &BalanceArgs) -> Result<()> {
         return Ok(());
     }
     let dir = tournament::run_folder(&args.run)?;
-    run_report(&ReportArgs {
-        games: dir.join("games.csv"),
-        ladder: Vec::new(),
-        compare: Vec::new(),
-        again: Vec::new(),
-        params: args.run.variant.params.clone(),
-        out: None,
-        force: false,
-        options: args.options.clone(),
-    })
+    run_report(&ReportArgs::of_run(
+        dir.join("games.csv"),
+        args.run.variant.params.clone(),
+        args.options.clone(),
+    ))
 }
 
 /// Every row's player numbers must name the run's agents: one number, one spec, and,

@@ -77,8 +77,7 @@ pub(super) fn run_panel(args: &BalanceArgs, path: &Path) -> Result<()> {
             c.run.variant.variant = "chess".into();
             c.run.variant.params = None;
             c.run.openings = args.chess_openings.clone();
-            c.options.split = Vec::new();
-            c.options.title = None;
+            c.options = c.options.beside_orthodox();
             c.run.out = Some(base.join("chess").join(&m.label));
             outln!("member {} ({}): orthodox chess beside it", k + 1, m.label);
             run_one_balance(&c)?;
