@@ -112,6 +112,7 @@ eval_weights! {
     king_shield = 0.0, "per own pawn in front of the king (middle game)";
     rook_open = 0.0, "rook on a file without pawns (half on a file without own pawns)";
     king_attack = 0.0, "attack on the enemy king's zone (middle game): times the square of the attack units";
+    hint = 0.0, "scale of the variant's own threat hint (Cassandra: pending prophecies and the ladder)";
 }
 
 impl EvalWeights {
@@ -283,8 +284,14 @@ impl Evaluator {
         }
         match game.board() {
             Some(b) if seat < 2 => {
+                let hint = if self.weights.hint != 0.0 {
+                    self.weights.hint * game.eval_hint(seat)
+                } else {
+                    0.0
+                };
                 self.board_score_portable(b, Color::from_index(seat)) as f64 / 100.0
                     + variant_term(game, b, seat)
+                    + hint
             }
             _ => game.material(seat),
         }
@@ -486,6 +493,34 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(flat.board_score(&b, Color::White), 320);
+    }
+
+    #[test]
+    fn the_hint_weight_adds_the_variant_hint_and_is_off_by_default() {
+        use engine::variants::cassandra::{Cassandra, CassandraParams};
+        // Black's pawn prophecy aimed at White's e4 pawn.
+        let g = replay(
+            <Cassandra as Game>::new(&CassandraParams::default()),
+            &["e2e4", "e7e5", "@e4"],
+        )
+        .unwrap();
+        assert!(g.eval_hint(1) > 0.0);
+        let plain = Evaluator::default().evaluate(&g, 1);
+        let searched = search_weights();
+        assert_eq!(
+            searched.hint, 0.0,
+            "the search's weights leave the hint out"
+        );
+        let hinted = Evaluator::new(EvalWeights {
+            hint: 2.0,
+            ..Default::default()
+        });
+        let got = hinted.evaluate(&g, 1);
+        assert!(
+            (got - plain - 2.0 * g.eval_hint(1)).abs() < 1e-9,
+            "{got} {plain}"
+        );
+        assert!((hinted.evaluate(&g, 0) + got).abs() < 1e-9, "zero-sum");
     }
 
     #[test]

@@ -376,6 +376,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0.0
     }
 
+    /// What a searcher's evaluation may add for `seat` (pawns) for threats the board
+    /// does not show: state beside the board that will change material soon, such as
+    /// Cassandra's pending prophecies and ladder. Read only by evaluations that ask
+    /// for it (the agents' `eval.hint` weight, 0 by default), so it changes no
+    /// material, report or baseline. Default: nothing.
+    fn eval_hint(&self, seat: Seat) -> f64 {
+        let _ = seat;
+        0.0
+    }
+
     /// The orthodox board underneath, where there is one (for PGN, evaluation).
     fn board(&self) -> Option<&crate::Board> {
         None

@@ -132,6 +132,26 @@ const LADDER: [Role; 6] = [
     Role::King,
 ];
 
+/// The numbers of Cassandra's [`Game::eval_hint`] (pawns).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProphecyHint {
+    /// Share of an aimed prophecy's victim counted before it resolves (the victim may
+    /// still move away).
+    pub hit: f64,
+    /// What removing the king is worth (the game; a searcher squashes scores near 4).
+    pub king: f64,
+    /// Worth of standing on each rung of the ladder (pawn ... king).
+    pub rung: [f64; 6],
+}
+
+/// Chosen by hand (issue 36), not fitted: half the victim, the king as eight pawns,
+/// the rungs rising to the king's.
+pub const PROPHECY_HINT: ProphecyHint = ProphecyHint {
+    hit: 0.5,
+    king: 8.0,
+    rung: [0.0, 0.2, 0.4, 0.6, 0.8, 1.5],
+};
+
 /// Everything an action may change besides the board, saved for undo.
 #[derive(Clone, Copy, Debug)]
 struct Saved {
@@ -651,6 +671,31 @@ impl Game for Cassandra {
         material_balance(&self.board, Color::from_index(seat))
     }
 
+    /// Pending prophecies and the ladder, for searchers that ask ([`PROPHECY_HINT`]):
+    /// each side's pending prophecy whose square holds an enemy piece of its type now
+    /// counts a share of what it would remove (a king: the game), and each rung climbed
+    /// counts, since the ladder leads to the winning king prophecy. In a world sampled
+    /// for a seat the opponent's secret square is the sampled one.
+    /// Test: `rule_eval_hint_counts_aimed_prophecies_and_the_ladder`.
+    fn eval_hint(&self, seat: Seat) -> f64 {
+        let h = &PROPHECY_HINT;
+        let mut score = [0.0f64; 2];
+        for (who, side) in score.iter_mut().enumerate() {
+            let color = Color::from_index(who);
+            *side += h.rung[self.rung[who] as usize];
+            if let Some(p) = self.pending[who] {
+                if self.board.piece_at(p.square) == Some(Piece::new(color.other(), p.role)) {
+                    let worth = match p.role {
+                        Role::King => h.king,
+                        r => crate::variants::chess::Chess::VALUES[r.index()],
+                    };
+                    *side += h.hit * worth;
+                }
+            }
+        }
+        score[seat] - score[1 - seat]
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }
@@ -749,6 +794,53 @@ mod tests {
             Role::Knight,
             "success climbs one rung"
         );
+    }
+
+    #[test]
+    fn rule_eval_hint_counts_aimed_prophecies_and_the_ladder() {
+        let h = PROPHECY_HINT;
+        assert_eq!(
+            new().eval_hint(0),
+            0.0,
+            "nothing pending, both on the first rung"
+        );
+        // Black aims a pawn prophecy at White's e4 pawn: half a pawn for Black.
+        let aimed = replay(new(), &["e2e4", "e7e5", "@e4"]).unwrap();
+        assert!((aimed.eval_hint(1) - h.hit).abs() < 1e-12);
+        assert_eq!(aimed.eval_hint(0), -aimed.eval_hint(1), "zero-sum");
+        // A prophecy on an empty square, or on a piece of another type, counts nothing.
+        let empty = replay(new(), &["e2e4", "e7e5", "@e3"]).unwrap();
+        assert_eq!(empty.eval_hint(1), 0.0);
+        let other = replay(new(), &["e2e4", "e7e5", "@g1"]).unwrap();
+        assert_eq!(other.eval_hint(1), 0.0);
+        // The prophecy came true: the pawn is material now, the rung is the hint.
+        let done = replay(
+            new(),
+            &["e2e4", "e7e5", "@e4", "g1f3", "@-", "b8c6", "f1c4", "@-"],
+        )
+        .unwrap();
+        assert_eq!(done.target(Color::Black), Role::Knight);
+        assert!((done.eval_hint(1) - h.rung[1]).abs() < 1e-12);
+        // Black has only its king, so White's ladder is on the king: a king prophecy
+        // on the king's square counts the king's worth, beside it only the rung.
+        let king_game = |square: &str| {
+            let mut g = Cassandra::from_board(
+                Board::from_fen("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").unwrap(),
+                CassandraParams::default(),
+            );
+            for a in ["a2a3", "e8d8", "@-", "a3a4", square] {
+                g.apply_text(a).unwrap();
+            }
+            assert_eq!(g.target(Color::White), Role::King);
+            g
+        };
+        let on_king = king_game("@d8").eval_hint(0);
+        assert!(
+            (on_king - (h.rung[5] + h.hit * h.king)).abs() < 1e-12,
+            "{on_king}"
+        );
+        let beside = king_game("@e8").eval_hint(0);
+        assert!((beside - h.rung[5]).abs() < 1e-12, "{beside}");
     }
 
     #[test]
