@@ -22,6 +22,11 @@
 //! `alphabeta` uses it unless the spec gives `eval=FILE`, and `eval.*` keys apply on
 //! top of either. The terms read the orthodox board, so every variant with one gets
 //! them; the variant's own material difference is still added by [`variant_term`].
+//! A variant's threat hint (`Game::eval_hint`: Cassandra's pending prophecies and ladder)
+//! is added times `eval.hint`, which is 0 in both the default and the search's weights, so
+//! no agent counts it unless its spec asks (`pimc:...,eval.hint=1`, the best secret
+//! Cassandra player, results/strength/hidden/README.md); committed runs keep their
+//! meaning (`the_hint_weight_adds_the_variant_hint_and_is_off_by_default`).
 //! Speed (issue 36): on x86-64 CPUs with `popcnt` (detected at run time), the
 //! evaluation runs as a copy of the same code compiled for that instruction (it counts
 //! pieces, attacked squares and pawns some thirty times a call, which the baseline
