@@ -40,6 +40,10 @@
 //! - A world whose search did not finish its first iteration in its share of the time
 //!   gives no scores; when no world gave any, the decision is UCT with voting on 64
 //!   iterations per world (at most 4 worlds), not a random move.
+//! - The evaluation is the search's weights with the spec's `eval.*` on top; in secret
+//!   Cassandra `eval.hint=1` adds the prophecy hint (`Game::eval_hint`), without which a
+//!   prophecy counts nothing until it falls due, beyond a few milliseconds' search
+//!   (results/strength/hidden/README.md, "The prophecy hint").
 //! - A root where this seat does not act alone (a simultaneous node) goes to UCT on one
 //!   sampled world, as `search=uct` does.
 //! - `search=alphabeta` is refused (by the registry) where the seats are not two sides
