@@ -35,6 +35,11 @@
 //! cap ends the game like any draw, so a prophecy due right after it lapses too
 //! (`rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
 //!
+//! For searchers (issue 36), `eval_hint` scores what the board does not show: pending
+//! prophecies aimed at a piece of their type and the rungs climbed, with the hand-chosen
+//! numbers of [`PROPHECY_HINT`]; agents read it only with `eval.hint`, so it is no rule
+//! and changes no result (`rule_eval_hint_counts_aimed_prophecies_and_the_ladder`).
+//!
 //! The board's legal moves and orthodox outcome are worked out once whenever the board
 //! changes, for `turn`, `result`, `legal_actions` and `apply` to share
 //! (`cached_status_matches_a_fresh_computation_in_random_play`).
