@@ -62,13 +62,18 @@ pub use spec::{AgentError, Spec};
 /// tapered evaluation of `agents/data/eval/chess.toml` (merged 2026-11-27/28). 3: pruning
 /// near the leaves (reverse futility, futility, late-move pruning) and static exchange
 /// evaluation where the board's moves are the game's (orthodox chess, Chess960), and
-/// `time_ms` searched to its end (2026-11-29).
+/// `time_ms` searched to its end (2026-11-29). 4: in orthodox chess and Chess960 the
+/// search's evaluation is the piece-square tables fitted to Stockfish's scores
+/// (`agents/data/eval/orthodox.toml`, 2026-12-03); `alphabeta` and
+/// `pimc:search=alphabeta` play differently there and nowhere else (every variant keeps
+/// generation 3's evaluation, so its play is unchanged; a variant run's record of
+/// generation 3 still says which orthodox ratings its players had).
 ///
 /// Not bumped for `alphabeta`'s matrix game at simultaneous nodes (2026-11-30,
 /// [`alphabeta::matrix`]): it changed play only at simultaneous nodes (Two Move,
 /// Synchronous), where no kept run had played `alphabeta` (they went to UCT before) and
 /// no rating was measured, so every generation-3 record still describes today's play.
-pub const EPOCH: u32 = 3;
+pub const EPOCH: u32 = 4;
 
 /// A decision maker for games of type `G`.
 ///

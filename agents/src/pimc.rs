@@ -40,7 +40,8 @@
 //! - A world whose search did not finish its first iteration in its share of the time
 //!   gives no scores; when no world gave any, the decision is UCT with voting on 64
 //!   iterations per world (at most 4 worlds), not a random move.
-//! - The evaluation is the search's weights with the spec's `eval.*` on top; in secret
+//! - The evaluation is `alphabeta`'s (the fitted orthodox tables in orthodox chess, the
+//!   hand-set ones in the variants) with the spec's `eval.*` on top; in secret
 //!   Cassandra `eval.hint=1` adds the prophecy hint (`Game::eval_hint`), without which a
 //!   prophecy counts nothing until it falls due, beyond a few milliseconds' search
 //!   (results/strength/hidden/README.md, "The prophecy hint").
@@ -58,7 +59,6 @@
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::common::{break_tie, AgentRng, Budget};
-use crate::eval::{search_weights, Evaluator};
 use crate::ismcts::{pimc_decide, WORLDS};
 use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig};
 use crate::settings::{Kind, Setting, Settings};
@@ -157,7 +157,7 @@ impl PimcAgent {
                 nodes: s.opt_int("nodes"),
                 time: config.budget.time,
             },
-            eval: Evaluator::new(s.eval_over(search_weights().clone())),
+            eval: s.search_evaluator(),
             quiescence: s.flag("quiescence"),
             // Small tables: one is made per world and decision.
             tt_bits: 14,

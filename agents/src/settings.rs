@@ -254,6 +254,13 @@ impl Settings {
         self.eval_over(EvalWeights::default())
     }
 
+    /// The search's evaluator ([`crate::eval::Evaluator::search`]) with the given
+    /// `eval.*` keys on both its weight sets; with `eval=FILE` the file's weights score
+    /// every game, orthodox or not (the two sets come out equal, so there is one).
+    pub fn search_evaluator(&self) -> crate::eval::Evaluator {
+        crate::eval::Evaluator::search(|w| self.eval_over(w))
+    }
+
     /// As [`Settings::eval`] with `base` in place of the defaults when no file is given.
     pub fn eval_over(&self, base: EvalWeights) -> EvalWeights {
         let mut w = match self.given.get("eval") {

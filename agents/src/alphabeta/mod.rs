@@ -12,9 +12,14 @@
 //!   UCI engine's `movetime`) or `tc=10+0.1` (a clock per game, cutechess's form, kept
 //!   by the agent: [`time`]). With `time_ms` or `tc` and no `depth`, the depth is
 //!   unbounded (64): time stops the search. At most one of `time_ms` and `tc`.
-//! - The evaluation is the search's tuned one ([`crate::eval::search_weights`],
-//!   agents/data/eval/chess.toml) unless `eval=FILE` is given; `eval.*` keys apply on
-//!   top. [`AlphaBetaConfig::default`] uses it too.
+//! - The evaluation is the search's ([`crate::eval::Evaluator::search`]) unless
+//!   `eval=FILE` is given: in orthodox chess and Chess960 (`Game::orthodox_positions`)
+//!   the piece-square tables fitted to Stockfish's scores
+//!   (agents/data/eval/orthodox.toml, generation 4: the one that met issue 36's goal
+//!   against SF2000), in every other game with a board the hand-set ones
+//!   (agents/data/eval/chess.toml: variants' positions are not the ones fitted, and
+//!   their kept runs keep their meaning). `eval.*` keys apply on top of either.
+//!   [`AlphaBetaConfig::default`] uses it too.
 //! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension`, `futility`, `lmp` and
 //!   `see` (all `true`) switch the search features off one by one for measurement;
 //!   late-move reductions ride on the null-window searches of PVS, so `pvs=false` also
@@ -60,7 +65,7 @@ mod tt;
 pub use search::AlphaBeta;
 
 use crate::common::{action_move, AgentRng, Budget};
-use crate::eval::{search_weights, Evaluator};
+use crate::eval::Evaluator;
 use crate::fallback::{self, Route};
 use crate::ismcts::{pimc_decide, WORLDS};
 use crate::mcts::{uct_decide, MctsConfig};
@@ -141,7 +146,7 @@ impl Default for AlphaBetaConfig {
             worlds: 10,
             fallback_iters: 200,
             noise: 0,
-            eval: Evaluator::new(search_weights().clone()),
+            eval: Evaluator::search(|w| w),
             pvs: true,
             aspiration: true,
             null_move: true,
@@ -277,7 +282,7 @@ impl<G: Game> AlphaBetaAgent<G> {
             worlds: s.int("worlds") as usize,
             fallback_iters: budget.iters.unwrap_or(200),
             noise: s.int("noise") as i32,
-            eval: Evaluator::new(s.eval_over(search_weights().clone())),
+            eval: s.search_evaluator(),
             pvs: s.flag("pvs"),
             aspiration: s.flag("aspiration"),
             null_move: s.flag("null_move"),

@@ -17,10 +17,16 @@
 //! the tables it fits ([`shape_fit`]). Their weights default to 0, so
 //! [`EvalWeights::default`] is the original evaluator, and every
 //! caller that does not ask for more (MCTS cut-offs, expectimax, golf) scores exactly as
-//! before. The search's evaluator, [`search_weights`], is the TOML file
-//! `agents/data/eval/chess.toml` (tuned by Texel's method, see there) compiled in;
-//! `alphabeta` uses it unless the spec gives `eval=FILE`, and `eval.*` keys apply on
-//! top of either. The terms read the orthodox board, so every variant with one gets
+//! before. The search's evaluator, [`Evaluator::search`], holds two weight sets, TOML
+//! files compiled in: [`orthodox_weights`] (`agents/data/eval/orthodox.toml`, the
+//! piece-square tables `chesslab texel-tables` fitted to Stockfish's scores) for games
+//! whose positions are orthodox (`Game::orthodox_positions`: orthodox chess, Chess960),
+//! and [`search_weights`] (`agents/data/eval/chess.toml`, hand-set) for every other game
+//! with a board. Decision (generation 4, issue 36): the fitted tables are the default
+//! only where they were fitted, so variants' play and their kept runs are unchanged
+//! (`the_search_evaluator_uses_the_fitted_tables_only_in_orthodox_games`).
+//! `alphabeta` uses it unless the spec gives `eval=FILE` (then the file scores every
+//! game), and `eval.*` keys apply on top of either. The terms read the orthodox board, so every variant with one gets
 //! them; the variant's own material difference is still added by [`variant_term`].
 //! A variant's threat hint (`Game::eval_hint`: Cassandra's pending prophecies and ladder)
 //! is added times `eval.hint`, which is 0 in both the default and the search's weights, so
@@ -141,12 +147,24 @@ fn cp(x: f64) -> i32 {
     (x * 100.0).round() as i32
 }
 
-/// The search's weights: `agents/data/eval/chess.toml`, compiled in.
+/// The search's weights for games with a board whose positions are not orthodox:
+/// `agents/data/eval/chess.toml`, compiled in (also the start of the Texel fits).
 pub fn search_weights() -> &'static EvalWeights {
     static W: OnceLock<EvalWeights> = OnceLock::new();
     W.get_or_init(|| {
         toml::from_str(include_str!("../../data/eval/chess.toml"))
             .expect("agents/data/eval/chess.toml holds eval weights")
+    })
+}
+
+/// The search's weights where every position is orthodox (`Game::orthodox_positions`:
+/// orthodox chess, Chess960): `agents/data/eval/orthodox.toml`, compiled in, the
+/// piece-square tables fitted to Stockfish's scores (generation 4).
+pub fn orthodox_weights() -> &'static EvalWeights {
+    static W: OnceLock<EvalWeights> = OnceLock::new();
+    W.get_or_init(|| {
+        toml::from_str(include_str!("../../data/eval/orthodox.toml"))
+            .expect("agents/data/eval/orthodox.toml holds eval weights")
     })
 }
 
@@ -161,6 +179,9 @@ pub struct Evaluator {
     /// The endgame tables differ from the middle-game ones.
     tapered: bool,
     terms: terms::TermWeights,
+    /// The evaluator for games whose positions are orthodox (`Game::orthodox_positions`),
+    /// where it differs: the search's ([`Evaluator::search`]) has one, others none.
+    orthodox: Option<Box<Evaluator>>,
 }
 
 impl Default for Evaluator {
@@ -189,6 +210,29 @@ impl Evaluator {
             weights,
             mg,
             eg,
+            orthodox: None,
+        }
+    }
+
+    /// The search's evaluator: [`search_weights`] for boards in general and
+    /// [`orthodox_weights`] where the game's positions are orthodox, each passed through
+    /// `adjust` (a spec's `eval.*` keys), so one setting moves both alike.
+    pub fn search(adjust: impl Fn(EvalWeights) -> EvalWeights) -> Self {
+        let mut e = Evaluator::new(adjust(search_weights().clone()));
+        let orthodox = Evaluator::new(adjust(orthodox_weights().clone()));
+        if orthodox != e {
+            e.orthodox = Some(Box::new(orthodox));
+        }
+        e
+    }
+
+    /// The evaluator that scores `game`: the orthodox one where the game's positions are
+    /// orthodox and there is one, else this one.
+    #[inline(always)]
+    fn for_game<G: Game>(&self, game: &G) -> &Evaluator {
+        match &self.orthodox {
+            Some(o) if game.orthodox_positions() => o,
+            _ => self,
         }
     }
 
@@ -282,6 +326,11 @@ impl Evaluator {
 
     #[inline(always)]
     fn evaluate_portable<G: Game>(&self, game: &G, seat: Seat) -> f64 {
+        self.for_game(game).score_portable(game, seat)
+    }
+
+    #[inline(always)]
+    fn score_portable<G: Game>(&self, game: &G, seat: Seat) -> f64 {
         // A cooperative game scores the team's progress, which the board's zero-sum
         // material and piece squares do not measure: the variant's own hook does.
         if game.facts().utility == engine::game::Utility::Identical {
@@ -526,6 +575,59 @@ mod tests {
             "{got} {plain}"
         );
         assert!((hinted.evaluate(&g, 0) + got).abs() < 1e-9, "zero-sum");
+    }
+
+    /// Generation 4's decision: the fitted tables score orthodox chess and Chess960, the
+    /// hand-set ones every variant, `eval.*` keys move both, and an `eval=FILE` (one
+    /// weight set for both) scores every game alike.
+    #[test]
+    fn the_search_evaluator_uses_the_fitted_tables_only_in_orthodox_games() {
+        use engine::variants::cassandra::{Cassandra, CassandraParams};
+        use engine::variants::chess::{Chess, ChessParams};
+        let moves = ["e2e4", "e7e5", "g1f3", "b8c6"];
+        let chess = replay(Chess::new(&ChessParams::default()), &moves).unwrap();
+        let c960 = <Chess as Game>::new(&ChessParams {
+            position: Some(518),
+            ..ChessParams::default()
+        });
+        let variant = replay(
+            <Cassandra as Game>::new(&CassandraParams::default()),
+            &moves,
+        )
+        .unwrap();
+        assert!(chess.orthodox_positions() && c960.orthodox_positions());
+        assert!(!variant.orthodox_positions());
+        let search = Evaluator::search(|w| w);
+        let fitted = Evaluator::new(orthodox_weights().clone());
+        let hand = Evaluator::new(search_weights().clone());
+        for seat in 0..2 {
+            assert_eq!(search.evaluate(&chess, seat), fitted.evaluate(&chess, seat));
+            assert_ne!(search.evaluate(&chess, seat), hand.evaluate(&chess, seat));
+            assert_eq!(search.evaluate(&c960, seat), fitted.evaluate(&c960, seat));
+            assert_eq!(
+                search.evaluate(&variant, seat),
+                hand.evaluate(&variant, seat)
+            );
+        }
+        // The same weights but the tables: the fitted file is chess.toml refitted.
+        let mut w = orthodox_weights().clone();
+        w.tables = None;
+        assert_eq!(&w, search_weights());
+        // An `eval.*` key reaches both sets.
+        let knight = Evaluator::search(|mut w| {
+            w.knight = 4.0;
+            w
+        });
+        assert_eq!(knight.weights().knight, 4.0);
+        assert_eq!(knight.for_game(&chess).weights().knight, 4.0);
+        assert!(knight.evaluate(&chess, 0) != search.evaluate(&chess, 0));
+        // One file for both: no orthodox set, the file scores chess too.
+        let file = Evaluator::search(|_| EvalWeights::default());
+        assert!(file.orthodox.is_none());
+        assert_eq!(
+            file.evaluate(&chess, 0),
+            Evaluator::default().evaluate(&chess, 0)
+        );
     }
 
     #[test]

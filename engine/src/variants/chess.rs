@@ -381,6 +381,10 @@ impl Game for Chess {
         Some(&self.board)
     }
 
+    fn orthodox_positions(&self) -> bool {
+        true
+    }
+
     fn action_move(&self, action: ChessAction) -> Option<Move> {
         match action {
             ChessAction::Move(m) => Some(m),

@@ -41,6 +41,176 @@ pub const SCALE: &str =
 /// Measured agents, newest generation first, strongest first within one
 /// (`results/strength/README.md`).
 pub const MEASURED: &[Measured] = &[
+    // Generation 4 (the fitted piece-square tables of agents/data/eval/orthodox.toml are
+    // the search's evaluation in orthodox chess and Chess960), rated 2026-12-03 on an
+    // otherwise idle machine, release build: results/strength/epoch-4 (`rate.md` there,
+    // 3900 games: epoch-3/run.sh's runs again, the two-world PIMC added to `families-2`,
+    // and the depth-2 sampled-world alphabeta's round robin of hidden/pimc-d2 again).
+    Measured {
+        spec: "alphabeta:time_ms=100",
+        epoch: 4,
+        elo: 2195.0,
+        low: 2051.0,
+        high: 2414.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=3",
+        epoch: 4,
+        elo: 1689.0,
+        low: 1621.0,
+        high: 1765.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=4",
+        epoch: 4,
+        elo: 1686.0,
+        low: 1555.0,
+        high: 1796.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=3,eval=results/strength/search/classic.toml",
+        epoch: 4,
+        elo: 1480.0,
+        low: 1415.0,
+        high: 1538.0,
+    },
+    Measured {
+        spec: "pimc:search=alphabeta,depth=2,quiescence=true,worlds=6",
+        epoch: 4,
+        elo: 1437.0,
+        low: 1349.0,
+        high: 1522.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=2",
+        epoch: 4,
+        elo: 1401.0,
+        low: 1344.0,
+        high: 1454.0,
+    },
+    Measured {
+        spec: "expectimax:depth=3,order=true,quiescence=true",
+        epoch: 4,
+        elo: 1324.0,
+        low: 1191.0,
+        high: 1441.0,
+    },
+    Measured {
+        spec: "pimc:search=alphabeta,worlds=2,time_ms=25",
+        epoch: 4,
+        elo: 1208.0,
+        low: 1087.0,
+        high: 1318.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=1",
+        epoch: 4,
+        elo: 1088.0,
+        low: 992.0,
+        high: 1165.0,
+    },
+    Measured {
+        spec: "expectimax:depth=3",
+        epoch: 4,
+        elo: 981.0,
+        low: 864.0,
+        high: 1094.0,
+    },
+    Measured {
+        spec: "pimc:search=alphabeta,worlds=10,time_ms=25",
+        epoch: 4,
+        elo: 868.0,
+        low: 743.0,
+        high: 971.0,
+    },
+    // Not a separate measurement: the prophecy hint is 0 in orthodox chess
+    // (`Game::eval_hint`), so at orthodox chess this is the player of the row above.
+    Measured {
+        spec: "pimc:search=alphabeta,eval.hint=1,worlds=10,time_ms=25",
+        epoch: 4,
+        elo: 868.0,
+        low: 743.0,
+        high: 971.0,
+    },
+    // Carried over from generation 1, not measured again: no generation changed UCT or
+    // the evaluation its cut-off uses (`EvalWeights::default`, the original one).
+    Measured {
+        spec: "mcts:iters=20000,cutoff=16,rollout=heavy",
+        epoch: 4,
+        elo: 863.0,
+        low: 611.0,
+        high: 996.0,
+    },
+    Measured {
+        spec: "expectimax:depth=2",
+        epoch: 4,
+        elo: 622.0,
+        low: 430.0,
+        high: 740.0,
+    },
+    Measured {
+        spec: "ismcts:time_ms=25",
+        epoch: 4,
+        elo: 279.0,
+        low: 26.0,
+        high: 435.0,
+    },
+    Measured {
+        spec: "ismcts:iters=1000,cutoff=8",
+        epoch: 4,
+        elo: 99.0,
+        low: -195.0,
+        high: 255.0,
+    },
+    Measured {
+        spec: "expectimax:depth=1",
+        epoch: 4,
+        elo: -130.0,
+        low: -406.0,
+        high: 18.0,
+    },
+    Measured {
+        spec: "greedy",
+        epoch: 4,
+        elo: -159.0,
+        low: -452.0,
+        high: -13.0,
+    },
+    Measured {
+        spec: "ismcts:iters=200,cutoff=8",
+        epoch: 4,
+        elo: -201.0,
+        low: -484.0,
+        high: -47.0,
+    },
+    Measured {
+        spec: "pimc:iters=50,worlds=8,cutoff=8",
+        epoch: 4,
+        elo: -227.0,
+        low: -525.0,
+        high: -84.0,
+    },
+    Measured {
+        spec: "ismcts:iters=100,cutoff=8",
+        epoch: 4,
+        elo: -288.0,
+        low: -575.0,
+        high: -136.0,
+    },
+    Measured {
+        spec: "smmcts:iters=100,cutoff=10",
+        epoch: 4,
+        elo: -295.0,
+        low: -584.0,
+        high: -145.0,
+    },
+    Measured {
+        spec: "mcts:iters=200",
+        epoch: 4,
+        elo: -343.0,
+        low: -646.0,
+        high: -194.0,
+    },
     // Generation 3 (pruning near the leaves, SEE, `time_ms` searched to its end), rated
     // 2026-11-29 on an otherwise idle machine, release build: results/strength/epoch-3
     // (`rate.md` there, 3460 games: the Stockfish gauntlets, a round robin of the other
@@ -110,6 +280,16 @@ pub const MEASURED: &[Measured] = &[
     },
     Measured {
         spec: "pimc:search=alphabeta,worlds=10,time_ms=25",
+        epoch: 3,
+        elo: 1072.0,
+        low: 908.0,
+        high: 1205.0,
+    },
+    // Not a separate measurement: the prophecy hint is 0 in orthodox chess
+    // (`Game::eval_hint`), so at orthodox chess this is the player of the row above
+    // (secret Cassandra's best player, results/strength/hidden/prophecy-hint).
+    Measured {
+        spec: "pimc:search=alphabeta,eval.hint=1,worlds=10,time_ms=25",
         epoch: 3,
         elo: 1072.0,
         low: 908.0,
@@ -360,7 +540,7 @@ mod tests {
         assert!(lookup("alphabeta:depth=5").is_none());
         assert!(lookup("mcts:iters=100").is_none());
         assert!(lookup("smmcts:iters=100,cutoff=10").is_some());
-        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1462 [1398, 1534]*");
+        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1401 [1344, 1454]*");
         assert!(lookup("mcts:rollout=heavy,iters=20000,cutoff=16").is_some());
         assert_eq!(cell("random"), "—");
     }
@@ -369,6 +549,10 @@ mod tests {
     /// run.json does not say which one did.
     #[test]
     fn ratings_follow_the_generation_that_played() {
+        assert_eq!(
+            cell_at("alphabeta:depth=2,noise=10", Some(3)),
+            "1462 [1398, 1534]*"
+        );
         assert_eq!(
             cell_at("alphabeta:depth=2,noise=10", Some(1)),
             "1360 [1313, 1403]*"

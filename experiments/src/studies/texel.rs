@@ -158,7 +158,8 @@ pub fn load_rows(files: &[PathBuf], variant: &str) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// The starting weights: the file's, or the search's own when none is given.
+/// The starting weights: the file's, or the search's hand-set ones (agents/data/eval/chess.toml,
+/// the start every committed fit was made from) when none is given.
 pub fn start_weights(path: Option<&PathBuf>) -> Result<EvalWeights> {
     match path {
         None => Ok(search_weights().clone()),
