@@ -20,12 +20,14 @@
 //!   (agents/data/eval/chess.toml: variants' positions are not the ones fitted, and
 //!   their kept runs keep their meaning). `eval.*` keys apply on top of either.
 //!   [`AlphaBetaConfig::default`] uses it too.
-//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension`, `futility`, `lmp` and
-//!   `see` (all `true`) switch the search features off one by one for measurement;
+//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension`, `futility`, `lmp`,
+//!   `see`, `iir`, `lmr_adaptive` and `null_adaptive` (all `true`) switch the search
+//!   features off one by one for measurement;
 //!   late-move reductions ride on the null-window searches of PVS, so `pvs=false` also
-//!   turns them off. Null moves, check extensions, the pruning near the leaves and SEE
-//!   apply only where the game's facts allow them (`GameFacts::null_move`,
-//!   `GameFacts::board_check`: orthodox chess and Chess960; see [`search`]).
+//!   turns them off. Null moves, check extensions, the pruning near the leaves, SEE
+//!   and generation 5's reductions apply only where the game's facts allow them
+//!   (`GameFacts::null_move`, `GameFacts::board_check`: orthodox chess and Chess960;
+//!   see [`search`]).
 //!   `full_time` (true) searches a `time_ms` budget to its end ([`time`]).
 //! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
 //!   root move with an exact score (full window at the root), for searching sampled
@@ -126,6 +128,18 @@ pub struct AlphaBetaConfig {
     /// Static exchange evaluation: losing captures are skipped in the quiescence search
     /// and ordered after the killers (same games as `futility`).
     pub see: bool,
+    /// Internal iterative reduction: a node without a transposition-table move, four or
+    /// more plies from the leaves, is searched one ply shallower (same games as
+    /// `futility`; see [`search`]).
+    pub iir: bool,
+    /// Late-move reductions that read the node: one ply more where the side to move's
+    /// static score is not improving on its last turn's, one less for a quiet move with
+    /// good history, one more for one with bad history (same games as `futility`).
+    pub lmr_adaptive: bool,
+    /// A null-move reduction that grows with the depth and with the static score's
+    /// margin over beta (3 + depth/3 + margin/200, at most 3 from the margin) instead of
+    /// 2 + depth/6 (same games as `futility`).
+    pub null_adaptive: bool,
     /// Under `time_ms`, search to the end of the time (false: start no iteration after
     /// [`time::SOFT`] of it, as under a clock; generation 2's habit).
     pub full_time: bool,
@@ -155,6 +169,9 @@ impl Default for AlphaBetaConfig {
             futility: true,
             lmp: true,
             see: true,
+            iir: true,
+            lmr_adaptive: true,
+            null_adaptive: true,
             full_time: true,
         }
     }
@@ -242,6 +259,9 @@ impl<G: Game> AlphaBetaAgent<G> {
             feature("futility", "reverse futility and futility pruning near the leaves (only where the board's check is the game's)"),
             feature("lmp", "late-move pruning of quiet moves at depth 3 or less (same games)"),
             feature("see", "static exchange evaluation: losing captures skipped in quiescence, ordered late (same games)"),
+            feature("iir", "internal iterative reduction: a node without a TT move, 4+ plies from the leaves, one ply shallower (same games)"),
+            feature("lmr_adaptive", "late-move reductions that read the node: +1 when the static score is not improving, -1/+1 by the move's history (same games)"),
+            feature("null_adaptive", "null-move reduction 3 + depth/3 + (static - beta)/200 (at most 3) instead of 2 + depth/6 (same games)"),
             feature("full_time", "under time_ms, search to the end of the time (false: no new iteration after half of it)"),
         ]);
         v.extend(settings::eval_settings());
@@ -291,6 +311,9 @@ impl<G: Game> AlphaBetaAgent<G> {
             futility: s.flag("futility"),
             lmp: s.flag("lmp"),
             see: s.flag("see"),
+            iir: s.flag("iir"),
+            lmr_adaptive: s.flag("lmr_adaptive"),
+            null_adaptive: s.flag("null_adaptive"),
             full_time: s.flag("full_time"),
         };
         Ok(Self::new_with(

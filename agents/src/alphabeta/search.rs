@@ -30,6 +30,23 @@
 //! ([`super::see`]) and captures that cannot bring the score within [`DELTA`] of alpha.
 //! Switches: `futility`, `lmp`, `see`. Tests in agents/tests/search.rs:
 //! `pruning_keeps_the_tactics_of_the_suite`, `pruning_searches_fewer_nodes_to_the_same_depth`.
+//!
+//! Reductions that read the node (generation 5 of the agents, issue 36), in the same
+//! games as the pruning above: internal iterative reduction (a node without a
+//! transposition-table move, at least four plies from the leaves, is searched one ply
+//! shallower: without a move to try first its ordering is poor and a deeper search of
+//! it is mostly wasted; the next iteration finds the table move), late-move reductions
+//! one ply deeper outside the principal variation when the side to move is not
+//! improving on its static score of two plies up, and one ply shallower or deeper by
+//! the sign of the quiet move's history, and a null-move reduction of
+//! 3 + depth/3 + (static - beta)/200 (the margin's part at most 3). Decisions: the
+//! history adjustment reads only the sign (history here is unbounded depth-squared
+//! sums, aged between moves, so its size means little); "improving" is taken as true
+//! where either ply was in check; every adjustment keeps the reduction within
+//! [0, depth - 2]. All three act only at nodes three or more plies from the leaves, so a
+//! search of depth 1 or 2 is generation 4's node for node. Switches: `iir`,
+//! `lmr_adaptive`, `null_adaptive`. Tests: `generation_5_changes_no_search_of_depth_two_or_less`,
+//! `generation_5_reductions_follow_the_board_check_fact`.
 
 use super::evals::{EvalCache, EVAL_CACHE_BITS};
 use super::ordering::{is_quiet, KILLER_BASE};
@@ -104,6 +121,15 @@ pub struct AlphaBeta<G: Game> {
     late_pruning: bool,
     /// Static exchange evaluation this search (ordering and quiescence).
     exchanges: bool,
+    /// Internal iterative reduction this search (`AlphaBetaConfig::iir`).
+    iir: bool,
+    /// Adaptive late-move reductions this search (`AlphaBetaConfig::lmr_adaptive`).
+    lmr_adaptive: bool,
+    /// The adaptive null-move reduction this search (`AlphaBetaConfig::null_adaptive`).
+    null_adaptive: bool,
+    /// The static score of the node at each ply of the current line for its side to
+    /// move, `None` in check (read by adaptive reductions: "improving").
+    statics: Vec<Option<i32>>,
     /// Extend on the board's check whatever the facts say (see
     /// [`AlphaBeta::claim_board_check`]).
     claimed_checks: bool,
@@ -137,6 +163,10 @@ impl<G: Game> AlphaBeta<G> {
             futile: false,
             late_pruning: false,
             exchanges: false,
+            iir: false,
+            lmr_adaptive: false,
+            null_adaptive: false,
+            statics: vec![None; MAX_PLY + 2],
             claimed_checks: false,
             stop_flag: None,
             info: SearchInfo::default(),
@@ -294,6 +324,9 @@ impl<G: Game> AlphaBeta<G> {
         self.futile = self.config.futility && facts.board_check;
         self.late_pruning = self.config.lmp && facts.board_check;
         self.exchanges = self.config.see && facts.board_check;
+        self.iir = self.config.iir && facts.board_check;
+        self.lmr_adaptive = self.config.lmr_adaptive && facts.board_check;
+        self.null_adaptive = self.config.null_adaptive && facts.board_check;
         self.nodes = 0;
         if let Some(c) = &mut self.evals {
             c.new_search();
@@ -614,17 +647,36 @@ impl<G: Game> AlphaBeta<G> {
                 return e;
             }
         }
-        if self.nulls
+        // Whether the side to move stands better than on its last turn (two plies up),
+        // for the adaptive reductions; unknown (true) where either was in check.
+        let mut improving = true;
+        if self.lmr_adaptive {
+            let here = (!in_check).then(|| self.static_eval(g, me));
+            self.statics[ply] = here;
+            if let (Some(now), Some(Some(before))) =
+                (here, ply.checked_sub(2).map(|p| self.statics[p]))
+            {
+                improving = now > before;
+            }
+        }
+        let null_margin = if self.nulls
             && !pv
             && !was_null
             && !in_check
             && depth >= 3
             && beta.abs() < MATE_BOUND
             && Self::has_pieces(g)
-            && self.static_eval(g, me) >= beta
-            && g.apply_null()
         {
-            let r = 2 + depth / 6;
+            Some(self.static_eval(g, me) - beta).filter(|m| *m >= 0)
+        } else {
+            None
+        };
+        if let Some(margin) = null_margin.filter(|_| g.apply_null()) {
+            let r = if self.null_adaptive {
+                3 + depth / 3 + (margin / 200).min(3)
+            } else {
+                2 + depth / 6
+            };
             let v = self.search_node(g, depth - 1 - r, ply + 1, beta - 1, beta, me, true);
             g.undo_null();
             if self.stopped {
@@ -633,6 +685,9 @@ impl<G: Game> AlphaBeta<G> {
             if v >= beta {
                 return if v >= MATE_BOUND { beta } else { v };
             }
+        }
+        if self.iir && tt_move.is_none() && depth >= 4 {
+            depth -= 1;
         }
         self.order_with(g, me, ply, tt_move);
         let moves = std::mem::take(&mut self.bufs[ply]);
@@ -674,6 +729,17 @@ impl<G: Game> AlphaBeta<G> {
                     r = lmr_reduction(depth, i).min(depth - 2);
                     if pv {
                         r = (r - 1).max(0);
+                    }
+                    if self.lmr_adaptive {
+                        if !pv && !improving {
+                            r += 1;
+                        }
+                        // A quiet move's ordering score is its history (killers are
+                        // not reduced; losing captures score below every history).
+                        if is_quiet(score) {
+                            r -= score.signum();
+                        }
+                        r = r.clamp(0, depth - 2);
                     }
                 }
                 let mut v =
