@@ -67,18 +67,18 @@ pub use spec::{AgentError, Spec};
 /// (`agents/data/eval/orthodox.toml`, 2026-12-03); `alphabeta` and
 /// `pimc:search=alphabeta` play differently there and nowhere else (every variant keeps
 /// generation 3's evaluation, so its play is unchanged; a variant run's record of
-/// generation 3 still says which orthodox ratings its players had). 5: in orthodox
-/// chess and Chess960 `alphabeta` adds internal iterative reduction, late-move
-/// reductions that read the node (improving, history) and an adaptive null-move
-/// reduction (`iir`, `lmr_adaptive`, `null_adaptive`, 2026-12-06); they act only at
-/// nodes three or more plies from the leaves, so a search of depth 1 or 2 plays as in
-/// generation 4.
+/// generation 3 still says which orthodox ratings its players had).
 ///
 /// Not bumped for `alphabeta`'s matrix game at simultaneous nodes (2026-11-30,
 /// [`alphabeta::matrix`]): it changed play only at simultaneous nodes (Two Move,
 /// Synchronous), where no kept run had played `alphabeta` (they went to UCT before) and
 /// no rating was measured, so every generation-3 record still describes today's play.
-pub const EPOCH: u32 = 5;
+/// Nor for `alphabeta`'s opt-in reductions (`iir`, `lmr_adaptive`, `null_adaptive`,
+/// 2026-12-06): off by default, so no default player changed. They were generation 5
+/// for one commit (2e8ea2d), whose runs (results/strength/search/reductions) record
+/// `agents_epoch` 5; so the next real generation is 6, that no report ever quotes its
+/// ratings for those games.
+pub const EPOCH: u32 = 4;
 
 /// A decision maker for games of type `G`.
 ///

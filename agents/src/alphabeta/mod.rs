@@ -20,12 +20,13 @@
 //!   (agents/data/eval/chess.toml: variants' positions are not the ones fitted, and
 //!   their kept runs keep their meaning). `eval.*` keys apply on top of either.
 //!   [`AlphaBetaConfig::default`] uses it too.
-//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension`, `futility`, `lmp`,
-//!   `see`, `iir`, `lmr_adaptive` and `null_adaptive` (all `true`) switch the search
-//!   features off one by one for measurement;
+//! - `pvs`, `aspiration`, `null_move`, `lmr`, `check_extension`, `futility`, `lmp` and
+//!   `see` (all `true`) switch the search features off one by one for measurement;
+//!   `iir`, `lmr_adaptive` and `null_adaptive` (all `false`) switch on three reductions
+//!   that were measured and not adopted (see [`search`]);
 //!   late-move reductions ride on the null-window searches of PVS, so `pvs=false` also
 //!   turns them off. Null moves, check extensions, the pruning near the leaves, SEE
-//!   and generation 5's reductions apply only where the game's facts allow them
+//!   and the three opt-in reductions apply only where the game's facts allow them
 //!   (`GameFacts::null_move`, `GameFacts::board_check`: orthodox chess and Chess960;
 //!   see [`search`]).
 //!   `full_time` (true) searches a `time_ms` budget to its end ([`time`]).
@@ -130,7 +131,8 @@ pub struct AlphaBetaConfig {
     pub see: bool,
     /// Internal iterative reduction: a node without a transposition-table move, four or
     /// more plies from the leaves, is searched one ply shallower (same games as
-    /// `futility`; see [`search`]).
+    /// `futility`; see [`search`]). This and the next two are off by default: measured,
+    /// not adopted.
     pub iir: bool,
     /// Late-move reductions that read the node: one ply more where the side to move's
     /// static score is not improving on its last turn's, one less for a quiet move with
@@ -169,9 +171,9 @@ impl Default for AlphaBetaConfig {
             futility: true,
             lmp: true,
             see: true,
-            iir: true,
-            lmr_adaptive: true,
-            null_adaptive: true,
+            iir: false,
+            lmr_adaptive: false,
+            null_adaptive: false,
             full_time: true,
         }
     }
@@ -259,9 +261,9 @@ impl<G: Game> AlphaBetaAgent<G> {
             feature("futility", "reverse futility and futility pruning near the leaves (only where the board's check is the game's)"),
             feature("lmp", "late-move pruning of quiet moves at depth 3 or less (same games)"),
             feature("see", "static exchange evaluation: losing captures skipped in quiescence, ordered late (same games)"),
-            feature("iir", "internal iterative reduction: a node without a TT move, 4+ plies from the leaves, one ply shallower (same games)"),
-            feature("lmr_adaptive", "late-move reductions that read the node: +1 when the static score is not improving, -1/+1 by the move's history (same games)"),
-            feature("null_adaptive", "null-move reduction 3 + depth/3 + (static - beta)/200 (at most 3) instead of 2 + depth/6 (same games)"),
+            opt_in("iir", "internal iterative reduction: a node without a TT move, 4+ plies from the leaves, one ply shallower (same games)"),
+            opt_in("lmr_adaptive", "late-move reductions that read the node: +1 when the static score is not improving, -1/+1 by the move's history (same games)"),
+            opt_in("null_adaptive", "null-move reduction 3 + depth/3 + (static - beta)/200 (at most 3) instead of 2 + depth/6 (same games)"),
             feature("full_time", "under time_ms, search to the end of the time (false: no new iteration after half of it)"),
         ]);
         v.extend(settings::eval_settings());
@@ -484,6 +486,15 @@ fn feature(key: &'static str, help: &'static str) -> Setting {
         default: "true",
         tunable: false,
         help,
+    }
+}
+
+/// A search feature that is off unless the spec turns it on: measured and not adopted
+/// (results/strength/search/README.md, "Reductions that read the node").
+fn opt_in(key: &'static str, help: &'static str) -> Setting {
+    Setting {
+        default: "false",
+        ..feature(key, help)
     }
 }
 

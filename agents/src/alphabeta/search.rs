@@ -31,8 +31,9 @@
 //! Switches: `futility`, `lmp`, `see`. Tests in agents/tests/search.rs:
 //! `pruning_keeps_the_tactics_of_the_suite`, `pruning_searches_fewer_nodes_to_the_same_depth`.
 //!
-//! Reductions that read the node (generation 5 of the agents, issue 36), in the same
-//! games as the pruning above: internal iterative reduction (a node without a
+//! Reductions that read the node (issue 36, 2026-12-06), opt-in (off by default:
+//! measured and not adopted, results/strength/search/README.md "Reductions that read
+//! the node"), in the same games as the pruning above: internal iterative reduction (a node without a
 //! transposition-table move, at least four plies from the leaves, is searched one ply
 //! shallower: without a move to try first its ordering is poor and a deeper search of
 //! it is mostly wasted; the next iteration finds the table move), late-move reductions
@@ -44,9 +45,10 @@
 //! sums, aged between moves, so its size means little); "improving" is taken as true
 //! where either ply was in check; every adjustment keeps the reduction within
 //! [0, depth - 2]. All three act only at nodes three or more plies from the leaves, so a
-//! search of depth 1 or 2 is generation 4's node for node. Switches: `iir`,
-//! `lmr_adaptive`, `null_adaptive`. Tests: `generation_5_changes_no_search_of_depth_two_or_less`,
-//! `generation_5_reductions_follow_the_board_check_fact`.
+//! search of depth 1 or 2 is the same with or without them, node for node. Switches:
+//! `iir`, `lmr_adaptive`, `null_adaptive`. Tests:
+//! `adaptive_reductions_change_no_search_of_depth_two_or_less`,
+//! `adaptive_reductions_follow_the_board_check_fact`.
 
 use super::evals::{EvalCache, EVAL_CACHE_BITS};
 use super::ordering::{is_quiet, KILLER_BASE};
