@@ -7,7 +7,7 @@
 //! | name | what | keys |
 //! | --- | --- | --- |
 //! | `random`, `greedy` | baselines | – |
-//! | `alphabeta` | negamax, ID, PVS, TT, null move, LMR, futility and late-move pruning, SEE, quiescence; a one-turn matrix game at simultaneous nodes | `depth`(4) `iters` `nodes` `time_ms` `seed` `quiescence`(true) `tt_bits`(18) `worlds`(10) `noise`(0) `tc` `pvs`(true) `aspiration`(true) `null_move`(true) `lmr`(true) `check_extension`(true) `futility`(true) `lmp`(true) `see`(true) `full_time`(true) `eval.*` |
+//! | `alphabeta` | negamax, ID, PVS, TT, null move, LMR, futility and late-move pruning, SEE, quiescence; a one-turn matrix game at simultaneous nodes | `depth`(4) `iters` `nodes` `time_ms` `seed` `quiescence`(true) `tt_bits`(18) `worlds`(10) `noise`(0) `tc` `pvs`(true) `aspiration`(true) `null_move`(true) `lmr`(true) `check_extension`(true) `futility`(true) `lmp`(true) `see`(true) `iir`(false) `lmr_adaptive`(false) `null_adaptive`(false) `full_time`(true) `eval.*` |
 //! | `mcts` | UCT | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
 //! | `cheat` | UCT on the true state | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
 //! | `smmcts` | simultaneous-move MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `select=duct\|rm`(duct) `gamma`(0.1) |

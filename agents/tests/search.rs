@@ -376,20 +376,23 @@ fn alphabeta_eval_cache_changes_no_tree() {
     }
 }
 
+/// Nodes of one fresh search of each of [`POSITIONS`] with `cfg`, summed.
+fn nodes_to_depth(cfg: &AlphaBetaConfig) -> u64 {
+    POSITIONS
+        .iter()
+        .map(|fen| {
+            let mut ab = AlphaBeta::<Chess>::new(cfg.clone());
+            ab.search(&chess(fen)).unwrap();
+            ab.info.nodes
+        })
+        .sum()
+}
+
 #[test]
 fn pruning_searches_fewer_nodes_to_the_same_depth() {
     // Every feature but check extensions, which search deeper
     // lines on purpose, so they are left out of a same-depth count.
-    let count = |cfg: &AlphaBetaConfig| -> u64 {
-        POSITIONS
-            .iter()
-            .map(|fen| {
-                let mut ab = AlphaBeta::<Chess>::new(cfg.clone());
-                ab.search(&chess(fen)).unwrap();
-                ab.info.nodes
-            })
-            .sum()
-    };
+    let count = nodes_to_depth;
     let pruned = count(&AlphaBetaConfig {
         depth: 5,
         check_extension: false,
@@ -787,16 +790,7 @@ fn adaptive_reductions_follow_the_board_check_fact() {
     assert!(!adrenaline.facts().board_check);
     let (new, old) = both(&adrenaline, 4);
     assert_eq!(new, old, "Adrenaline");
-    let count = |cfg: AlphaBetaConfig| -> u64 {
-        POSITIONS
-            .iter()
-            .map(|fen| {
-                let mut ab = AlphaBeta::<Chess>::new(cfg.clone());
-                ab.search(&chess(fen)).unwrap();
-                ab.info.nodes
-            })
-            .sum()
-    };
+    let count = |cfg: AlphaBetaConfig| nodes_to_depth(&cfg);
     let base = AlphaBetaConfig {
         depth: 6,
         check_extension: false,
