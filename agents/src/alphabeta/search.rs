@@ -33,9 +33,9 @@
 //!
 //! Reductions that read the node (issue 36, 2026-12-06), opt-in (off by default:
 //! measured and not adopted, results/strength/search/README.md "Reductions that read
-//! the node"), in the same games as the pruning above: internal iterative reduction (a node without a
-//! transposition-table move, at least four plies from the leaves, is searched one ply
-//! shallower: without a move to try first its ordering is poor and a deeper search of
+//! the node"), in the same games as the pruning above: internal iterative reduction (a
+//! node without a transposition-table move, at least four plies from the leaves, is
+//! searched one ply shallower: without a move to try first its ordering is poor and a deeper search of
 //! it is mostly wasted; the next iteration finds the table move), late-move reductions
 //! one ply deeper outside the principal variation when the side to move is not
 //! improving on its static score of two plies up, and one ply shallower or deeper by

@@ -20,14 +20,15 @@
 //! before. The search's evaluator, [`Evaluator::search`], holds two weight sets, TOML
 //! files compiled in: [`orthodox_weights`] (`agents/data/eval/orthodox.toml`, the
 //! piece-square tables `chesslab texel-tables` fitted to Stockfish's scores) for games
-//! whose positions are orthodox (`Game::orthodox_positions`: orthodox chess, Chess960),
+//! whose positions are orthodox (`GameFacts::orthodox_positions`: orthodox chess, Chess960),
 //! and [`search_weights`] (`agents/data/eval/chess.toml`, hand-set) for every other game
 //! with a board. Decision (generation 4, issue 36): the fitted tables are the default
 //! only where they were fitted, so variants' play and their kept runs are unchanged
 //! (`the_search_evaluator_uses_the_fitted_tables_only_in_orthodox_games`).
 //! `alphabeta` uses it unless the spec gives `eval=FILE` (then the file scores every
-//! game), and `eval.*` keys apply on top of either. The terms read the orthodox board, so every variant with one gets
-//! them; the variant's own material difference is still added by [`variant_term`].
+//! game), and `eval.*` keys apply on top of either. The terms read the orthodox board,
+//! so every variant with one gets them; the variant's own material difference is still
+//! added by [`variant_term`].
 //! A variant's threat hint (`Game::eval_hint`: Cassandra's pending prophecies and ladder)
 //! is added times `eval.hint`, which is 0 in both the default and the search's weights, so
 //! no agent counts it unless its spec asks (`pimc:...,eval.hint=1`, the best secret
@@ -157,7 +158,7 @@ pub fn search_weights() -> &'static EvalWeights {
     })
 }
 
-/// The search's weights where every position is orthodox (`Game::orthodox_positions`:
+/// The search's weights where every position is orthodox (`GameFacts::orthodox_positions`:
 /// orthodox chess, Chess960): `agents/data/eval/orthodox.toml`, compiled in, the
 /// piece-square tables fitted to Stockfish's scores (generation 4).
 pub fn orthodox_weights() -> &'static EvalWeights {
@@ -179,7 +180,7 @@ pub struct Evaluator {
     /// The endgame tables differ from the middle-game ones.
     tapered: bool,
     terms: terms::TermWeights,
-    /// The evaluator for games whose positions are orthodox (`Game::orthodox_positions`),
+    /// The evaluator for games whose positions are orthodox (`GameFacts::orthodox_positions`),
     /// where it differs: the search's ([`Evaluator::search`]) has one, others none.
     orthodox: Option<Box<Evaluator>>,
 }
@@ -231,7 +232,7 @@ impl Evaluator {
     #[inline(always)]
     fn for_game<G: Game>(&self, game: &G) -> &Evaluator {
         match &self.orthodox {
-            Some(o) if game.orthodox_positions() => o,
+            Some(o) if game.facts().orthodox_positions => o,
             _ => self,
         }
     }
@@ -595,8 +596,8 @@ mod tests {
             &moves,
         )
         .unwrap();
-        assert!(chess.orthodox_positions() && c960.orthodox_positions());
-        assert!(!variant.orthodox_positions());
+        assert!(chess.facts().orthodox_positions && c960.facts().orthodox_positions);
+        assert!(!variant.facts().orthodox_positions);
         let search = Evaluator::search(|w| w);
         let fitted = Evaluator::new(orthodox_weights().clone());
         let hand = Evaluator::new(search_weights().clone());

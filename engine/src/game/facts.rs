@@ -76,6 +76,12 @@ pub struct GameFacts {
     /// null move only where this is true; the conformance check verifies that
     /// `apply_null` refuses where it is false.
     pub null_move: bool,
+    /// Every position of the game is an orthodox chess position under orthodox rules
+    /// (orthodox chess and Chess960), so an evaluation fitted to orthodox positions
+    /// scores them as it was fitted to (the agents' search evaluation reads
+    /// `agents/data/eval/orthodox.toml` there). False for every variant, even one built
+    /// on the orthodox board: its positions mean something else.
+    pub orthodox_positions: bool,
 }
 
 impl GameFacts {
@@ -92,12 +98,22 @@ impl GameFacts {
         seats: 2,
         board_check: false,
         null_move: false,
+        orthodox_positions: false,
     };
 
     /// Declares whether the game offers a pass for null-move pruning (see
     /// [`GameFacts::null_move`]).
     pub const fn with_null_move(self, null_move: bool) -> GameFacts {
         GameFacts { null_move, ..self }
+    }
+
+    /// Declares whether every position is an orthodox one (see
+    /// [`GameFacts::orthodox_positions`]).
+    pub const fn with_orthodox_positions(self, orthodox_positions: bool) -> GameFacts {
+        GameFacts {
+            orthodox_positions,
+            ..self
+        }
     }
 
     /// Declares whether the board's check is the game's check (see

@@ -386,15 +386,6 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0.0
     }
 
-    /// Every position of the game is an orthodox chess position (orthodox chess and
-    /// Chess960): the rules are orthodox chess's, so an evaluation fitted to orthodox
-    /// positions scores them as it was fitted to (the agents' search evaluation uses
-    /// `agents/data/eval/orthodox.toml` there). False for every variant, even one built
-    /// on the orthodox board: its positions mean something else. Default: false.
-    fn orthodox_positions(&self) -> bool {
-        false
-    }
-
     /// The orthodox board underneath, where there is one (for PGN, evaluation).
     fn board(&self) -> Option<&crate::Board> {
         None

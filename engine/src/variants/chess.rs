@@ -231,12 +231,14 @@ impl Game for Chess {
     }
 
     fn facts(&self) -> GameFacts {
-        // Orthodox check is the board's (check extensions in alphabeta), and a pass is
-        // a sound null move (the chance of a random start is at the start only).
+        // Orthodox check is the board's (check extensions in alphabeta), a pass is a
+        // sound null move (the chance of a random start is at the start only), and
+        // every position is orthodox (the fitted evaluation applies).
         GameFacts::TWO_SEAT_CLASSIC
             .with_chance(self.random_start)
             .with_board_check(true)
             .with_null_move(true)
+            .with_orthodox_positions(true)
     }
 
     fn num_seats(&self) -> usize {
@@ -379,10 +381,6 @@ impl Game for Chess {
 
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
-    }
-
-    fn orthodox_positions(&self) -> bool {
-        true
     }
 
     fn action_move(&self, action: ChessAction) -> Option<Move> {

@@ -88,6 +88,7 @@ impl Game for GolfHole {
             seats: 1,
             board_check: false,
             null_move: false,
+            orthodox_positions: false,
         }
     }
 
