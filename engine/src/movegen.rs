@@ -2,7 +2,9 @@
 //! Chess960 castling (king and rook may swap or already stand on their targets).
 //!
 //! One generator feeds a `MoveSink`; a list sink collects moves, a counting sink only
-//! adds up set sizes, which makes bulk-counting perft cheap without a second generator.
+//! adds up set sizes, which makes bulk-counting perft cheap without a second generator,
+//! a capture sink keeps the moves that take an enemy piece (quiescence search), and the
+//! sink asking whether any move exists stops the generator at the first one.
 
 use crate::attacks::{self, between, line};
 use crate::bitboard::Bitboard;
@@ -24,6 +26,13 @@ pub trait MoveSink {
     /// one). Every sink here does: lists then hold pawn moves grouped by kind (pushes,
     /// double pushes, captures) rather than by pawn.
     const SETWISE_PAWNS: bool = false;
+
+    /// Whether the sink has what it wants: the generator then stops between batches
+    /// (a sink asking only whether any move exists stops at the first one).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
 
     /// Pawn moves to each of `targets`, each from the square `delta` below it
     /// (`from = to - delta`).
@@ -104,6 +113,75 @@ impl MoveSink for MoveCounter {
     }
 }
 
+/// Passes on only captures of enemy pieces (en passant included) to another sink.
+struct Captures<'a, S: MoveSink> {
+    inner: &'a mut S,
+    theirs: Bitboard,
+}
+
+impl<S: MoveSink> MoveSink for Captures<'_, S> {
+    const SETWISE_PAWNS: bool = S::SETWISE_PAWNS;
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, delta: i8) {
+        self.inner.pawn_set(targets & self.theirs, delta);
+    }
+    #[inline(always)]
+    fn pawn_promotion_set(&mut self, targets: Bitboard, delta: i8) {
+        self.inner.pawn_promotion_set(targets & self.theirs, delta);
+    }
+    #[inline(always)]
+    fn normal(&mut self, from: Square, targets: Bitboard) {
+        self.inner.normal(from, targets & self.theirs);
+    }
+    #[inline(always)]
+    fn promotions(&mut self, from: Square, targets: Bitboard) {
+        self.inner.promotions(from, targets & self.theirs);
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        if mv.kind() == MoveKind::EnPassant {
+            self.inner.special(mv);
+        }
+    }
+}
+
+/// Collects moves into a `Vec` of the caller's type (a variant's actions), each made by
+/// `wrap`, in the order a [`MoveList`] gets them, without a list in between.
+pub struct VecSink<'a, T, F: Fn(Move) -> T> {
+    pub out: &'a mut Vec<T>,
+    pub wrap: F,
+}
+
+impl<T, F: Fn(Move) -> T> MoveSink for VecSink<'_, T, F> {
+    const SETWISE_PAWNS: bool = true;
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            let from = Square::new((to.index() as i8 - delta) as u8);
+            self.out.push((self.wrap)(Move::normal(from, to)));
+        }
+    }
+    #[inline(always)]
+    fn normal(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.out.push((self.wrap)(Move::normal(from, to)));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            for r in Role::PROMOTIONS {
+                self.out
+                    .push((self.wrap)(Move::new(from, to, MoveKind::Promotion(r))));
+            }
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.out.push((self.wrap)(mv));
+    }
+}
+
 /// Stops at the first move (for "has any legal move").
 #[derive(Default)]
 struct AnyMove(bool);
@@ -130,6 +208,21 @@ impl MoveSink for AnyMove {
     fn special(&mut self, _mv: Move) {
         self.0 = true;
     }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
+    }
+}
+
+/// What the generator works out first about the side to move's king
+/// ([`Board::king_safety`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingSafety {
+    pub king: Square,
+    /// Enemy pieces giving check.
+    pub checkers: Bitboard,
+    /// Our pieces pinned to the king.
+    pub pinned: Bitboard,
 }
 
 impl Board {
@@ -152,21 +245,16 @@ impl Board {
         pinned & self.by_color(us)
     }
 
-    /// Generates every legal move into `sink`.
-    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+    /// The pieces checking the side to move's king and its pieces pinned to it, in one
+    /// pass over the enemy sliders that see the king on an empty board (nothing between
+    /// means check, one piece means a pin); `None` for a kingless side.
+    #[inline(always)]
+    pub fn king_safety(&self) -> Option<KingSafety> {
         let us = self.turn();
         let them = us.other();
-        let Some(king) = self.king(us) else {
-            // Kingless positions (some variants set them up): every pseudo-legal move.
-            self.generate_pieces(sink, Bitboard::FULL, Bitboard::EMPTY, None);
-            return;
-        };
+        let king = self.king(us)?;
         let occ = self.occupied();
-        let ours = self.by_color(us);
         let theirs = self.by_color(them);
-
-        // Checkers and pinned pieces in one pass over the enemy sliders that see the
-        // king on an empty board: nothing between means check, one piece means a pin.
         let queens = self.by_role(Role::Queen);
         let rq = theirs & (self.by_role(Role::Rook) | queens);
         let bq = theirs & (self.by_role(Role::Bishop) | queens);
@@ -184,7 +272,41 @@ impl Board {
                 pinned |= b;
             }
         }
-        pinned &= ours;
+        Some(KingSafety {
+            king,
+            checkers,
+            pinned: pinned & self.by_color(us),
+        })
+    }
+
+    /// Generates every legal move into `sink`.
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_with(self.king_safety(), sink);
+    }
+
+    /// [`Board::generate`] with the position's [`Board::king_safety`] already worked
+    /// out (a caller that needed it first, as [`Board::has_legal_moves_with`] does,
+    /// saves computing it twice). `safety` must be this position's.
+    pub fn generate_with<S: MoveSink>(&self, safety: Option<KingSafety>, sink: &mut S) {
+        let us = self.turn();
+        let them = us.other();
+        let Some(KingSafety {
+            king,
+            checkers,
+            pinned,
+        }) = safety
+        else {
+            // Kingless positions (some variants set them up): every pseudo-legal move.
+            self.generate_pieces(sink, Bitboard::FULL, Bitboard::EMPTY, None);
+            return;
+        };
+        debug_assert_eq!(Some(king), self.king(us), "king_safety of another position");
+        let occ = self.occupied();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let queens = self.by_role(Role::Queen);
+        let rq = theirs & (self.by_role(Role::Rook) | queens);
+        let bq = theirs & (self.by_role(Role::Bishop) | queens);
 
         // King moves: the king must not stand on an attacked square once it has moved,
         // so attacks are judged with the king lifted off the board. Pawn and king
@@ -209,7 +331,7 @@ impl Board {
         }
         sink.normal(king, king_targets);
 
-        if checkers.more_than_one() {
+        if checkers.more_than_one() || sink.done() {
             return;
         }
         match checkers.first() {
@@ -265,6 +387,9 @@ impl Board {
         for sq in self.pieces(us, Role::Knight) - pinned {
             sink.normal(sq, attacks::knight_attacks(sq) & target_mask);
         }
+        if sink.done() {
+            return;
+        }
         let bq = self.pieces(us, Role::Bishop) | self.pieces(us, Role::Queen);
         for sq in bq {
             sink.normal(
@@ -272,12 +397,18 @@ impl Board {
                 attacks::bishop_attacks(sq, occ) & target_mask & pin_line(sq),
             );
         }
+        if sink.done() {
+            return;
+        }
         let rq = self.pieces(us, Role::Rook) | self.pieces(us, Role::Queen);
         for sq in rq {
             sink.normal(
                 sq,
                 attacks::rook_attacks(sq, occ) & target_mask & pin_line(sq),
             );
+        }
+        if sink.done() {
+            return;
         }
         if king.is_none() {
             for sq in self.pieces(us, Role::King) {
@@ -424,6 +555,28 @@ impl Board {
         list
     }
 
+    /// The legal moves that capture an enemy piece (en passant included; castling,
+    /// which Chess960 writes as the king taking its own rook, is not one); checked
+    /// against the list in engine/tests/properties.rs.
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_captures_with(self.king_safety(), &mut list);
+        list
+    }
+
+    /// Generates [`Board::legal_captures`] into `sink`, given the position's
+    /// [`Board::king_safety`].
+    pub fn generate_captures_with<S: MoveSink>(&self, safety: Option<KingSafety>, sink: &mut S) {
+        let theirs = self.by_color(self.turn().other());
+        self.generate_with(
+            safety,
+            &mut Captures {
+                inner: sink,
+                theirs,
+            },
+        );
+    }
+
     /// The number of legal moves (no list is built).
     pub fn count_legal_moves(&self) -> u64 {
         let mut c = MoveCounter(0);
@@ -433,8 +586,37 @@ impl Board {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
+        self.has_legal_moves_with(self.king_safety())
+    }
+
+    /// [`Board::has_legal_moves`] with the position's [`Board::king_safety`]. Out of
+    /// check, a single step of a pawn or a knight's, bishop's, rook's or queen's move
+    /// that no pin holds back is legal whatever else stands on the board, which settles most positions before the
+    /// generator runs (checked against the list at every position of
+    /// engine/tests/properties.rs).
+    pub fn has_legal_moves_with(&self, safety: Option<KingSafety>) -> bool {
+        if let Some(k) = safety.filter(|k| k.checkers.is_empty()) {
+            let us = self.turn();
+            let free = self.by_color(us) - k.pinned;
+            let pawns = self.pieces(us, Role::Pawn) & free;
+            if (pawns.forward(us) - self.occupied()).any() {
+                return true;
+            }
+            let ours = self.by_color(us);
+            let occ = self.occupied();
+            let queens = self.pieces(us, Role::Queen);
+            if (self.pieces(us, Role::Knight) & free)
+                .any_square(|sq| (attacks::knight_attacks(sq) - ours).any())
+                || ((self.pieces(us, Role::Rook) | queens) & free)
+                    .any_square(|sq| (attacks::rook_attacks(sq, occ) - ours).any())
+                || ((self.pieces(us, Role::Bishop) | queens) & free)
+                    .any_square(|sq| (attacks::bishop_attacks(sq, occ) - ours).any())
+            {
+                return true;
+            }
+        }
         let mut a = AnyMove(false);
-        self.generate(&mut a);
+        self.generate_with(safety, &mut a);
         a.0
     }
 

@@ -4,7 +4,8 @@
 //! - the legal move set equals that of a slow, obviously-correct reference generator
 //!   written here (plain ray walks on a mailbox, castling in Chess960 form, en passant,
 //!   then "own king not attacked after playing it on a copy");
-//! - `count_legal_moves`, `has_legal_moves` and `is_legal` agree with the list;
+//! - `count_legal_moves`, `has_legal_moves`, `legal_captures` and `is_legal` agree
+//!   with the list;
 //! - make then unmake restores the position (`==`) and its key exactly;
 //! - the incremental key equals `compute_key()` and `is_consistent()` holds;
 //! - FEN (and Shredder-FEN) round-trips.
@@ -98,6 +99,15 @@ fn check_position(b: &Board, rng: &mut Pcg64Mcg) -> Vec<Move> {
     assert_eq!(a.len(), ours.len(), "duplicate moves at {fen}");
     assert_eq!(b.count_legal_moves(), ours.len() as u64, "{fen}");
     assert_eq!(b.has_legal_moves(), !ours.is_empty(), "{fen}");
+    let theirs = b.by_color(b.turn().other());
+    let captures = ours.iter().copied().filter(|m| {
+        m.kind() == MoveKind::EnPassant || (m.kind() != MoveKind::Castle && theirs.contains(m.to()))
+    });
+    assert_eq!(
+        sorted_codes(b.legal_captures().iter().copied()),
+        sorted_codes(captures),
+        "legal_captures at {fen}"
+    );
     for &m in &ours {
         assert!(b.is_legal(m), "{fen}: is_legal({m:?})");
     }

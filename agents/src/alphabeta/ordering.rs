@@ -26,7 +26,8 @@ pub(super) fn is_quiet(score: i32) -> bool {
 }
 
 impl<G: Game> AlphaBeta<G> {
-    /// Fills `bufs[ply]` with the legal actions, best first.
+    /// Fills `bufs[ply]` with the legal actions and their ordering scores, in the
+    /// game's order: a caller takes them best first with [`pick`] (or sorts them).
     pub(super) fn order_with(
         &mut self,
         g: &mut G,
@@ -57,7 +58,6 @@ impl<G: Game> AlphaBeta<G> {
             };
             buf.push((a, s));
         }
-        buf.sort_by_key(|c| std::cmp::Reverse(c.1));
         self.bufs[ply] = buf;
     }
 
@@ -86,6 +86,21 @@ impl<G: Game> AlphaBeta<G> {
     }
 }
 
+/// Brings the best-scored of `moves[i..]` to place `i` and keeps the others in their
+/// order, so taking moves by `pick` gives a stable sort's order (best first, ties in the
+/// game's order) while a node cut off after a few moves never sorts the rest; test
+/// `picking_gives_the_stable_sort_order`.
+#[inline]
+pub(super) fn pick<A>(moves: &mut [(A, i32)], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].1 > moves[best].1 {
+            best = j;
+        }
+    }
+    moves[i..=best].rotate_right(1);
+}
+
 /// A 12-bit index of an action for the history table: from/to squares where the game
 /// names the move ([`Game::action_move`]), a hash otherwise.
 #[inline]
@@ -106,6 +121,32 @@ impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick;
+
+    #[test]
+    fn picking_gives_the_stable_sort_order() {
+        let mut seed = 7u64;
+        for len in 0..40 {
+            let mut moves: Vec<(usize, i32)> = (0..len)
+                .map(|k| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (k, (seed >> 60) as i32 - 8)
+                })
+                .collect();
+            let mut sorted = moves.clone();
+            sorted.sort_by_key(|c| std::cmp::Reverse(c.1));
+            for i in 0..moves.len() {
+                pick(&mut moves, i);
+            }
+            assert_eq!(moves, sorted, "length {len}");
         }
     }
 }

@@ -51,8 +51,8 @@
 //! `adaptive_reductions_follow_the_board_check_fact`.
 
 use super::evals::{EvalCache, EVAL_CACHE_BITS};
-use super::ordering::{is_quiet, KILLER_BASE};
-use super::see::see;
+use super::ordering::{is_quiet, pick, KILLER_BASE};
+use super::see::loses_material;
 use super::tt::{Bound, Tt};
 use super::{AlphaBetaConfig, SearchInfo, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::common::{action_move, capture_score};
@@ -428,7 +428,8 @@ impl<G: Game> AlphaBeta<G> {
         let key = g.state_key();
         let tt_move = self.tt.probe(key).and_then(|e| e.best);
         self.order_with(g, me, 0, tt_move);
-        let moves = std::mem::take(&mut self.bufs[0]);
+        let mut moves = std::mem::take(&mut self.bufs[0]);
+        moves.sort_by_key(|c| std::cmp::Reverse(c.1));
         let alpha0 = alpha;
         let mut best = None;
         let mut best_score = -INF;
@@ -692,7 +693,7 @@ impl<G: Game> AlphaBeta<G> {
             depth -= 1;
         }
         self.order_with(g, me, ply, tt_move);
-        let moves = std::mem::take(&mut self.bufs[ply]);
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
         let mut quiets = std::mem::take(&mut self.quiets[ply]);
         quiets.clear();
         let mut best = -INF;
@@ -704,7 +705,9 @@ impl<G: Game> AlphaBeta<G> {
             && self.futile
             && self.static_eval(g, me) + FUTILITY_MARGIN[depth.clamp(0, 3) as usize] <= alpha;
         let mut late_searched = 0;
-        for (i, &(a, score)) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            pick(&mut moves, i);
+            let (a, score) = moves[i];
             let quiet = score < KILLER_BASE;
             g.apply(a);
             if quiet && shallow && best_move.is_some() && best > -MATE_BOUND {
@@ -810,7 +813,11 @@ impl<G: Game> AlphaBeta<G> {
             return stand;
         }
         alpha = alpha.max(stand);
-        g.legal_actions(me, &mut self.scratch);
+        // Out of check only captures are searched: the game lists them where it can
+        // (orthodox chess), else they are picked out of every legal action below.
+        if evading || !g.legal_captures(me, &mut self.scratch) {
+            g.legal_actions(me, &mut self.scratch);
+        }
         let mut caps = std::mem::take(&mut self.bufs[ply]);
         caps.clear();
         for i in 0..self.scratch.len() {
@@ -870,7 +877,7 @@ impl<G: Game> AlphaBeta<G> {
         let Some(m) = action_move(g, a) else {
             return false;
         };
-        g.board().is_some_and(|b| see(b, m) < 0)
+        g.board().is_some_and(|b| loses_material(b, m))
     }
 
     /// A capture the quiescence search skips: it loses material by static exchange, or
@@ -888,7 +895,7 @@ impl<G: Game> AlphaBeta<G> {
                 return true;
             }
         }
-        see(b, m) < 0
+        loses_material(b, m)
     }
 }
 

@@ -35,6 +35,20 @@ pub fn see(b: &Board, m: Move) -> i32 {
     exchange(b, m, false)
 }
 
+/// Whether `m` loses material by exchange (`see(b, m) < 0`), without the exchange
+/// where the piece taken is worth at least the piece taking it: the opponent's best
+/// answer wins at most the taker back, so such a capture never loses (test
+/// `loses_material_is_the_sign_of_see`).
+#[inline]
+pub fn loses_material(b: &Board, m: Move) -> bool {
+    if let (Some(victim), Some(mover)) = (b.captured_piece(m), b.piece_at(m.from())) {
+        if value(victim.role) >= value(mover.role) {
+            return false;
+        }
+    }
+    see(b, m) < 0
+}
+
 /// The swap algorithm; with `stop_when_settled` it stops once the sign can no longer
 /// change (the usual shortcut, kept for the test that compares signs).
 fn exchange(b: &Board, m: Move, stop_when_settled: bool) -> i32 {
@@ -146,14 +160,10 @@ mod tests {
         );
     }
 
-    /// The early-stopping swap (the version that played generation 3's rating games)
-    /// must give the exact value's sign, over every move of positions from seeded random
-    /// games: the search reads only the sign.
-    #[test]
-    fn see_sign_is_the_early_stopping_versions() {
+    /// Calls `f` with every legal move of every position of 200 seeded random games.
+    fn every_move_of_random_games(seed: u64, mut f: impl FnMut(&Board, Move)) {
         use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(36);
-        let mut checked = 0;
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
         for _ in 0..200 {
             let mut b = Board::startpos();
             for _ in 0..rng.gen_range(0..120) {
@@ -161,15 +171,42 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                for &m in moves.iter().filter(|m| m.kind() != MoveKind::Castle) {
-                    assert_eq!(see(&b, m).signum(), exchange(&b, m, true).signum(), "{m:?}");
-                    checked += 1;
+                for &m in moves.iter() {
+                    f(&b, m);
                 }
                 let m = moves.as_slice()[rng.gen_range(0..moves.len())];
                 b.make(m);
             }
         }
+    }
+
+    /// The early-stopping swap (the version that played generation 3's rating games)
+    /// must give the exact value's sign, over every move of positions from seeded random
+    /// games: the search reads only the sign.
+    #[test]
+    fn see_sign_is_the_early_stopping_versions() {
+        let mut checked = 0;
+        every_move_of_random_games(36, |b, m| {
+            if m.kind() != MoveKind::Castle {
+                assert_eq!(see(b, m).signum(), exchange(b, m, true).signum(), "{m:?}");
+                checked += 1;
+            }
+        });
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// The shortcut answers as SEE's sign does, on moves where it applies (the count
+    /// shows it is exercised) and elsewhere.
+    #[test]
+    fn loses_material_is_the_sign_of_see() {
+        let mut shortcut = 0;
+        every_move_of_random_games(37, |b, m| {
+            assert_eq!(loses_material(b, m), see(b, m) < 0, "{m:?}");
+            let taken = b.captured_piece(m).map(|p| value(p.role));
+            let taker = b.piece_at(m.from()).map(|p| value(p.role));
+            shortcut += usize::from(taken.is_some() && taken >= taker);
+        });
+        assert!(shortcut > 1_000, "{shortcut}");
     }
 
     #[test]

@@ -11,6 +11,42 @@ use super::{joint_notation, replay, ChanceMode, Dynamics, Game, GameFacts, Turn,
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
+/// Where `g` lists its captures, they are the legal `actions` that take an enemy piece
+/// (the move the action names, or the board's last move after it).
+fn check_captures<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
+    let mut listed = Vec::new();
+    if !g.legal_captures(seat, &mut listed) {
+        return;
+    }
+    let mut expected = Vec::new();
+    for &a in actions {
+        let Some(m) = g.action_move(a).or_else(|| {
+            g.apply(a);
+            let m = g.board().and_then(|b| b.last_move());
+            g.undo();
+            m
+        }) else {
+            continue;
+        };
+        let Some(b) = g.board() else {
+            continue;
+        };
+        if b.captured_piece(m).is_some_and(|p| p.color != b.turn()) {
+            expected.push(a);
+        }
+    }
+    let fmt = |v: &[G::Action]| -> Vec<String> {
+        let mut v: Vec<String> = v.iter().map(|&a| g.action_notation(a)).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        fmt(&listed),
+        fmt(&expected),
+        "legal_captures differs from the captures among the legal actions"
+    );
+}
+
 /// Plays `games` random games from `start` (seeded by `seed`) and asserts the contract:
 /// - actions are legal and their notation parses back to the same action;
 /// - chance probabilities are positive and sum to one;
@@ -28,7 +64,9 @@ use rand_pcg::Pcg64;
 ///   claim `board_check`, the board's side to move is the seat's colour and no legal
 ///   move hands the turn to the same colour or leaves the mover's king attacked;
 ///   `apply_null` passes only where the facts declare `null_move`, and `undo_null`
-///   restores the state.
+///   restores the state;
+/// - where the game lists its captures ([`Game::legal_captures`]), the list is exactly
+///   the legal actions whose orthodox move takes an enemy piece on the board.
 ///
 /// Panics with a message naming the broken rule.
 pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
@@ -127,6 +165,7 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                         check_board_check(&mut g, seat, &actions);
                     }
                     check_null_move(&mut g, &facts);
+                    check_captures(&mut g, seat, &actions);
                     apply_and_check_undo(&mut g, |g| g.apply(a));
                 }
                 Turn::Simultaneous => {

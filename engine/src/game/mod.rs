@@ -401,6 +401,18 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// Appends to `out` (cleared first) the legal actions of `seat` that capture an
+    /// enemy piece on the [`board`](Game::board) (en passant included, quiet promotions
+    /// and castling not), exactly those of [`legal_actions`](Game::legal_actions) a
+    /// quiescence search keeps, and returns true; the default returns false, and the
+    /// searcher then filters the full list. A game overrides it only where it can list
+    /// captures more cheaply than all moves (orthodox chess); the conformance test
+    /// checks the list against the legal actions at every seat node it visits.
+    fn legal_captures(&self, seat: Seat, out: &mut Vec<Self::Action>) -> bool {
+        let _ = (seat, out);
+        false
+    }
+
     /// Features of the position for learning piece values (`chesslab values`): stable
     /// names with numbers from seat 0's side (seat 0 minus seat 1). The default is the
     /// difference in pawns, knights, bishops, rooks and queens on [`board`](Game::board)

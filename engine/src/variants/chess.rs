@@ -11,7 +11,8 @@ use crate::game::{
     two_seat_returns, validate_ply_cap, Game, GameError, GameFacts, GameResult, InvalidParams,
     Seat, Turn, VariantParams,
 };
-use crate::moves::{Move, MoveList};
+use crate::movegen::{KingSafety, VecSink};
+use crate::moves::Move;
 use crate::square::{Color, Role};
 use crate::variants::outcome_result;
 use serde::{Deserialize, Serialize};
@@ -69,13 +70,19 @@ pub struct Chess {
     status: Status,
 }
 
-/// What the side to move can do in the current position. Every caller of `apply` asks
-/// `turn`, `result` or `legal_actions` next, and each needs the legal moves, so `apply`
-/// generates them once, in place. `undo` only marks them stale: search undoes a move and
-/// applies the next one without asking, and a stale status is worked out on demand.
-#[derive(Clone)]
+/// Whether the side to move has a move, and the automatic draw, of the current
+/// position. Every caller of `apply` asks `turn` or `result` next, and each needs both,
+/// so `apply` works them out once, in place; the list of moves is generated only when
+/// asked for (`legal_actions`), since a search returns from most nodes (a cut-off by the
+/// table, a standing pat) without it, and "has a move" stops at the first one found.
+/// `undo` only marks the status stale: search undoes a move and applies the next one
+/// without asking, and a stale status is worked out on demand.
+/// The king's checkers and pins, which "has a move" needs first, are kept for the
+/// generator, so a caller that lists the moves after all (a playout) pays for them once.
+#[derive(Clone, Debug)]
 struct Status {
-    moves: MoveList,
+    safety: Option<KingSafety>,
+    has_moves: bool,
     draw: Option<Termination>,
     fresh: bool,
 }
@@ -83,20 +90,11 @@ struct Status {
 impl Status {
     fn stale() -> Status {
         Status {
-            moves: MoveList::new(),
+            safety: None,
+            has_moves: false,
             draw: None,
             fresh: false,
         }
-    }
-}
-
-impl std::fmt::Debug for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Status")
-            .field("moves", &self.moves.len())
-            .field("draw", &self.draw)
-            .field("fresh", &self.fresh)
-            .finish()
     }
 }
 
@@ -122,26 +120,49 @@ impl Chess {
     }
 
     fn refresh(&mut self) {
-        self.status.moves.clear();
-        self.board.generate(&mut self.status.moves);
-        self.status.draw = self.board.automatic_draw();
-        self.status.fresh = true;
+        let safety = self.board.king_safety();
+        self.status = Status {
+            safety,
+            has_moves: self.board.has_legal_moves_with(safety),
+            draw: self.board.automatic_draw(),
+            fresh: true,
+        };
     }
 
-    /// Calls `f` with the legal moves and the automatic draw of the position.
+    /// Whether the side to move has a legal move, and the automatic draw.
     #[inline]
-    fn with_status<R>(&self, f: impl FnOnce(&MoveList, Option<Termination>) -> R) -> R {
+    fn status(&self) -> (bool, Option<Termination>) {
         if self.status.fresh {
-            f(&self.status.moves, self.status.draw)
+            (self.status.has_moves, self.status.draw)
         } else {
-            f(&self.board.legal_moves(), self.board.automatic_draw())
+            (self.board.has_legal_moves(), self.board.automatic_draw())
+        }
+    }
+
+    /// The king's checkers and pins (what the generator needs first).
+    #[inline]
+    fn safety(&self) -> Option<KingSafety> {
+        if self.status.fresh {
+            self.status.safety
+        } else {
+            self.board.king_safety()
+        }
+    }
+
+    /// The automatic draw alone (what `legal_actions` needs).
+    #[inline]
+    fn draw(&self) -> Option<Termination> {
+        if self.status.fresh {
+            self.status.draw
+        } else {
+            self.board.automatic_draw()
         }
     }
 
     /// The FIDE outcome (as `Board::outcome`), from the cached status.
     fn outcome(&self) -> Option<Outcome> {
-        let (no_moves, draw) = self.with_status(|moves, draw| (moves.is_empty(), draw));
-        if no_moves {
+        let (has_moves, draw) = self.status();
+        if !has_moves {
             let checked = self.board.in_check();
             return Some(Outcome {
                 winner: checked.then(|| self.board.turn().other()),
@@ -161,6 +182,33 @@ impl Chess {
     #[inline]
     pub fn board_ref(&self) -> &Board {
         &self.board
+    }
+
+    /// Whether `seat` has moves to list: the game has started, it is that seat's turn
+    /// and the game has not ended by the cap or an automatic draw (no moves at all is
+    /// found by the generator itself).
+    fn may_move(&self, seat: Seat) -> bool {
+        !self.awaiting_start
+            && seat == self.board.turn().index()
+            && !self.cap_reached()
+            && self.draw().is_none()
+    }
+
+    /// The legal moves of `seat` (or only its captures) as actions, into `out`.
+    fn list_moves(&self, seat: Seat, out: &mut Vec<ChessAction>, captures_only: bool) {
+        out.clear();
+        if !self.may_move(seat) {
+            return;
+        }
+        let mut sink = VecSink {
+            out,
+            wrap: ChessAction::Move,
+        };
+        if captures_only {
+            self.board.generate_captures_with(self.safety(), &mut sink);
+        } else {
+            self.board.generate_with(self.safety(), &mut sink);
+        }
     }
 
     fn cap_reached(&self) -> bool {
@@ -256,15 +304,12 @@ impl Game for Chess {
     }
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<ChessAction>) {
-        out.clear();
-        if self.awaiting_start || seat != self.board.turn().index() || self.cap_reached() {
-            return;
-        }
-        self.with_status(|moves, draw| {
-            if draw.is_none() {
-                out.extend(moves.iter().map(|&m| ChessAction::Move(m)));
-            }
-        });
+        self.list_moves(seat, out, false);
+    }
+
+    fn legal_captures(&self, seat: Seat, out: &mut Vec<ChessAction>) -> bool {
+        self.list_moves(seat, out, true);
+        true
     }
 
     fn chance_outcomes(&self, out: &mut Vec<(ChessAction, f64)>) {
