@@ -41,6 +41,177 @@ pub const SCALE: &str =
 /// Measured agents, newest generation first, strongest first within one
 /// (`results/strength/README.md`).
 pub const MEASURED: &[Measured] = &[
+    // Generation 6 (generation 4's search and evaluation, about 1.5 times faster in
+    // orthodox chess with the same tree at every depth and node budget), rated
+    // 2026-12-06: results/strength/epoch-6 (`rate.md` there, 3900 games): the runs of
+    // players that search by time played again by generation 6 (the SF2000 and SF1800
+    // matches, `families-2`), with epoch-4's depth- and iteration-budget runs, whose
+    // games generation 6 plays move for move (epoch-6/pimc-d2 equals epoch-4/pimc-d2).
+    Measured {
+        spec: "alphabeta:time_ms=100",
+        epoch: 6,
+        elo: 2211.0,
+        low: 2085.0,
+        high: 2456.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=3",
+        epoch: 6,
+        elo: 1689.0,
+        low: 1627.0,
+        high: 1787.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=4",
+        epoch: 6,
+        elo: 1686.0,
+        low: 1565.0,
+        high: 1813.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=3,eval=results/strength/search/classic.toml",
+        epoch: 6,
+        elo: 1480.0,
+        low: 1414.0,
+        high: 1552.0,
+    },
+    Measured {
+        spec: "pimc:search=alphabeta,depth=2,quiescence=true,worlds=6",
+        epoch: 6,
+        elo: 1437.0,
+        low: 1365.0,
+        high: 1519.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=2",
+        epoch: 6,
+        elo: 1401.0,
+        low: 1337.0,
+        high: 1462.0,
+    },
+    Measured {
+        spec: "pimc:search=alphabeta,worlds=2,time_ms=25",
+        epoch: 6,
+        elo: 1382.0,
+        low: 1271.0,
+        high: 1509.0,
+    },
+    Measured {
+        spec: "expectimax:depth=3,order=true,quiescence=true",
+        epoch: 6,
+        elo: 1328.0,
+        low: 1232.0,
+        high: 1457.0,
+    },
+    Measured {
+        spec: "alphabeta:depth=1",
+        epoch: 6,
+        elo: 1088.0,
+        low: 1018.0,
+        high: 1157.0,
+    },
+    Measured {
+        spec: "expectimax:depth=3",
+        epoch: 6,
+        elo: 979.0,
+        low: 877.0,
+        high: 1092.0,
+    },
+    Measured {
+        spec: "pimc:search=alphabeta,worlds=10,time_ms=25",
+        epoch: 6,
+        elo: 933.0,
+        low: 825.0,
+        high: 1041.0,
+    },
+    // Not a separate measurement: the prophecy hint is 0 in orthodox chess
+    // (`Game::eval_hint`), so at orthodox chess this is the player of the row above.
+    Measured {
+        spec: "pimc:search=alphabeta,eval.hint=1,worlds=10,time_ms=25",
+        epoch: 6,
+        elo: 933.0,
+        low: 825.0,
+        high: 1041.0,
+    },
+    // Carried over from generation 1, not measured again: no generation changed UCT or
+    // the evaluation its cut-off uses (`EvalWeights::default`, the original one).
+    Measured {
+        spec: "mcts:iters=20000,cutoff=16,rollout=heavy",
+        epoch: 6,
+        elo: 863.0,
+        low: 611.0,
+        high: 996.0,
+    },
+    Measured {
+        spec: "expectimax:depth=2",
+        epoch: 6,
+        elo: 616.0,
+        low: 445.0,
+        high: 737.0,
+    },
+    Measured {
+        spec: "ismcts:time_ms=25",
+        epoch: 6,
+        elo: 314.0,
+        low: 84.0,
+        high: 447.0,
+    },
+    Measured {
+        spec: "ismcts:iters=1000,cutoff=8",
+        epoch: 6,
+        elo: 85.0,
+        low: -183.0,
+        high: 266.0,
+    },
+    Measured {
+        spec: "expectimax:depth=1",
+        epoch: 6,
+        elo: -145.0,
+        low: -395.0,
+        high: 32.0,
+    },
+    Measured {
+        spec: "greedy",
+        epoch: 6,
+        elo: -174.0,
+        low: -435.0,
+        high: -2.0,
+    },
+    Measured {
+        spec: "ismcts:iters=200,cutoff=8",
+        epoch: 6,
+        elo: -216.0,
+        low: -471.0,
+        high: -40.0,
+    },
+    Measured {
+        spec: "pimc:iters=50,worlds=8,cutoff=8",
+        epoch: 6,
+        elo: -242.0,
+        low: -506.0,
+        high: -78.0,
+    },
+    Measured {
+        spec: "ismcts:iters=100,cutoff=8",
+        epoch: 6,
+        elo: -303.0,
+        low: -569.0,
+        high: -133.0,
+    },
+    Measured {
+        spec: "smmcts:iters=100,cutoff=10",
+        epoch: 6,
+        elo: -309.0,
+        low: -576.0,
+        high: -135.0,
+    },
+    Measured {
+        spec: "mcts:iters=200",
+        epoch: 6,
+        elo: -357.0,
+        low: -616.0,
+        high: -182.0,
+    },
     // Generation 4 (the fitted piece-square tables of agents/data/eval/orthodox.toml are
     // the search's evaluation in orthodox chess and Chess960), rated 2026-12-03 on an
     // otherwise idle machine, release build: results/strength/epoch-4 (`rate.md` there,
