@@ -711,7 +711,7 @@ mod tests {
         assert!(lookup("alphabeta:depth=5").is_none());
         assert!(lookup("mcts:iters=100").is_none());
         assert!(lookup("smmcts:iters=100,cutoff=10").is_some());
-        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1401 [1344, 1454]*");
+        assert_eq!(cell("alphabeta:depth=2,noise=10"), "1401 [1337, 1462]*");
         assert!(lookup("mcts:rollout=heavy,iters=20000,cutoff=16").is_some());
         assert_eq!(cell("random"), "—");
     }
