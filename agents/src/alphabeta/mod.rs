@@ -16,7 +16,8 @@
 //!   `eval=FILE` is given: in orthodox chess and Chess960 (`GameFacts::orthodox_positions`)
 //!   the piece-square tables fitted to Stockfish's scores
 //!   (agents/data/eval/orthodox.toml, generation 4: 52.3%, 45.8% and, with the opt-in
-//!   reductions, 44.0% in three 200-game matches against SF2000 at 100 ms), in every
+//!   reductions, 44.0% in three 200-game matches against SF2000 at 100 ms; generation 6,
+//!   the same search 1.5 times faster: 56.5%, results/strength/epoch-6), in every
 //!   other game with a board the hand-set ones
 //!   (agents/data/eval/chess.toml: variants' positions are not the ones fitted, and
 //!   their kept runs keep their meaning). `eval.*` keys apply on top of either.
