@@ -591,19 +591,19 @@ impl Board {
 
     /// [`Board::has_legal_moves`] with the position's [`Board::king_safety`]. Out of
     /// check, a single step of a pawn or a knight's, bishop's, rook's or queen's move
-    /// that no pin holds back is legal whatever else stands on the board, which settles most positions before the
-    /// generator runs (checked against the list at every position of
-    /// engine/tests/properties.rs).
+    /// that no pin holds back is legal whatever else stands on the board, which settles
+    /// most positions before the generator runs (checked against the list at every
+    /// position of engine/tests/properties.rs).
     pub fn has_legal_moves_with(&self, safety: Option<KingSafety>) -> bool {
         if let Some(k) = safety.filter(|k| k.checkers.is_empty()) {
             let us = self.turn();
-            let free = self.by_color(us) - k.pinned;
-            let pawns = self.pieces(us, Role::Pawn) & free;
-            if (pawns.forward(us) - self.occupied()).any() {
-                return true;
-            }
             let ours = self.by_color(us);
             let occ = self.occupied();
+            let free = ours - k.pinned;
+            let pawns = self.pieces(us, Role::Pawn) & free;
+            if (pawns.forward(us) - occ).any() {
+                return true;
+            }
             let queens = self.pieces(us, Role::Queen);
             if (self.pieces(us, Role::Knight) & free)
                 .any_square(|sq| (attacks::knight_attacks(sq) - ours).any())

@@ -77,6 +77,7 @@ pub struct Chess {
 /// table, a standing pat) without it, and "has a move" stops at the first one found.
 /// `undo` only marks the status stale: search undoes a move and applies the next one
 /// without asking, and a stale status is worked out on demand.
+///
 /// The king's checkers and pins, which "has a move" needs first, are kept for the
 /// generator, so a caller that lists the moves after all (a playout) pays for them once.
 #[derive(Clone, Debug)]
