@@ -88,6 +88,12 @@ pub use spec::{AgentError, Spec};
 /// for one commit (2e8ea2d), whose runs (results/strength/search/reductions) record
 /// `agents_epoch` 5; so the next real generation is 6, that no report ever quotes its
 /// ratings for those games.
+/// Nor for the tables a finished searcher leaves to the next one on its thread
+/// (2026-12-06, `alphabeta::spare`): a reused table is emptied by its stamp, so the tree
+/// is the same at every budget (test `alphabeta_reused_tables_change_no_tree`), and a
+/// searcher's time starts once its tables are ready (`time_ms`, PIMC's share per world),
+/// so only the time between searches shrank (a new 6 MiB table took about 2 ms; a clock
+/// player pays it at most once a game).
 pub const EPOCH: u32 = 6;
 
 /// A decision maker for games of type `G`.

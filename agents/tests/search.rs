@@ -318,6 +318,42 @@ fn assert_same_tree<G: Game>(g: &G, cfg: &AlphaBetaConfig) {
     assert_eq!(on.root_scores(g, None), off.root_scores(g, None), "{what}");
 }
 
+/// A searcher built where a finished one left its tables (`alphabeta::spare`: on the
+/// same thread) searches the tree a searcher with new tables searches: here the second
+/// position is a child of the first, so an entry of the first search that survived would
+/// change the second's tree.
+#[test]
+fn alphabeta_reused_tables_change_no_tree() {
+    let cfg = AlphaBetaConfig {
+        depth: 5,
+        ..Default::default()
+    };
+    for fen in POSITIONS {
+        let parent = chess(fen);
+        let mut child = parent.clone();
+        let Turn::Seat(s) = child.turn() else {
+            continue;
+        };
+        let mut moves = Vec::new();
+        child.legal_actions(s, &mut moves);
+        child.apply(moves[0]);
+        let search = |g: &Chess| {
+            let mut ab = AlphaBeta::<Chess>::new(cfg.clone());
+            (ab.search(g), ab.info, ab.root_scores(g, None))
+        };
+        let fresh = std::thread::scope(|t| t.spawn(|| search(&child)).join().unwrap());
+        let reused = std::thread::scope(|t| {
+            t.spawn(|| {
+                search(&parent);
+                search(&child)
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(fresh, reused, "{fen}");
+    }
+}
+
 #[test]
 fn alphabeta_eval_cache_changes_no_tree() {
     use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};

@@ -9,7 +9,9 @@
 //! trusts the 64-bit state key as the transposition table does (`Game::state_key` is a
 //! hash of the full state). Slots carry the stamp of the search that wrote them and a
 //! new search takes a new stamp, so nothing survives into a search whose evaluator or
-//! teams may differ (the config is public) and no search pays for clearing the table.
+//! teams may differ (the config is public) and no search pays for clearing the table
+//! (nor a new searcher: it takes the cache a finished one left on its thread,
+//! [`super::spare`]).
 //! A slot is overwritten by whatever lands on it last. Tests: `evals::tests` below, and
 //! `alphabeta_eval_cache_changes_no_tree` (agents/tests/search.rs).
 
@@ -33,11 +35,26 @@ pub(super) struct EvalCache {
 }
 
 impl EvalCache {
+    /// An empty cache of `2^bits` slots: a spare one of that size from this thread if
+    /// there is one ([`super::spare`]), else a new one.
     pub fn new(bits: u32) -> Self {
-        EvalCache {
-            slots: vec![Slot::default(); 1usize << bits],
-            stamp: 1,
+        let n = 1usize << bits;
+        match super::spare::take::<Self>(|c| c.slots.len() == n) {
+            Some(mut c) => {
+                c.new_search();
+                c
+            }
+            None => EvalCache {
+                slots: vec![Slot::default(); n],
+                stamp: 1,
+            },
         }
+    }
+
+    /// Where the slots are (tests: which table a searcher holds).
+    #[cfg(test)]
+    pub fn slots_ptr(&self) -> *const u8 {
+        self.slots.as_ptr().cast()
     }
 
     /// Forgets every score (without touching the slots unless the stamps wrap).

@@ -5,6 +5,7 @@
 //! search on captures and TT + MVV-LVA + killer + history move ordering,
 //! built on `apply`/`undo` (one clone of the state per decision). The files: [`search`]
 //! (the searcher), [`ordering`], [`tt`], [`evals`] (the cache of static evaluations),
+//! [`spare`] (tables handed from a finished searcher to the next),
 //! [`time`] (time per decision and the `tc=` clock); this one holds the config and the
 //! agent.
 //!
@@ -64,6 +65,7 @@ pub mod matrix;
 mod ordering;
 mod search;
 pub mod see;
+mod spare;
 pub mod time;
 mod tt;
 

@@ -140,6 +140,19 @@ pub struct AlphaBeta<G: Game> {
     pub info: SearchInfo,
 }
 
+/// The tables go to the next searcher on this thread ([`super::spare`]).
+impl<G: Game> Drop for AlphaBeta<G> {
+    fn drop(&mut self) {
+        let tt = std::mem::replace(&mut self.tt, Tt::none());
+        if tt.has_slots() {
+            super::spare::give(tt);
+        }
+        if let Some(evals) = self.evals.take() {
+            super::spare::give(evals);
+        }
+    }
+}
+
 impl<G: Game> AlphaBeta<G> {
     pub fn new(config: AlphaBetaConfig) -> Self {
         AlphaBeta {
@@ -914,4 +927,28 @@ fn lmr_reduction(depth: i32, index: usize) -> i32 {
         t
     });
     t[(depth as usize).min(63)][index.min(63)].max(1) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::variants::chess::{Chess, ChessParams};
+
+    #[test]
+    fn a_dropped_searcher_leaves_its_tables_to_the_next() {
+        let cfg = AlphaBetaConfig {
+            depth: 2,
+            ..Default::default()
+        };
+        let mut first = AlphaBeta::<Chess>::new(cfg.clone());
+        first.search(&Chess::new(&ChessParams::default()));
+        let (slots, evals) = (
+            first.tt.slots_ptr(),
+            first.evals.as_ref().unwrap().slots_ptr(),
+        );
+        drop(first);
+        let next = AlphaBeta::<Chess>::new(cfg);
+        assert_eq!(next.tt.slots_ptr(), slots);
+        assert_eq!(next.evals.as_ref().unwrap().slots_ptr(), evals);
+    }
 }
