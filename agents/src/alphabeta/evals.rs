@@ -39,16 +39,14 @@ impl EvalCache {
     /// there is one ([`super::spare`]), else a new one.
     pub fn new(bits: u32) -> Self {
         let n = 1usize << bits;
-        match super::spare::take::<Self>(|c| c.slots.len() == n) {
-            Some(mut c) => {
-                c.new_search();
-                c
-            }
-            None => EvalCache {
+        super::spare::take_or(
+            |c: &Self| c.slots.len() == n,
+            Self::new_search,
+            || EvalCache {
                 slots: vec![Slot::default(); n],
                 stamp: 1,
             },
-        }
+        )
     }
 
     /// Where the slots are (tests: which table a searcher holds).

@@ -24,7 +24,7 @@ thread_local! {
 }
 
 /// A waiting table of type `T` for which `fits` holds, if any.
-pub(super) fn take<T: 'static>(fits: impl Fn(&T) -> bool) -> Option<T> {
+fn take<T: 'static>(fits: impl Fn(&T) -> bool) -> Option<T> {
     SPARE
         .try_with(|s| {
             let mut s = s.borrow_mut();
@@ -35,6 +35,21 @@ pub(super) fn take<T: 'static>(fits: impl Fn(&T) -> bool) -> Option<T> {
         })
         .ok()
         .flatten()
+}
+
+/// A waiting table of type `T` for which `fits` holds, emptied by `empty`; else `make()`.
+pub(super) fn take_or<T: 'static>(
+    fits: impl Fn(&T) -> bool,
+    empty: impl FnOnce(&mut T),
+    make: impl FnOnce() -> T,
+) -> T {
+    match take(fits) {
+        Some(mut t) => {
+            empty(&mut t);
+            t
+        }
+        None => make(),
+    }
 }
 
 /// Leaves `table` for the next searcher on this thread (dropped instead while the

@@ -38,16 +38,14 @@ impl<A: Copy + 'static> Tt<A> {
     /// there is one ([`super::spare`]), else a new one.
     pub fn new(bits: u32) -> Self {
         let n = 1usize << bits;
-        match super::spare::take::<Self>(|t| t.slots.len() == n) {
-            Some(mut t) => {
-                t.clear();
-                t
-            }
-            None => Tt {
+        super::spare::take_or(
+            |t: &Self| t.slots.len() == n,
+            Self::clear,
+            || Tt {
                 slots: vec![None; n],
                 stamp: 1,
             },
-        }
+        )
     }
 
     /// A table with no slots, to stand in for one given away.
