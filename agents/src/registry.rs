@@ -602,16 +602,16 @@ mod tests {
 
     #[test]
     fn rule_readme_agents_table_matches_the_schemas() {
-        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
-        let text = std::fs::read_to_string(readme).expect("README.md");
+        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/guide/agents.md");
+        let text = std::fs::read_to_string(readme).expect("docs/guide/agents.md");
         // Only the Agents section: the Variants table also has rows named like agents
         // (`clairvoyant` is both a variant and its agent).
         let start = text
             .find("\n## Agents")
-            .expect("README has an Agents section");
+            .expect("docs/guide/agents.md has an Agents section");
         let section = &text[start + 1..];
         let end = section.find("\n## ").map_or(section.len(), |i| i + 1);
-        check_table(&section[..end], "", "README Agents table");
+        check_table(&section[..end], "", "docs/guide/agents.md Agents table");
     }
 
     #[test]

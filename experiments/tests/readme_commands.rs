@@ -1,5 +1,6 @@
-//! Every `chesslab` command the README shows (in its ```sh blocks) is checked (issue 39:
-//! README examples named files that did not exist).
+//! Every `chesslab` command the README and the guide pages (docs/guide/*.md) show (in
+//! their ```sh blocks) is checked (issue 39: README examples named files that did not
+//! exist; issue 68: the guide's commands too, and no example writes into kept results).
 //!
 //! Decision: each command is checked in two ways.
 //! - Always: its subcommand exists, every `--flag` it names is in that subcommand's
@@ -34,6 +35,10 @@ const CHECKED_ONLY: &[(&str, &str)] = &[
     (
         "verify results/",
         "replays every kept run (tests/results_replay.rs checks them)",
+    ),
+    (
+        "chesslab serve",
+        "starts the playtest board and runs until stopped (tests/serve_*.rs start it)",
     ),
     (
         "golf bench --book",
@@ -177,12 +182,63 @@ fn inputs(w: &[String]) -> Vec<String> {
     out
 }
 
+/// The documents whose commands are checked: the README, then every guide page.
+fn documents(root: &Path) -> Vec<PathBuf> {
+    let mut docs = vec![root.join("README.md")];
+    let mut guide: Vec<PathBuf> = std::fs::read_dir(root.join("docs/guide"))
+        .expect("docs/guide")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    guide.sort();
+    assert!(guide.len() >= 6, "only {} guide pages", guide.len());
+    docs.extend(guide);
+    docs
+}
+
 #[test]
-fn every_readme_command_names_real_flags_and_files_and_runs() {
+fn every_readme_and_guide_command_names_real_flags_and_files_and_runs() {
     let root = root();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let (mut found, mut ran) = (0, 0);
+    for doc in documents(&root) {
+        let (f, r) = check_document(&root, &doc);
+        found += f;
+        ran += r;
+    }
+    assert!(found >= 30, "only {found} commands found");
+    assert!(ran >= 15, "only {ran} commands ran");
+}
+
+/// Examples write into folders of their own, never into results/ (kept evidence that
+/// CI replays): every `--out` of a command meant to be run names another folder.
+#[test]
+fn no_example_writes_into_kept_results() {
+    let root = root();
+    for doc in documents(&root) {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for cmd in commands(&text) {
+            let w = words(&cmd);
+            let synopsis = cmd.contains('[') || cmd.contains('<') || cmd.contains("DIR");
+            if synopsis {
+                continue;
+            }
+            if let Some(i) = w.iter().position(|x| x == "--out") {
+                let out = w.get(i + 1).map(String::as_str).unwrap_or("");
+                assert!(
+                    !out.starts_with("results/") && !out.starts_with("./results/"),
+                    "{}: `{cmd}` writes into the kept results ({out}); use runs/ instead",
+                    doc.display()
+                );
+            }
+        }
+    }
+}
+
+/// Checks one document's commands; returns how many were found and how many ran.
+fn check_document(root: &Path, doc: &Path) -> (usize, usize) {
+    let doc_name = doc.strip_prefix(root).unwrap_or(doc).display().to_string();
+    let readme = std::fs::read_to_string(doc).unwrap();
     let cmds = commands(&readme);
-    assert!(cmds.len() >= 30, "only {} commands found", cmds.len());
     let tmp = tempfile::tempdir().unwrap();
     let mut produced: Vec<String> = Vec::new();
     let mut outs: Vec<(String, PathBuf)> = Vec::new();
@@ -196,7 +252,7 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
                 let name = flag.split('=').next().unwrap();
                 assert!(
                     h.contains(name),
-                    "README: `{cmd}`: {name} is not a flag of chesslab {}",
+                    "{doc_name}: `{cmd}`: {name} is not a flag of chesslab {}",
                     sub.join(" ")
                 );
             }
@@ -204,7 +260,7 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
         for f in inputs(&w) {
             assert!(
                 root.join(&f).exists() || produced.contains(&f),
-                "README: `{cmd}` names {f}, which is not in the repository"
+                "{doc_name}: `{cmd}` names {f}, which is not in the repository"
             );
         }
         if let Some(i) = w.iter().position(|x| x == ">") {
@@ -227,20 +283,20 @@ fn every_readme_command_names_real_flags_and_files_and_runs() {
             .collect();
         if !missing.is_empty() {
             common::skip::missing(
-                "every_readme_command_names_real_flags_and_files_and_runs",
+                "every_readme_and_guide_command_names_real_flags_and_files_and_runs",
                 &format!("{} (for `{cmd}`)", missing.join(", ")),
                 "scripts/install-test-tools",
                 "CHESSLAB_REQUIRE_ENGINES",
             );
             continue;
         }
-        run(&root, tmp.path(), n, &w, &produced, &outs, cmd);
+        run(root, tmp.path(), n, &w, &produced, &outs, cmd);
         ran += 1;
         if let Some(d) = out_dir {
             outs.push((d, tmp.path().join(format!("out{n}"))));
         }
     }
-    assert!(ran >= 15, "only {ran} README commands ran");
+    (cmds.len(), ran)
 }
 
 /// The outside programs a command's agents start (`uci:cmd=stockfish`, `ext:cmd=python3`).
@@ -319,7 +375,7 @@ fn run(
         .unwrap();
     assert!(
         o.status.success(),
-        "README: `{cmd}` failed (run as {args:?}):\n{}",
+        "`{cmd}` failed (run as {args:?}):\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
     if let Some(p) = stdout_to {
