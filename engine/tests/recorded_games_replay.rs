@@ -10,7 +10,7 @@ use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
 use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::fields;
 
 /// Every `games.csv` under `dir`.

@@ -11,7 +11,7 @@ use engine::variants::time::{TimeChess, TimeParams};
 use std::collections::HashMap;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::fields;
 
 /// The rows of a CSV file as maps from column name to field.

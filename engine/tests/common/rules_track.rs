@@ -13,7 +13,7 @@
 //! Included with `#[path = "common/rules_track.rs"] mod rules_track;` after `mailbox`.
 #![allow(dead_code)]
 
-use crate::mailbox::{
+use super::mailbox::{
     castle_dest, forward, step, Mailbox, BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS,
 };
 use engine::game::{Game, Turn};
