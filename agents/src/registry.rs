@@ -225,6 +225,8 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
 struct MctsOrIsMcts {
     uct: MctsAgent,
     ismcts: IsMctsAgent,
+    /// Whether the last decision went to ISMCTS (whose counts `search_stats` reports).
+    last_ismcts: bool,
 }
 
 impl MctsOrIsMcts {
@@ -233,6 +235,7 @@ impl MctsOrIsMcts {
         MctsOrIsMcts {
             ismcts: IsMctsAgent::from_parts(IsMode::So, config, rng, spec),
             uct,
+            last_ismcts: false,
         }
     }
 }
@@ -244,8 +247,22 @@ impl<G: Game> Agent<G> for MctsOrIsMcts {
 
     fn act(&mut self, game: &G, seat: engine::game::Seat, rng: &mut rand_pcg::Pcg64) -> G::Action {
         match fallback::mcts(game) {
-            Route::IsMcts => self.ismcts.act(game, seat, rng),
-            _ => self.uct.act(game, seat, rng),
+            Route::IsMcts => {
+                self.last_ismcts = true;
+                self.ismcts.act(game, seat, rng)
+            }
+            _ => {
+                self.last_ismcts = false;
+                self.uct.act(game, seat, rng)
+            }
+        }
+    }
+
+    fn search_stats(&self) -> Option<crate::SearchStats> {
+        if self.last_ismcts {
+            Agent::<G>::search_stats(&self.ismcts)
+        } else {
+            Agent::<G>::search_stats(&self.uct)
         }
     }
 }
@@ -339,6 +356,50 @@ mod tests {
     use engine::variants::chess::Chess;
     use engine::variants::crowded_house::CrowdedHouse;
     use engine::variants::masquerade::Masquerade;
+
+    /// Issue 68: a near-miss agent name or setting key is answered with the name meant,
+    /// for every agent's every key (the key with its last letter dropped), and a far one
+    /// with the list only.
+    #[test]
+    fn near_miss_agents_and_keys_are_suggested() {
+        for (spec, meant) in [
+            ("alphabet", "alphabeta"),
+            ("gredy", "greedy"),
+            ("ismtcs", "ismcts"),
+            ("Random", "random"),
+            ("alphabeta:dept=3", "depth"),
+            ("mcts:iter=5", "iters"),
+        ] {
+            let e = build::<Chess>(spec).err().expect(spec).to_string();
+            assert!(
+                e.contains(&format!("did you mean '{meant}'?")),
+                "{spec}: {e}"
+            );
+        }
+        // Outside programs need `cmd` first, and the variant's own agent its variant.
+        for name in names()
+            .into_iter()
+            .filter(|n| !EXTERNAL.contains(n) && *n != "clairvoyant")
+        {
+            let keys = schema(name).unwrap();
+            for s in &keys {
+                let typo = &s.key[..s.key.len() - 1];
+                if s.key.len() < 4 || s.key.contains('.') || keys.iter().any(|k| k.key == typo) {
+                    continue;
+                }
+                let e = build::<Chess>(&format!("{name}:{typo}=1"))
+                    .err()
+                    .expect(typo)
+                    .to_string();
+                assert!(
+                    e.contains(&format!("did you mean '{}'?", s.key)),
+                    "{name}:{typo}: {e}"
+                );
+            }
+        }
+        let e = build::<Chess>("nosuch").err().unwrap().to_string();
+        assert!(!e.contains("did you mean") && e.contains("known: "), "{e}");
+    }
 
     #[test]
     fn every_agent_builds_and_unknown_keys_are_named() {

@@ -14,7 +14,10 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum AgentError {
-    #[error("unknown agent '{0}' (known: {1})")]
+    #[error(
+        "unknown agent '{0}'{near} (known: {1})",
+        near = engine::suggest::did_you_mean(.0, .1.split(", "))
+    )]
     UnknownAgent(String, String),
     #[error("{}", unknown_key_text(agent, key, known))]
     UnknownKey {
@@ -59,7 +62,8 @@ fn unknown_key_text(agent: &str, key: &str, known: &str) -> String {
     if known.is_empty() {
         format!("agent '{agent}' has no settings (got '{key}')")
     } else {
-        format!("agent '{agent}': unknown key '{key}' (known: {known})")
+        let near = engine::suggest::did_you_mean(key, known.split(", "));
+        format!("agent '{agent}': unknown key '{key}'{near} (known: {known})")
     }
 }
 

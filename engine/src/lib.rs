@@ -25,6 +25,7 @@ pub mod perft;
 pub mod random;
 pub mod registry;
 pub mod square;
+pub mod suggest;
 pub mod variants;
 pub mod zobrist;
 

@@ -156,12 +156,105 @@ pub fn parse_params<P: VariantParams>(
     };
     let err = |e: toml::de::Error| GameError::Params {
         variant: variant.into(),
-        source: ParamsError::Toml(e),
+        source: ParamsError::Toml(toml_problem(text, &e)),
     };
     let user: toml::Table = toml::from_str(text).map_err(err)?;
     let mut merged = toml::Table::try_from(&default).expect("parameters serialize to a table");
     merge(&mut merged, user);
     merged.try_into().map_err(err)
+}
+
+/// A TOML error as one line in the user's words (issue 68): the key as a dotted path, the
+/// value given and what the key takes ("a whole number from 0 to 4294967295", not serde's
+/// "expected u32"), a near key for an unknown one, and the line for a syntax error
+/// (toml's own text spans several lines with a source excerpt). Test:
+/// `parameter_errors_name_the_key_in_plain_words`.
+pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().replace('\n', "; ");
+    let message = message.as_str();
+    if let Some(span) = e.span() {
+        let start = text.floor_char_boundary(span.start.min(text.len()));
+        let line = text[..start].matches('\n').count() + 1;
+        let shown = text.lines().nth(line - 1).unwrap_or("").trim();
+        let shown: String = shown.chars().take(60).collect();
+        return format!("line {line} ({shown}): {message}");
+    }
+    // Errors after parsing carry the key path only in their display: "...\nin `a.b`".
+    let display = e.to_string();
+    let path = display
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("in `")?.strip_suffix('`'))
+        .last()
+        .unwrap_or("");
+    let within = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    let quoted = |s: &str| -> Vec<String> {
+        s.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        let names = quoted(rest);
+        if let Some((typed, known)) = names.split_first() {
+            return format!(
+                "unknown key '{}'{} (known in {}: {})",
+                within(typed),
+                crate::suggest::did_you_mean(typed, known.iter().map(String::as_str)),
+                if path.is_empty() { "the file" } else { path },
+                known.join(", ")
+            );
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        let names = quoted(rest);
+        if let Some((typed, known)) = names.split_first() {
+            return format!(
+                "{path}: '{typed}' is not one of {}{}",
+                known.join(", "),
+                crate::suggest::did_you_mean(typed, known.iter().map(String::as_str))
+            );
+        }
+    }
+    let given = message
+        .strip_prefix("invalid value: ")
+        .or_else(|| message.strip_prefix("invalid type: "));
+    if let Some((got, expected)) = given.and_then(|g| g.rsplit_once(", expected ")) {
+        let got = got
+            .split_once('`')
+            .and_then(|(_, v)| v.strip_suffix('`'))
+            .map(str::to_string)
+            .unwrap_or_else(|| got.strip_prefix("string ").unwrap_or(got).to_string());
+        return format!("{path} = {got}: expected {}", in_words(expected));
+    }
+    let one_line = display.lines().map(str::trim).filter(|l| !l.is_empty());
+    one_line.collect::<Vec<_>>().join("; ")
+}
+
+/// serde's name of what a key takes, as a user would say it.
+fn in_words(expected: &str) -> String {
+    let whole = |min: i128, max: i128| format!("a whole number from {min} to {max}");
+    match expected.trim() {
+        "u8" => whole(0, u8::MAX.into()),
+        "u16" => whole(0, u16::MAX.into()),
+        "u32" => whole(0, u32::MAX.into()),
+        "u64" | "usize" => whole(0, u64::MAX.into()),
+        "i8" => whole(i8::MIN.into(), i8::MAX.into()),
+        "i16" => whole(i16::MIN.into(), i16::MAX.into()),
+        "i32" => whole(i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => whole(i64::MIN.into(), i64::MAX.into()),
+        "f32" | "f64" => "a number".into(),
+        "a boolean" => "true or false".into(),
+        "a string" => "text in quotes".into(),
+        "a sequence" => "a list in brackets, [a, b]".into(),
+        other => other.to_string(),
+    }
 }
 
 /// `base` with every key of `over` written over it; tables merge key by key.
@@ -304,5 +397,82 @@ mod tests {
             chain.contains("chess960") && chain.contains("position"),
             "{chain}"
         );
+    }
+
+    /// Every variant, every key of its parameter file (issue 68): a whole-number key
+    /// given a huge value, a string or a fraction is named by its dotted path with the
+    /// range in words, never serde's `u32`; a key missing its last letter is answered
+    /// with the key; a syntax error names its line, all in one line.
+    #[test]
+    fn parameter_errors_name_the_key_in_plain_words() {
+        struct Defaults;
+        impl VariantVisitor for Defaults {
+            type Output = toml::Table;
+            fn visit<G: Game>(self, _: &'static str, params: G::Params) -> toml::Table {
+                toml::Table::try_from(&params).unwrap()
+            }
+        }
+        fn keys(t: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
+            for (k, v) in t {
+                let path = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                match v {
+                    toml::Value::Table(inner) => keys(inner, &path, out),
+                    v => out.push((path, v.clone())),
+                }
+            }
+        }
+        let mut checked = 0;
+        for v in VARIANTS {
+            let mut all = Vec::new();
+            keys(&visit(v, None, Defaults).unwrap(), "", &mut all);
+            for (path, value) in all {
+                let (table, key) = match path.rsplit_once('.') {
+                    Some((t, k)) => (format!("[{t}]\n"), k.to_string()),
+                    None => (String::new(), path.clone()),
+                };
+                let run = |text: String| -> String {
+                    match visit(v, Some(&text), Seats) {
+                        Err(GameError::Params { source, .. }) => source.to_string(),
+                        other => panic!("{v}: {text:?} accepted: {other:?}"),
+                    }
+                };
+                if let toml::Value::Integer(_) = value {
+                    let e = run(format!("{table}{key} = 123456789012345678901\n"));
+                    assert!(e.contains(&key) && e.contains("line "), "{v}: {path}: {e}");
+                    for bad in ["\"x\"", "1.5"] {
+                        let e = run(format!("{table}{key} = {bad}\n"));
+                        assert!(
+                            e.contains(&path) && e.contains("a whole number from"),
+                            "{v}: {path} = {bad}: {e}"
+                        );
+                        assert!(!e.contains("u32") && !e.contains('\n'), "{v}: {e}");
+                    }
+                    checked += 1;
+                }
+                if key.len() >= 4 {
+                    let typo = &key[..key.len() - 1];
+                    let e = run(format!("{table}{typo} = 1\n"));
+                    assert!(
+                        e.contains(&format!("did you mean '{key}'")) && !e.contains('\n'),
+                        "{v}: {typo}: {e}"
+                    );
+                }
+            }
+        }
+        assert!(checked > 20, "only {checked} whole-number keys checked");
+        let e = match visit("chess", Some("ply_cap = 3\nply_cap = = 4\n"), Seats) {
+            Err(GameError::Params { source, .. }) => source.to_string(),
+            other => panic!("accepted: {other:?}"),
+        };
+        assert!(
+            e.starts_with("line 2 (ply_cap = = 4): ") && !e.contains('\n'),
+            "{e}"
+        );
+        let e = visit("zombi", None, Seats).unwrap_err().to_string();
+        assert!(e.contains("did you mean 'zombie'?"), "{e}");
     }
 }

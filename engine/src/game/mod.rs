@@ -66,7 +66,10 @@ pub struct GameResult {
 /// sources (print the chain, e.g. anyhow's `{:#}`, to see them).
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum GameError {
-    #[error("unknown variant '{0}' (known: {1})")]
+    #[error(
+        "unknown variant '{0}'{near} (known: {1})",
+        near = crate::suggest::did_you_mean(.0, crate::registry::VARIANTS.iter().copied())
+    )]
     UnknownVariant(String, String),
     #[error("bad parameters for {variant}")]
     Params {
@@ -109,9 +112,10 @@ impl GameError {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ParamsError {
     /// The TOML text does not parse or does not fit the variant's parameters (unknown
-    /// key, wrong type).
-    #[error(transparent)]
-    Toml(#[from] toml::de::Error),
+    /// key, wrong type): one line in the user's words, naming the key (`registry`'s
+    /// `toml_problem`).
+    #[error("{0}")]
+    Toml(String),
     /// A value out of its range (`validate`).
     #[error(transparent)]
     Invalid(#[from] InvalidParams),
