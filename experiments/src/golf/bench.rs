@@ -17,7 +17,11 @@ pub(super) fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// Problems of a book-problems.txt file: (name, position, published optimal).
+/// Problems of a book-problems.txt file: (name, position, published optimal). Blocks of
+/// comments only are skipped; a block with other text but no `board:`, or a file with no
+/// problem at all (empty, or not a problem file), is an error naming the file (issue 65:
+/// `golf bench --book` used to ignore such a file silently). Test
+/// `read_book_refuses_empty_and_junk_files` below.
 pub(super) fn read_book(path: &Path) -> Result<Vec<(String, GolfPosition, Option<u32>)>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading problem file {}", path.display()))?;
@@ -48,6 +52,16 @@ pub(super) fn read_book(path: &Path) -> Result<Vec<(String, GolfPosition, Option
             }
         }
         if board.is_empty() {
+            let text = block
+                .lines()
+                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+            if text {
+                bail!(
+                    "{}: block {} is not a problem (a problem is `board:` and 8 rows, with `chosen:`)",
+                    path.display(),
+                    b + 1
+                );
+            }
             continue;
         }
         let text = format!(
@@ -58,6 +72,12 @@ pub(super) fn read_book(path: &Path) -> Result<Vec<(String, GolfPosition, Option
         let pos = GolfPosition::parse_text(&text)
             .with_context(|| format!("{}: {name}", path.display()))?;
         out.push((name, pos, optimal));
+    }
+    if out.is_empty() {
+        bail!(
+            "{}: no problems in the file (a problem is `board:` and 8 rows, with `chosen:`)",
+            path.display()
+        );
     }
     Ok(out)
 }
@@ -163,4 +183,40 @@ pub(super) fn bench(a: &BenchArgs) -> Result<()> {
         bail!("interrupted (Ctrl-C): the figures above cover the deals finished before it");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod book_tests {
+    use super::read_book;
+
+    #[test]
+    fn read_book_refuses_empty_and_junk_files() {
+        let dir = std::env::temp_dir().join(format!("chesslab-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases = [
+            ("empty.txt", "", "no problems"),
+            (
+                "comments.txt",
+                "# only a comment\n# and another\n",
+                "no problems",
+            ),
+            ("junk.txt", "hello\nworld\n", "block 1 is not a problem"),
+            (
+                "junk-after.txt",
+                "# header\n\nname: x\nsomething else\n",
+                "block 2 is not a problem",
+            ),
+        ];
+        for (name, text, says) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            let e = format!("{:#}", read_book(&path).unwrap_err());
+            assert!(e.contains(says) && e.contains(name), "{name}: {e}");
+        }
+        // The real book still reads.
+        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../engine/tests/data/golf/book-problems.txt");
+        assert!(!read_book(&book).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

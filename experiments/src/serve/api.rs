@@ -27,6 +27,12 @@ pub struct CreateRequest {
     /// Allow the audit view (the true state); granted only to games without human seats.
     #[serde(default)]
     pub audit: bool,
+    /// Ask for a practice game: the creator may fix the seed and the parameters that fix
+    /// hidden state (Masquerade's assignments), every seat's view says `practice`, and
+    /// takeback is allowed against bots. Without it, a game two people play in which
+    /// something fixes hidden information or chance is refused.
+    #[serde(default)]
+    pub practice: bool,
 }
 
 #[derive(Serialize, Deserialize, Debug)]
@@ -55,6 +61,12 @@ pub struct ActRequest {
     /// Tokens of the other acting seats, for a joint action (hot seat).
     #[serde(default)]
     pub tokens: Vec<String>,
+    /// The `version` of the view the action was chosen in: when the game has moved on
+    /// since, the action is refused (409) and nothing is played, so a double click plays
+    /// once. The page always sends it; a client that leaves it out acts on whatever
+    /// position is current.
+    #[serde(default)]
+    pub version: Option<u64>,
 }
 
 /// `POST /api/games/{id}/undo`.
@@ -63,6 +75,9 @@ pub struct ActRequest {
 pub struct SeatRequest {
     pub seat: Seat,
     pub token: String,
+    /// As in [`ActRequest::version`].
+    #[serde(default)]
+    pub version: Option<u64>,
 }
 
 /// `POST /api/games/{id}/agent-act`.
@@ -72,6 +87,9 @@ pub struct AgentActRequest {
     pub seat: Seat,
     pub token: String,
     pub agent: String,
+    /// As in [`ActRequest::version`].
+    #[serde(default)]
+    pub version: Option<u64>,
 }
 
 /// `POST /api/games/{id}/branch`: run bot games from a position of this game.
@@ -180,13 +198,25 @@ pub struct SeatView {
     /// Every action so far: given for perfect information, finished games and audits.
     pub record: Option<Vec<String>>,
     pub plies: usize,
+    /// Grows with every change of the game, across restarts too (an act carries the
+    /// version it was chosen at; a page ignores views older than the one it shows).
     pub version: u64,
-    /// A bot or chance is about to act.
+    /// A bot or chance is about to act, or a bot is thinking (the view is answered at
+    /// once while it does).
     pub thinking: bool,
-    /// A practice game: a hidden-information game with a human seat whose creator chose
-    /// the seed (takeback allowed; the creator could know the hidden draws).
+    /// A practice game: its creator asked for one, or fixed the seed or a parameter that
+    /// fixes hidden state in a game with a human seat and hidden information or
+    /// simultaneous moves (takeback allowed against bots; the creator could know the
+    /// hidden draws). Every seat's view says so.
     #[serde(default)]
     pub practice: bool,
+    /// What made the game practice, in words (`null` when it is not).
+    #[serde(default)]
+    pub practice_why: Option<String>,
+    /// The record in the variant's readable notation (SAN where its moves are
+    /// orthodox), beside `record`, when the record is shown.
+    #[serde(default)]
+    pub record_san: Option<Vec<String>>,
     /// The game's seed, once the game is over.
     #[serde(default)]
     pub seed: Option<u64>,
@@ -233,6 +263,9 @@ impl ApiError {
     }
     pub fn unavailable(m: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m)
+    }
+    pub fn too_many(m: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, m)
     }
     pub fn internal(m: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m)

@@ -1,9 +1,12 @@
 //! "Branch here": N games of bots from a position of a live game, optionally under
 //! changed parameters, played with the tournament's game loop
 //! ([`crate::run::gameplay::play_game_with`]); game `i` is seeded `mix(seed, i)`. The
-//! job runs on a blocking thread, checks between games a cancel flag (set when the
-//! client leaves) and the branch's time limit (`--max-branch-seconds`); every agent is
-//! bounded per decision by the server's limits ([`super::limits`]). A client that closes
+//! job runs on a blocking thread and reads a cancel flag (set when the client leaves or
+//! the branch's time, `--max-branch-seconds`, is up) before every decision and inside
+//! every search that honours a stop flag ([`super::games::decide_stoppable`]; issue 64:
+//! the game loop's own check comes only every 16 actions); every agent is bounded per
+//! decision by the server's limits ([`super::limits`]). The handler answers at the
+//! deadline (plus [`super::games::GRACE`]) whether or not the job has come back. A client that closes
 //! its connection ends the handler's future (hyper notices the end of the stream,
 //! [`super::listen`]), whose guard raises the flag: the game in progress stops at its
 //! next decision and no further game starts. Every finished branch game is counted
@@ -16,10 +19,56 @@ use super::games::{chain, merged_params, BranchJob, GameSession, Session, HUMAN}
 use super::limits::Use;
 use crate::util::mix;
 use agents::Agent;
+use agents::{Forfeit, ForfeitKind};
 use axum::http::StatusCode;
 use engine::game::{Game, Turn};
+use rand_pcg::Pcg64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// A branch game's agent that stops with the branch: its decisions read the branch's flag
+/// ([`super::games::decide_stoppable`]), and once the flag is up it decides nothing more
+/// (it gives the game up, which the branch then discards).
+struct Stoppable<G: Game> {
+    inner: Box<dyn Agent<G>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl<G: Game> Agent<G> for Stoppable<G> {
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+    fn act(&mut self, game: &G, seat: engine::game::Seat, rng: &mut Pcg64) -> G::Action {
+        self.inner.act(game, seat, rng)
+    }
+    fn try_act(
+        &mut self,
+        game: &G,
+        seat: engine::game::Seat,
+        rng: &mut Pcg64,
+    ) -> Result<G::Action, Forfeit> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(Forfeit {
+                kind: ForfeitKind::Hang,
+                detail: "the branch was stopped".into(),
+            });
+        }
+        super::games::decide_stoppable(&mut *self.inner, game, seat, rng, &self.stop)
+    }
+    fn reset(&mut self) {
+        self.inner.reset()
+    }
+    fn score(&self) -> Option<agents::Score> {
+        self.inner.score()
+    }
+    fn observe(&mut self, action: &str) {
+        self.inner.observe(action)
+    }
+    fn reusable(&self) -> bool {
+        self.inner.reusable()
+    }
+}
 
 /// Branch games finished in this process, by every server in it.
 static GAMES_PLAYED: AtomicU64 = AtomicU64::new(0);
@@ -106,8 +155,19 @@ pub(super) fn brancher<G: Game>(
     let seed = req.seed.unwrap_or(this.seed);
     let names: Vec<String> = (0..n).map(|s| start.seat_name(s)).collect();
     let time = this.branch_time();
-    Ok(Box::new(move |cancel: &AtomicBool| {
+    Ok(Box::new(move |cancel: &Arc<AtomicBool>| {
         let started = Instant::now();
+        // Every decision of every branch game reads the flag: an agent asked to stop
+        // answers at once, and the next decision of a stopped branch is not taken.
+        let mut agents: Vec<Box<dyn Agent<G>>> = agents
+            .into_iter()
+            .map(|inner| {
+                Box::new(Stoppable {
+                    inner,
+                    stop: cancel.clone(),
+                }) as Box<dyn Agent<G>>
+            })
+            .collect();
         let mut returns = vec![Vec::with_capacity(games); n];
         let mut lengths = 0usize;
         let mut reasons: Vec<(String, usize)> = Vec::new();
@@ -142,6 +202,11 @@ pub(super) fn brancher<G: Game>(
             )
             .map_err(|e| ApiError::internal(format!("branch game {i}: {e:#}")))?
             .ok_or_else(stopped)?;
+            // A game cut short by the flag (a bot "forfeits" when asked to stop) is no
+            // outcome of the branch.
+            if cancel.load(Ordering::Relaxed) {
+                return Err(stopped());
+            }
             GAMES_PLAYED.fetch_add(1, Ordering::Relaxed);
             lengths += played.plies();
             for (seat, r) in played.returns.iter().enumerate().take(n) {

@@ -15,12 +15,35 @@ use super::api::{
 use super::limits::{agent_error, checked_spec, EvalFiles, Limits, Use};
 use crate::util::mix;
 use agents::Agent;
+use agents::ForfeitKind;
 use engine::game::{joint_notation, Game, Information, Seat, Turn};
 use engine::registry::VariantVisitor;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
+use std::any::Any;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+
+/// Variants whose moves are orthodox moves of the board's side to move, whose record the
+/// views also give in SAN (`record_san`); the page's `mechanics.js` marks the same ones
+/// `san: true`.
+pub const SAN_VARIANTS: &[&str] = &[
+    "chess",
+    "chess960",
+    "cassandra",
+    "adrenaline",
+    "clairvoyant",
+];
+
+/// A decision's result as its job returns it: per seat the agent, its advanced stream and
+/// the action (or the agent's forfeit).
+type Thought<G> = Vec<(
+    Seat,
+    Box<dyn Agent<G>>,
+    Pcg64,
+    Result<<G as Game>::Action, agents::Forfeit>,
+)>;
 
 /// A game that answers the API whatever its variant.
 pub trait Session: Send {
@@ -33,16 +56,44 @@ pub trait Session: Send {
     fn view(&self, seat: Option<Seat>, audit: bool) -> SeatView;
     /// `seat` plays `text` (at a simultaneous node: commits it until every human seat has).
     fn act(&mut self, seat: Seat, text: &str) -> Result<(), ApiError>;
-    /// The agent `spec` chooses `seat`'s action now, which is then played as by `act`.
-    fn agent_act(&mut self, seat: Seat, spec: &str) -> Result<String, ApiError>;
     /// Takes back `seat`'s last decision and everything after it; returns how many
     /// actions were taken back.
     fn undo(&mut self, seat: Seat) -> Result<usize, ApiError>;
-    /// Plays one chance outcome or bot decision if one is due; `Ok(false)` when a human
-    /// must act or the game is over.
-    fn step(&mut self) -> Result<bool, ApiError>;
-    /// Whether [`Session::step`] has something to do.
+    /// Starts the next step: a chance outcome is played here ([`Step::Played`]); a bot
+    /// decision is handed out as a job ([`Step::Think`]) that runs without the game's
+    /// lock; [`Step::Idle`] when a human must act, the game is over, or a decision is
+    /// already out.
+    fn begin_step(&mut self) -> Result<Step, ApiError>;
+    /// Takes back a decision handed out at `version` with what its job returned: plays it,
+    /// or (the game changed meanwhile, a takeback) only puts the bots back.
+    fn end_think(&mut self, version: u64, out: Box<dyn Any + Send>) -> Result<(), ApiError>;
+    /// A decision handed out at `version` that did not come back: its bots are rebuilt
+    /// from their specs, and with `overran` (its deadline passed) the first of its seats
+    /// forfeits the game on time with `why` as the reason's detail.
+    fn think_failed(&mut self, version: u64, overran: Option<String>);
+    /// Plays everything due (chance, bots) on this thread until a human must act: for
+    /// callers without a server (tests, benches). Errors as [`Session::begin_step`].
+    fn run_bots(&mut self) -> Result<(), ApiError> {
+        loop {
+            match self.begin_step()? {
+                Step::Idle => return Ok(()),
+                Step::Played => {}
+                Step::Think(t) => {
+                    let out = (t.job)(&Arc::new(AtomicBool::new(false)));
+                    self.end_think(t.version, out)?;
+                }
+            }
+        }
+    }
+    /// Whether a chance outcome or a bot decision is due (or a bot is thinking).
     fn bot_due(&self) -> bool;
+    /// The advice of agent `spec` for `seat`, prepared at the current version: the job
+    /// runs without the lock and returns the action's notation.
+    fn advise(&self, seat: Seat, spec: &str) -> Result<AdviceJob, ApiError>;
+    /// The ended game's result by forfeit, if a bot forfeited (stored with the game).
+    fn forfeited(&self) -> Option<ResultView>;
+    /// What made the game practice, in words.
+    fn practice_why(&self) -> Option<String>;
     /// Every action so far in notation (joint actions `a|b`).
     fn actions(&self) -> &[String];
     fn params_json(&self) -> serde_json::Value;
@@ -57,8 +108,15 @@ pub trait Session: Send {
     /// Per action, the human seats that decided it (takeback's record).
     fn deciders(&self) -> &[Vec<Seat>];
     /// Replays a stored record onto this fresh game (a restart), reseeding chance and
-    /// bots by the number of actions.
-    fn restore(&mut self, actions: &[String], deciders: &[Vec<Seat>]) -> Result<(), ApiError>;
+    /// bots by the number of actions; the version continues above the stored one, and a
+    /// stored forfeit stands.
+    fn restore(
+        &mut self,
+        actions: &[String],
+        deciders: &[Vec<Seat>],
+        version: u64,
+        forfeit: Option<ResultView>,
+    ) -> Result<(), ApiError>;
     fn opening(&self) -> Option<&str>;
     fn version(&self) -> u64;
     fn result(&self) -> Option<ResultView>;
@@ -67,6 +125,95 @@ pub trait Session: Send {
     fn brancher(&self, req: &BranchRequest) -> Result<BranchJob, ApiError>;
     /// How long a branch may run (`--max-branch-seconds`).
     fn branch_time(&self) -> std::time::Duration;
+}
+
+/// What [`Session::begin_step`] did.
+pub enum Step {
+    /// Nothing to do now.
+    Idle,
+    /// A chance outcome (or a joint action without bot parts) was played.
+    Played,
+    /// A bot decision to run without the game's lock.
+    Think(Think),
+}
+
+/// A bot decision handed out of its game ([`Session::begin_step`]).
+pub struct Think {
+    /// The game's version when it was handed out: a result for another is stale.
+    pub version: u64,
+    /// The bot seats deciding (several at a simultaneous node, in seat order).
+    pub seats: Vec<Seat>,
+    /// Decides; the flag, once raised, asks the agents to answer at once.
+    pub job: Box<dyn FnOnce(&Arc<AtomicBool>) -> Box<dyn Any + Send> + Send>,
+}
+
+/// An agent's advice for a human seat ([`Session::advise`]): its job returns the
+/// action's notation, to be played if the game is still at `version`.
+pub struct AdviceJob {
+    pub version: u64,
+    pub job: Box<dyn FnOnce(&Arc<AtomicBool>) -> Result<String, ApiError> + Send>,
+}
+
+/// Longest time past the server's limit a decision is waited for after it was asked to
+/// stop (an agent reads its stop flag between iterations; one iteration may be long).
+pub const GRACE: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// One decision of `agent` for `seat`, stopped when `stop` is raised: through
+/// [`Agent::act_watched`] where the agent has such a search (it honours the flag), else
+/// [`Agent::try_act`].
+pub fn decide_stoppable<G: Game>(
+    agent: &mut dyn Agent<G>,
+    game: &G,
+    seat: Seat,
+    rng: &mut Pcg64,
+    stop: &Arc<AtomicBool>,
+) -> Result<G::Action, agents::Forfeit> {
+    let limits = agents::Limits {
+        stop: Some(stop.clone()),
+        ..agents::Limits::default()
+    };
+    match agent.act_watched(game, seat, rng, &limits, &mut |_| {}) {
+        Some(a) => Ok(a),
+        None => agent.try_act(game, seat, rng),
+    }
+}
+
+/// The returns of a forfeit by `seat`: its team loses, every other seat wins.
+pub(super) fn forfeit_returns<G: Game>(game: &G, seat: Seat) -> Vec<f64> {
+    let team = game.team(seat);
+    (0..game.num_seats())
+        .map(|t| if game.team(t) == team { -1.0 } else { 1.0 })
+        .collect()
+}
+
+/// Longest game length (`ply_cap`, `move_cap`, any `*_cap`) a request may ask for: a
+/// board game is played by hand, and the record is kept whole.
+pub const MAX_CAP: i64 = 10_000;
+
+/// Checks the numbers a request gives in its parameters (`over`, TOML) against the
+/// server's ranges: every `*_cap` between 0 and [`MAX_CAP`]. The variant's own
+/// validation checks the rest of its rules.
+pub fn check_request_params(over: &toml::Table) -> Result<(), ApiError> {
+    fn walk(prefix: &str, t: &toml::Table) -> Result<(), ApiError> {
+        for (k, v) in t {
+            let path = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            match v {
+                toml::Value::Table(inner) => walk(&path, inner)?,
+                toml::Value::Integer(n) if k.ends_with("_cap") && !(0..=MAX_CAP).contains(n) => {
+                    return Err(ApiError::bad_request(format!(
+                        "params: {path} = {n} is outside the board's range 0 to {MAX_CAP}"
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    walk("", over)
 }
 
 /// What agents a game may build, shared by every game of a server.
@@ -86,8 +233,7 @@ impl AgentRules {
 
 /// The games of a branch, ready to run on a blocking thread; they stop early (an error)
 /// when the flag is set (the client left) or the branch's time is up.
-pub type BranchJob =
-    Box<dyn FnOnce(&std::sync::atomic::AtomicBool) -> Result<BranchOutcome, ApiError> + Send>;
+pub type BranchJob = Box<dyn FnOnce(&Arc<AtomicBool>) -> Result<BranchOutcome, ApiError> + Send>;
 
 /// Reads `over` (TOML text or a JSON object) over `base`'s TOML, table by table.
 pub(super) fn merged_params<P: engine::game::VariantParams>(
@@ -116,6 +262,7 @@ pub(super) fn merged_params<P: engine::game::VariantParams>(
             }
         }
     }
+    check_request_params(&over)?;
     let mut table: toml::Table = toml::from_str(base)
         .map_err(|e| ApiError::internal(format!("the game's own parameters: {e}")))?;
     merge(&mut table, over);
@@ -131,9 +278,11 @@ pub(super) fn merged_params<P: engine::game::VariantParams>(
 pub struct NewGame {
     /// The creator's seed; `None`: from the operating system when a human plays, else 1.
     pub seed: Option<u64>,
-    /// Set when a stored game is rebuilt; `None`: a seed given for a hidden-information
-    /// game with a human seat makes a practice game.
-    pub practice: Option<bool>,
+    /// Set when a stored game is rebuilt (whether it is practice, and why); `None`: a new
+    /// game, whose practice follows [`NewGame::asked_practice`] and what the creator fixed.
+    pub practice: Option<(bool, Option<String>)>,
+    /// The creator asked for a practice game (`"practice": true`).
+    pub asked_practice: bool,
     pub rules: Arc<AgentRules>,
     pub opening: Option<String>,
     /// Per seat `"human"` or an agent spec; one entry fills every seat.
@@ -150,7 +299,15 @@ pub(super) struct GameSession<G: Game> {
     pub(super) seed: u64,
     pub(super) opening: Option<String>,
     pub(super) seat_specs: Vec<String>,
+    /// Per seat the bot's agent; `None` for a human seat, and for a bot whose decision is
+    /// out ([`Session::begin_step`]).
     bots: Vec<Option<Box<dyn Agent<G>>>>,
+    /// What the bots may read (to rebuild one whose decision never came back).
+    used: Use,
+    /// The version at which a bot decision was handed out, and its seats.
+    out: Option<(u64, Vec<Seat>)>,
+    /// The start state (the record's readable notation is replayed from it).
+    start: G,
     bot_rngs: Vec<Pcg64>,
     chance_rng: Pcg64,
     pub(super) actions: Vec<String>,
@@ -161,6 +318,7 @@ pub(super) struct GameSession<G: Game> {
     commits: HashMap<Seat, G::Action>,
     version: u64,
     practice: bool,
+    practice_why: Option<String>,
     pub(super) rules: Arc<AgentRules>,
     /// Result of a game ended by a bot's forfeit (outside programs are refused, so only
     /// as a safety net).
@@ -179,7 +337,35 @@ impl<G: Game> GameSession<G> {
     }
 
     fn is_human(&self, seat: Seat) -> bool {
-        self.bots.get(seat).is_some_and(|b| b.is_none())
+        self.seat_specs.get(seat).is_some_and(|s| s == HUMAN)
+    }
+
+    /// The record in readable notation: SAN for the actions that are orthodox moves of
+    /// the board's side to move, where the variant's moves are orthodox
+    /// ([`SAN_VARIANTS`]); the variant's own notation for the rest.
+    fn record_san(&self) -> Vec<String> {
+        let orthodox = SAN_VARIANTS.contains(&self.name);
+        let mut g = self.start.clone();
+        let mut out = Vec::with_capacity(self.actions.len());
+        for text in &self.actions {
+            let san = if orthodox && matches!(g.turn(), Turn::Seat(_)) {
+                g.board()
+                    .and_then(|b| b.parse_uci(text).ok().map(|mv| b.san(mv)))
+            } else {
+                None
+            };
+            out.push(san.unwrap_or_else(|| text.clone()));
+            match g.parse_action(text) {
+                Ok(a) if g.turn() != Turn::Simultaneous => g.apply(a),
+                _ => {
+                    // A joint action or one the replay cannot read: the rest as recorded.
+                    let k = out.len();
+                    out.extend(self.actions[k..].iter().cloned());
+                    break;
+                }
+            }
+        }
+        out
     }
 
     /// The action of `seat` written `text`: the legal action with exactly this
@@ -233,13 +419,39 @@ impl<G: Game> GameSession<G> {
         Ok(true)
     }
 
-    fn bot_choice(&mut self, seat: Seat) -> Result<G::Action, ApiError> {
-        let Some(agent) = self.bots[seat].as_mut() else {
-            return Err(ApiError::internal("not a bot seat"));
+    /// Hands the decision of bot `seats` out as a job (module docs of `super`).
+    fn hand_out(&mut self, seats: Vec<Seat>) -> Result<Step, ApiError> {
+        let mut parts = Vec::with_capacity(seats.len());
+        for &s in &seats {
+            let agent = self.bots[s]
+                .take()
+                .ok_or_else(|| ApiError::internal(format!("seat {s} has no bot")))?;
+            parts.push((s, agent, self.bot_rngs[s].clone()));
+        }
+        let game = self.game.clone();
+        self.out = Some((self.version, seats.clone()));
+        let job = move |stop: &Arc<AtomicBool>| -> Box<dyn Any + Send> {
+            let mut done: Thought<G> = Vec::with_capacity(parts.len());
+            for (s, mut agent, mut rng) in parts {
+                let a = decide_stoppable(&mut *agent, &game, s, &mut rng, stop);
+                done.push((s, agent, rng, a));
+            }
+            Box::new(done)
         };
-        agent
-            .try_act(&self.game, seat, &mut self.bot_rngs[seat])
-            .map_err(|f| ApiError::internal(format!("the bot in seat {seat} gave up: {f}")))
+        Ok(Step::Think(Think {
+            version: self.version,
+            seats,
+            job: Box::new(job),
+        }))
+    }
+
+    /// The game ends: `seat` forfeits (`kind`: the reason, `detail` in words).
+    fn forfeit_by(&mut self, seat: Seat, reason: String) {
+        self.forfeit = Some(ResultView {
+            returns: forfeit_returns(&self.game, seat),
+            reason,
+        });
+        self.version += 1;
     }
 
     fn turn_view(&self) -> TurnView {
@@ -320,6 +532,8 @@ impl<G: Game> Session for GameSession<G> {
             version: self.version,
             thinking: self.bot_due(),
             practice: self.practice,
+            practice_why: self.practice_why.clone(),
+            record_san: (perfect || over || audit).then(|| self.record_san()),
             seed: over.then_some(self.seed),
             params: super::rules::public_params(self.name, &self.params.0, over || audit),
             audit: audit.then(|| super::api::AuditView {
@@ -360,7 +574,7 @@ impl<G: Game> Session for GameSession<G> {
         }
     }
 
-    fn agent_act(&mut self, seat: Seat, spec: &str) -> Result<String, ApiError> {
+    fn advise(&self, seat: Seat, spec: &str) -> Result<AdviceJob, ApiError> {
         // Advice for a human seat: only agents that decide from its information.
         let mut agent = self.rules.build::<G>(spec, Use::BesideHumans)?;
         let mine = matches!(self.game.turn(), Turn::Seat(s) if s == seat)
@@ -376,12 +590,15 @@ impl<G: Game> Session for GameSession<G> {
         // The helper draws from its own stream, so asking for advice never shifts the
         // bots' or chance's draws.
         let mut rng = Pcg64::seed_from_u64(mix(self.seed, 1000 + self.actions.len() as u64));
-        let a = agent
-            .try_act(&self.game, seat, &mut rng)
-            .map_err(|f| ApiError::internal(format!("the agent gave up: {f}")))?;
-        let text = self.game.action_notation(a);
-        self.act(seat, &text)?;
-        Ok(text)
+        let game = self.game.clone();
+        Ok(AdviceJob {
+            version: self.version,
+            job: Box::new(move |stop: &Arc<AtomicBool>| {
+                let a = decide_stoppable(&mut *agent, &game, seat, &mut rng, stop)
+                    .map_err(|f| ApiError::internal(format!("the agent gave up: {f}")))?;
+                Ok(game.action_notation(a))
+            }),
+        })
     }
 
     fn undo(&mut self, seat: Seat) -> Result<usize, ApiError> {
@@ -392,7 +609,7 @@ impl<G: Game> Session for GameSession<G> {
         }
         if !self.perfect_information() && !self.practice {
             return Err(ApiError::forbidden(
-                "takeback in a hidden-information game would let a seat probe what it cannot see; it is allowed only in practice games (created with an explicit seed)",
+                "takeback in a hidden-information game would let a seat probe what it cannot see; it is allowed only in practice games (created with \"practice\": true or an explicit seed)",
             ));
         }
         if let Some(other) = (0..self.seat_specs.len()).find(|&s| s != seat && self.is_human(s)) {
@@ -408,6 +625,19 @@ impl<G: Game> Session for GameSession<G> {
             )));
         };
         let n = self.actions.len() - last;
+        if !self.practice {
+            // Taking back a joint action would show the bots' parts of it, and the same
+            // bot answers the same way again: a seat could see them before committing.
+            let mut g = self.game.clone();
+            for _ in 0..n {
+                g.undo();
+                if g.turn() == Turn::Simultaneous {
+                    return Err(ApiError::forbidden(
+                        "takeback across a simultaneous move would let a seat see the bots' secret parts before committing; it is allowed only in practice games (created with \"practice\": true)",
+                    ));
+                }
+            }
+        }
         for _ in 0..n {
             self.game.undo();
         }
@@ -435,9 +665,9 @@ impl<G: Game> Session for GameSession<G> {
         }
     }
 
-    fn step(&mut self) -> Result<bool, ApiError> {
-        if !self.bot_due() {
-            return Ok(false);
+    fn begin_step(&mut self) -> Result<Step, ApiError> {
+        if self.out.is_some() || !self.bot_due() {
+            return Ok(Step::Idle);
         }
         match self.game.turn() {
             Turn::Chance => {
@@ -448,24 +678,89 @@ impl<G: Game> Session for GameSession<G> {
                 }
                 let a = outcomes[engine::random::sample_index(&outcomes, &mut self.chance_rng)].0;
                 self.apply_one(a, Vec::new());
+                Ok(Step::Played)
             }
-            Turn::Seat(s) => {
-                let a = self.bot_choice(s)?;
-                self.apply_one(a, Vec::new());
-            }
+            Turn::Seat(s) => self.hand_out(vec![s]),
             Turn::Simultaneous => {
                 // Bots decide in seat order, as in `play_game`.
-                for s in self.game.simultaneous_seats() {
-                    if !self.is_human(s) {
-                        let a = self.bot_choice(s)?;
-                        self.commits.insert(s, a);
-                    }
+                let bots: Vec<Seat> = self
+                    .game
+                    .simultaneous_seats()
+                    .into_iter()
+                    .filter(|&s| !self.is_human(s))
+                    .collect();
+                if bots.is_empty() {
+                    self.try_joint()?;
+                    return Ok(Step::Played);
                 }
-                self.try_joint()?;
+                self.hand_out(bots)
             }
-            Turn::Terminal => return Ok(false),
+            Turn::Terminal => Ok(Step::Idle),
         }
-        Ok(true)
+    }
+
+    fn end_think(&mut self, version: u64, out: Box<dyn Any + Send>) -> Result<(), ApiError> {
+        let done = *out
+            .downcast::<Thought<G>>()
+            .map_err(|_| ApiError::internal("a decision of another game came back"))?;
+        let current = self.out.as_ref().is_some_and(|(v, _)| *v == version);
+        if current {
+            self.out = None;
+        }
+        let stale = !current || self.version != version;
+        let mut picked = Vec::with_capacity(done.len());
+        for (s, agent, rng, a) in done {
+            if self.bots[s].is_none() && !self.is_human(s) {
+                self.bots[s] = Some(agent);
+            }
+            if !stale {
+                self.bot_rngs[s] = rng;
+                picked.push((s, a));
+            }
+        }
+        if stale {
+            return Ok(());
+        }
+        for (s, a) in picked {
+            let a = match a {
+                Ok(a) => a,
+                Err(f) => {
+                    self.forfeit_by(s, f.kind.reason().to_string());
+                    return Ok(());
+                }
+            };
+            if self.game.turn() == Turn::Simultaneous {
+                self.commits.insert(s, a);
+            } else {
+                self.apply_one(a, Vec::new());
+            }
+        }
+        if self.game.turn() == Turn::Simultaneous {
+            self.try_joint()?;
+        }
+        Ok(())
+    }
+
+    fn think_failed(&mut self, version: u64, overran: Option<String>) {
+        let Some((v, seats)) = self.out.take() else {
+            return;
+        };
+        if v != version {
+            self.out = Some((v, seats));
+            return;
+        }
+        for &s in &seats {
+            if self.bots[s].is_none() {
+                self.bots[s] = self.rules.build::<G>(&self.seat_specs[s], self.used).ok();
+            }
+        }
+        if let (Some(detail), true) = (overran, self.version == version) {
+            eprintln!(
+                "note: the bot in seat {} forfeits on time: {detail}",
+                seats[0]
+            );
+            self.forfeit_by(seats[0], ForfeitKind::Time.reason().to_string());
+        }
     }
 
     fn actions(&self) -> &[String] {
@@ -486,10 +781,22 @@ impl<G: Game> Session for GameSession<G> {
     fn practice(&self) -> bool {
         self.practice
     }
+    fn practice_why(&self) -> Option<String> {
+        self.practice_why.clone()
+    }
+    fn forfeited(&self) -> Option<ResultView> {
+        self.forfeit.clone()
+    }
     fn deciders(&self) -> &[Vec<Seat>] {
         &self.deciders
     }
-    fn restore(&mut self, actions: &[String], deciders: &[Vec<Seat>]) -> Result<(), ApiError> {
+    fn restore(
+        &mut self,
+        actions: &[String],
+        deciders: &[Vec<Seat>],
+        version: u64,
+        forfeit: Option<ResultView>,
+    ) -> Result<(), ApiError> {
         if deciders.len() != actions.len() {
             return Err(ApiError::internal(
                 "the stored record and its deciders differ in length",
@@ -501,7 +808,10 @@ impl<G: Game> Session for GameSession<G> {
         })?;
         self.actions = actions.to_vec();
         self.deciders = deciders.to_vec();
-        self.version = actions.len() as u64;
+        // Above every version a client may have seen before the restart (secret commits,
+        // which are not stored, counted too), so a page never takes a view for an old one.
+        self.version = version.max(actions.len() as u64) + 1;
+        self.forfeit = forfeit;
         let plies = actions.len() as u64;
         self.chance_rng = Pcg64::seed_from_u64(mix(mix(self.seed, 0), plies));
         for (s, r) in self.bot_rngs.iter_mut().enumerate() {
@@ -542,6 +852,7 @@ impl VariantVisitor for Builder {
         let NewGame {
             seed: given_seed,
             practice,
+            asked_practice,
             rules,
             opening,
             seats,
@@ -562,7 +873,8 @@ impl VariantVisitor for Builder {
                 )))
             }
         };
-        let humans = specs.iter().any(|s| s.trim() == HUMAN);
+        let human_seats = specs.iter().filter(|s| s.trim() == HUMAN).count();
+        let humans = human_seats > 0;
         let hidden = !start.is_perfect_information();
         // Bots beside a human in a hidden-information game decide from their seat's
         // information only: a bot reading the true state would show it in its play.
@@ -581,8 +893,7 @@ impl VariantVisitor for Builder {
             }
         }
         // A human's game is seeded from the operating system unless the creator chose the
-        // seed, which makes a hidden-information game a practice game (the creator could
-        // replay the seed with bots and read the hidden draws).
+        // seed.
         let seed = match given_seed {
             Some(s) => s,
             None if humans => {
@@ -591,16 +902,30 @@ impl VariantVisitor for Builder {
             }
             None => 1,
         };
-        let practice = practice.unwrap_or(given_seed.is_some() && humans && hidden);
+        let params_json = serde_json::to_value(&params).unwrap_or(serde_json::Value::Null);
+        let (practice, practice_why) = match practice {
+            Some(stored) => stored,
+            None => practice_of(
+                &start,
+                name,
+                &params_json,
+                Fixed {
+                    seed: given_seed.is_some(),
+                    opening: opening.is_some(),
+                    asked: asked_practice,
+                },
+                human_seats,
+            )?,
+        };
         let params = (
-            serde_json::to_value(&params).unwrap_or(serde_json::Value::Null),
+            params_json,
             toml::to_string(&params).unwrap_or_default(),
             crate::util::digest_hex(&crate::util::params_canonical(&params)),
         );
         Ok(Box::new(GameSession::<G> {
             name,
             params,
-            game: start,
+            game: start.clone(),
             seed,
             opening,
             seat_specs: specs.iter().map(|s| s.trim().to_string()).collect(),
@@ -609,15 +934,80 @@ impl VariantVisitor for Builder {
                 .map(|s| Pcg64::seed_from_u64(mix(seed, s as u64 + 1)))
                 .collect(),
             chance_rng: Pcg64::seed_from_u64(mix(seed, 0)),
+            used,
+            out: None,
+            start,
             actions: Vec::new(),
             deciders: Vec::new(),
             commits: HashMap::new(),
             version: 0,
             practice,
+            practice_why,
             rules,
             forfeit: None,
         }))
     }
+}
+
+/// What a creator fixed beside the rules.
+struct Fixed {
+    seed: bool,
+    opening: bool,
+    asked: bool,
+}
+
+/// Whether a new game is practice, and why (issue 65): in a game with a human seat, a
+/// creator who fixes what is hidden or left to chance (the seed where there is hidden
+/// information, simultaneous moves or chance; an opening where there is hidden
+/// information; a parameter of [`super::rules::HIDDEN_PARAMS`]) could know what a seat
+/// cannot see. With one person that person is the creator: the game is practice. With two
+/// or more people the creator would know another's secret: refused unless the creator
+/// asked for practice, which every seat's view then shows.
+fn practice_of<G: Game>(
+    start: &G,
+    name: &str,
+    params: &serde_json::Value,
+    fixed: Fixed,
+    human_seats: usize,
+) -> Result<(bool, Option<String>), ApiError> {
+    if human_seats == 0 {
+        return Ok((false, None));
+    }
+    let facts = start.facts();
+    let hidden = facts.information != Information::Perfect;
+    let secret_moves = facts.dynamics == engine::game::Dynamics::Simultaneous;
+    let chance = facts.chance != engine::game::ChanceMode::Deterministic;
+    let mut what: Vec<String> = Vec::new();
+    if fixed.seed && (hidden || secret_moves || chance) {
+        what.push("the seed".into());
+    }
+    if fixed.opening && hidden {
+        what.push("the opening position".into());
+    }
+    for key in super::rules::hidden_params_given(name, params) {
+        what.push(format!("the parameter {key}"));
+    }
+    if fixed.asked {
+        let why = if what.is_empty() {
+            "its creator asked for a practice game".to_string()
+        } else {
+            format!(
+                "its creator asked for a practice game and chose {}",
+                what.join(", ")
+            )
+        };
+        return Ok((true, Some(why)));
+    }
+    if what.is_empty() {
+        return Ok((false, None));
+    }
+    if human_seats > 1 {
+        return Err(ApiError::bad_request(format!(
+            "{} would fix what one person cannot see in a game two people play, and its creator would know it; leave it out, or ask for a practice game (\"practice\": true), which every seat's view shows",
+            what.join(", ")
+        )));
+    }
+    Ok((true, Some(format!("its creator chose {}", what.join(", ")))))
 }
 
 /// An error with its sources, on one line.

@@ -178,3 +178,60 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
     }
     out
 }
+
+/// The time a request's body may take to arrive (set per connection by `super::listen`
+/// from `Conns::body`; 10 s where no listener set it).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyTime(pub std::time::Duration);
+
+/// Reads a request's body before any handler, within the body's time and
+/// [`super::MAX_BODY`] (issue 65: a body announced as `Content-Length: 10^12` and sent in
+/// part held its connection for ever). A body announced over the limit is refused at once
+/// (413), one that does not arrive in time is 408; both close the connection. Test
+/// `rule_serve_half_open_connections_are_closed` in `experiments/tests/serve_limits.rs`.
+pub async fn read_body(req: Request, next: Next) -> Response {
+    if !matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH) {
+        return next.run(req).await;
+    }
+    let time = req
+        .extensions()
+        .get::<BodyTime>()
+        .map_or(std::time::Duration::from_secs(10), |b| b.0);
+    let close = |e: ApiError| {
+        let mut r = e.into_response();
+        r.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        r
+    };
+    let announced = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > super::MAX_BODY as u64) {
+        return close(ApiError::too_large(format!(
+            "request body over {} bytes",
+            super::MAX_BODY
+        )));
+    }
+    let (parts, body) = req.into_parts();
+    match tokio::time::timeout(time, axum::body::to_bytes(body, super::MAX_BODY)).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await
+        }
+        Ok(Err(_)) => close(ApiError::too_large(format!(
+            "request body over {} bytes, or cut short",
+            super::MAX_BODY
+        ))),
+        Err(_) => close(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request's body did not arrive within {} s",
+                time.as_secs()
+            ),
+        )),
+    }
+}

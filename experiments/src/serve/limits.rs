@@ -30,34 +30,63 @@ use clap::Args;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Per-request limits (flags of `chesslab serve`).
+/// A clap parser of a whole number in `lo..=hi` (issue 65: every number a flag gives is
+/// checked where it is parsed, so none wraps when multiplied into a time).
+pub fn ranged(lo: u64, hi: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |text: &str| {
+        let t = text.trim();
+        match t.parse::<u64>() {
+            Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+            _ => Err(format!("'{t}' is not a whole number from {lo} to {hi}")),
+        }
+    }
+}
+
+/// As [`ranged`], for `usize` flags.
+pub fn ranged_usize(
+    lo: usize,
+    hi: usize,
+) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync {
+    move |text: &str| ranged(lo as u64, hi as u64)(text).map(|v| v as usize)
+}
+
+/// Per-request limits (flags of `chesslab serve`), each within a range checked as the
+/// flag is read.
 #[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct Limits {
-    /// Largest transposition table an agent may ask for (`tt_bits`).
-    #[arg(long, default_value_t = 20)]
+    /// Largest transposition table an agent may ask for (`tt_bits`, 4 to 28).
+    #[arg(long, value_parser = ranged(4, 28), default_value_t = 20)]
     pub max_tt_bits: u64,
-    /// Most search iterations per decision (`iters`).
-    #[arg(long, default_value_t = 200_000)]
+    /// Most search iterations per decision (`iters`, at most 10^9).
+    #[arg(long, value_parser = ranged(1, 1_000_000_000), default_value_t = 200_000)]
     pub max_iters: u64,
-    /// Most tree nodes per decision (`nodes`).
-    #[arg(long, default_value_t = 2_000_000)]
+    /// Most tree nodes per decision (`nodes`, at most 10^10).
+    #[arg(long, value_parser = ranged(1, 10_000_000_000), default_value_t = 2_000_000)]
     pub max_nodes: u64,
-    /// Deepest search (`depth`).
-    #[arg(long, default_value_t = 6)]
+    /// Deepest search (`depth`, 1 to 64).
+    #[arg(long, value_parser = ranged(1, 64), default_value_t = 6)]
     pub max_depth: u64,
-    /// Most sampled worlds per decision (`worlds`).
-    #[arg(long, default_value_t = 64)]
+    /// Most sampled worlds per decision (`worlds`, at most 10,000).
+    #[arg(long, value_parser = ranged(1, 10_000), default_value_t = 64)]
     pub max_worlds: u64,
     /// Longest time per decision in milliseconds (`time_ms`; also added to specs that
-    /// set iterations or nodes, so whichever comes first stops the search).
-    #[arg(long, value_parser = crate::util::positive_u64, default_value_t = 5_000)]
+    /// set iterations or nodes, so whichever comes first stops the search; every decision
+    /// is asked to stop here and the server waits one second more; at most 10 minutes).
+    #[arg(long, value_parser = ranged(1, 600_000), default_value_t = 5_000)]
     pub max_time_ms: u64,
-    /// Most games one "branch here" request may play.
-    #[arg(long, value_parser = crate::util::positive_usize, default_value_t = 200)]
+    /// Most games one "branch here" request may play (at most 100,000).
+    #[arg(long, value_parser = ranged_usize(1, 100_000), default_value_t = 200)]
     pub max_branch_games: usize,
-    /// Longest time one "branch here" request may run, in seconds.
-    #[arg(long, value_parser = crate::util::positive_u64, default_value_t = 60)]
+    /// Longest time one "branch here" request may run, in seconds (at most 3,600).
+    #[arg(long, value_parser = ranged(1, 3_600), default_value_t = 60)]
     pub max_branch_seconds: u64,
+}
+
+impl Limits {
+    /// The time one bot decision may take: `--max-time-ms`.
+    pub fn decision_time(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.max_time_ms)
+    }
 }
 
 impl Default for Limits {
@@ -75,15 +104,68 @@ impl Default for Limits {
     }
 }
 
-/// Evaluation files the operator offers by name (`--eval NAME=FILE`).
+/// Evaluation files the operator offers by name (`--eval NAME=FILE`): the name and the
+/// server's private copy of the file (read once at start, [`EvalFiles::from_flags`]).
 #[derive(Debug, Clone, Default)]
 pub struct EvalFiles(pub BTreeMap<String, PathBuf>);
 
+/// Largest evaluation file `--eval` reads.
+pub const MAX_EVAL_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The contents of the operator's evaluation file `path`, read once: a regular file (no
+/// device, pipe or folder, which could block or never end), at most [`MAX_EVAL_BYTES`]
+/// (counted as read: `/proc` files say they are empty), UTF-8 TOML of evaluation
+/// weights. Errors never quote the contents.
+fn read_eval(flag: &str, path: &std::path::Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| anyhow::anyhow!("--eval {flag}: cannot read the file ({})", e.kind()))?;
+    if !meta.is_file() {
+        anyhow::bail!("--eval {flag}: not a regular file (a device, pipe or folder is refused)");
+    }
+    let f = std::fs::File::open(path)
+        .map_err(|e| anyhow::anyhow!("--eval {flag}: cannot read the file ({})", e.kind()))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_EVAL_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("--eval {flag}: cannot read the file ({})", e.kind()))?;
+    if bytes.len() as u64 > MAX_EVAL_BYTES {
+        anyhow::bail!(
+            "--eval {flag}: over {MAX_EVAL_BYTES} bytes, too large for an evaluation file"
+        );
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("--eval {flag}: not a text file (not UTF-8)"))?;
+    if toml::from_str::<agents::eval::EvalWeights>(&text).is_err() {
+        // The parser's message quotes the offending line: never shown.
+        anyhow::bail!("--eval {flag}: not an evaluation file (TOML weights such as `pawn = 1.0`; its contents are not shown)");
+    }
+    Ok(text)
+}
+
+/// A folder for the server's private copies of evaluation files (0700).
+fn private_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!(
+        "chesslab-serve-evals-{}-{}",
+        std::process::id(),
+        super::store::secret()
+    ));
+    let mut b = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(&dir)
+        .map_err(|e| anyhow::anyhow!("--eval: cannot make a private folder ({e})"))?;
+    Ok(dir)
+}
+
 impl EvalFiles {
-    /// Reads `NAME=FILE` flags, checking each file now (with the agents' own reader), so
-    /// a request never meets a broken one.
+    /// Reads `NAME=FILE` flags once ([`read_eval`]), checks each with the agents' own
+    /// reader on a private copy, so a request never meets a broken file, and keeps the
+    /// copy: agents built later read it, never the operator's file again (which could
+    /// have changed or become a pipe).
     pub fn from_flags(flags: &[String]) -> anyhow::Result<EvalFiles> {
         let mut map = BTreeMap::new();
+        let mut dir: Option<PathBuf> = None;
         for f in flags {
             let Some((name, path)) = f.split_once('=') else {
                 anyhow::bail!("--eval {f}: give NAME=FILE");
@@ -96,15 +178,34 @@ impl EvalFiles {
             {
                 anyhow::bail!("--eval {f}: the name must be letters, digits, '-' or '_'");
             }
-            let spec = format!("alphabeta:eval={}", path.trim());
-            agents::registry::build::<engine::variants::chess::Chess>(&spec)
-                .map_err(|e| anyhow::anyhow!("--eval {f}: {e}"))?;
-            if map
-                .insert(name.to_string(), PathBuf::from(path.trim()))
-                .is_some()
-            {
+            if map.contains_key(name) {
                 anyhow::bail!("--eval: '{name}' given twice");
             }
+            let text = read_eval(f, std::path::Path::new(path.trim()))?;
+            if dir.is_none() {
+                dir = Some(private_dir()?);
+            }
+            let copy = dir
+                .as_ref()
+                .expect("just made")
+                .join(format!("{name}.toml"));
+            {
+                use std::io::Write;
+                let mut o = std::fs::OpenOptions::new();
+                o.write(true).create_new(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+                let mut file = o
+                    .open(&copy)
+                    .and_then(|mut file| file.write_all(text.as_bytes()).map(|()| file))
+                    .map_err(|e| anyhow::anyhow!("--eval {f}: cannot keep a private copy ({e})"))?;
+                file.flush().ok();
+            }
+            let spec = format!("alphabeta:eval={}", copy.display());
+            if agents::registry::build::<engine::variants::chess::Chess>(&spec).is_err() {
+                anyhow::bail!("--eval {f}: not an evaluation file the agents can use (weights within [-100, 100] pawns; its contents are not shown)");
+            }
+            map.insert(name.to_string(), copy);
         }
         Ok(EvalFiles(map))
     }

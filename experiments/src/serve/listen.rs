@@ -30,6 +30,7 @@ use axum::http::StatusCode;
 use axum::Router;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
@@ -63,11 +64,71 @@ pub async fn bind(addr: impl tokio::net::ToSocketAddrs) -> io::Result<TcpListene
     Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no address to bind")))
 }
 
-/// Accepts connections on `listener` forever, serving `app` on each.
-pub async fn serve(listener: TcpListener, app: Router) {
+/// Connection limits and timeouts (issue 65: one client must not hold the server).
+#[derive(Clone, Debug)]
+pub struct Conns {
+    /// Most open connections; the accept loop waits for one to close beyond.
+    pub max: usize,
+    /// Most open connections from one address; beyond, a connection is answered 503
+    /// and closed.
+    pub per_client: usize,
+    /// Time to send a request's head, and how long an idle connection is kept between
+    /// requests (hyper's header timeout runs from the moment it waits for a head).
+    pub head: Duration,
+    /// Time to send a request's body ([`super::guard::read_body`]).
+    pub body: Duration,
+    /// Longest time a write to the client may make no progress (a client that does not
+    /// read its answers).
+    pub write_stall: Duration,
+}
+
+impl Default for Conns {
+    fn default() -> Self {
+        Conns {
+            max: 1024,
+            per_client: 256,
+            head: Duration::from_secs(10),
+            body: Duration::from_secs(10),
+            write_stall: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Open connections per address.
+type PerClient =
+    std::sync::Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>;
+
+/// Counts a connection of one address while it lives.
+struct Slot {
+    table: PerClient,
+    ip: std::net::IpAddr,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut t = self.table.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = t.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                t.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Accepts connections on `listener` forever, serving `app` on each within `conns`.
+pub async fn serve(listener: TcpListener, app: Router, conns: Conns) {
+    let open = std::sync::Arc::new(tokio::sync::Semaphore::new(conns.max.max(1)));
+    let per: PerClient = Default::default();
+    let body_time = conns.body;
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        // Beyond the cap, connections wait in the kernel's queue, not in this process.
+        let Ok(permit) = open.clone().acquire_owned().await else {
+            return;
+        };
+        let (stream, peer) = match listener.accept().await {
+            Ok(x) => x,
             Err(e) if is_connection_error(&e) => continue,
             Err(e) => {
                 eprintln!("note: accepting a connection failed ({e}); retrying in 50 ms");
@@ -75,17 +136,74 @@ pub async fn serve(listener: TcpListener, app: Router) {
                 continue;
             }
         };
+        let ip = peer.ip();
+        let admitted = {
+            let mut t = per.lock().unwrap_or_else(|p| p.into_inner());
+            let n = t.entry(ip).or_insert(0);
+            if *n >= conns.per_client {
+                false
+            } else {
+                *n += 1;
+                true
+            }
+        };
+        if !admitted {
+            drop(permit);
+            tokio::spawn(refuse_busy(stream, conns.per_client));
+            continue;
+        }
+        let slot = Slot {
+            table: per.clone(),
+            ip,
+            _permit: permit,
+        };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        // The client's address and the body's time limit, for the handlers and guards.
+        let service = TowerToHyperService::new(
+            app.clone()
+                .layer(axum::Extension(super::ClientAddr(ip)))
+                .layer(axum::Extension(super::guard::BodyTime(body_time))),
+        );
+        let conns = conns.clone();
         tokio::spawn(async move {
-            let io = TokioIo::new(JsonRefusals::new(stream));
-            // An error here is a client that left or sent garbage: nothing to tell.
+            let _slot = slot;
+            let io = TokioIo::new(JsonRefusals::new(stream, conns.write_stall));
+            // An error here is a client that left, sent garbage or ran out of time:
+            // nothing to tell.
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(conns.head)
                 .serve_connection(io, service)
                 .with_upgrades()
                 .await;
         });
     }
+}
+
+/// Answers a connection over its address's cap with a JSON 503 and closes it.
+async fn refuse_busy(stream: tokio::net::TcpStream, cap: usize) {
+    let body = serde_json::json!({
+        "error": format!("too many open connections from this address (the server's limit is {cap}, --max-connections-per-client)")
+    })
+    .to_string();
+    let text = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let write = async {
+        let mut rest = text.as_bytes();
+        while !rest.is_empty() {
+            if stream.writable().await.is_err() {
+                return;
+            }
+            match stream.try_write(rest) {
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), write).await;
 }
 
 /// Errors of one connection that was never really accepted (the client gave up between
@@ -106,14 +224,34 @@ pub struct JsonRefusals<S> {
     /// Bytes still to send in place of a refusal already taken from hyper.
     pending: Vec<u8>,
     sent: usize,
+    /// Longest time a write may wait, and the clock of the one waiting.
+    stall: Duration,
+    waiting: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl<S> JsonRefusals<S> {
-    pub fn new(inner: S) -> Self {
+    pub fn new(inner: S, stall: Duration) -> Self {
         JsonRefusals {
             inner,
             pending: Vec::new(),
             sent: 0,
+            stall,
+            waiting: None,
+        }
+    }
+
+    /// A write that is not ready: an error once it has waited [`Conns::write_stall`].
+    fn stalled(&mut self, cx: &mut Context<'_>) -> Poll<io::Error> {
+        let stall = self.stall;
+        let clock = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(stall)));
+        match clock.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client read nothing of its answer in time",
+            )),
+            Poll::Pending => Poll::Pending,
         }
     }
 }
@@ -122,7 +260,7 @@ impl<S: AsyncWrite + Unpin> JsonRefusals<S> {
     /// Writes what is pending; ready once nothing is.
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while self.sent < self.pending.len() {
-            let n = ready!(Pin::new(&mut self.inner).poll_write(cx, &self.pending[self.sent..]))?;
+            let n = ready!(self.write_inner(cx, None))?;
             if n == 0 {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
@@ -131,6 +269,29 @@ impl<S: AsyncWrite + Unpin> JsonRefusals<S> {
         self.pending.clear();
         self.sent = 0;
         Poll::Ready(Ok(()))
+    }
+}
+
+impl<S: AsyncWrite + Unpin> JsonRefusals<S> {
+    /// Writes `buf` (`None`: the pending bytes) with the stall clock.
+    fn write_inner(&mut self, cx: &mut Context<'_>, buf: Option<&[u8]>) -> Poll<io::Result<usize>> {
+        let r = match buf {
+            Some(b) => Pin::new(&mut self.inner).poll_write(cx, b),
+            None => {
+                let (inner, pending, sent) = (&mut self.inner, &self.pending, self.sent);
+                Pin::new(inner).poll_write(cx, &pending[sent..])
+            }
+        };
+        match r {
+            Poll::Pending => match self.stalled(cx) {
+                Poll::Ready(e) => Poll::Ready(Err(e)),
+                Poll::Pending => Poll::Pending,
+            },
+            done => {
+                self.waiting = None;
+                done
+            }
+        }
     }
 }
 
@@ -159,7 +320,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for JsonRefusals<S> {
             }
             return Poll::Ready(Ok(buf.len()));
         }
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        self.write_inner(cx, Some(buf))
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

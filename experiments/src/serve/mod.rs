@@ -174,12 +174,29 @@ pub struct ServeArgs {
     /// A results folder whose games.csv the page can open (watch mode).
     #[arg(long)]
     pub results: Option<PathBuf>,
-    /// Most live games at once.
-    #[arg(long, value_parser = crate::util::positive_usize, default_value_t = 1000)]
+    /// Most live games at once (at most 100,000).
+    #[arg(long, value_parser = limits::ranged_usize(1, 100_000), default_value_t = 1000)]
     pub max_games: usize,
-    /// Minutes without a request after which a game is dropped.
-    #[arg(long, value_parser = crate::util::positive_u64, default_value_t = 60)]
+    /// Minutes without a request after which a game is dropped (at most a week, 10,080).
+    #[arg(long, value_parser = limits::ranged(1, 10_080), default_value_t = 60)]
     pub idle_minutes: u64,
+    /// Most live games one client (one address) may have created.
+    #[arg(long, value_parser = limits::ranged_usize(1, 100_000), default_value_t = 100)]
+    pub max_games_per_client: usize,
+    /// Most games one client may create in a minute.
+    #[arg(long, value_parser = limits::ranged_usize(1, 100_000), default_value_t = 60)]
+    pub max_creates_per_minute: usize,
+    /// Minutes after its creation a game with a human seat is dropped if no human has
+    /// acted in it (at most a week).
+    #[arg(long, value_parser = limits::ranged(1, 10_080), default_value_t = 10)]
+    pub unplayed_minutes: u64,
+    /// Most open connections (more wait in the kernel's queue).
+    #[arg(long, value_parser = limits::ranged_usize(1, 100_000), default_value_t = 1024)]
+    pub max_connections: usize,
+    /// Most open connections from one client (one address); more are answered 503 and
+    /// closed.
+    #[arg(long, value_parser = limits::ranged_usize(1, 100_000), default_value_t = 256)]
+    pub max_connections_per_client: usize,
 }
 
 /// The server's shared state.
@@ -220,6 +237,7 @@ pub fn router(server: Shared) -> Router {
 /// URI length, and every refusal as JSON.
 pub fn app(server: Shared, allowed: guard::Allowed) -> Router {
     router(server)
+        .layer(axum::middleware::from_fn(guard::read_body))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(allowed),
             guard::check,
@@ -238,9 +256,16 @@ pub struct Config {
     pub data: Option<PathBuf>,
     pub hosts: Vec<String>,
     pub rules: AgentRules,
+    /// What one client may hold and make ([`store::Quotas`]).
+    pub quotas: store::Quotas,
+    /// Connection limits and timeouts ([`listen::Conns`]).
+    pub conns: listen::Conns,
 }
 
 impl Config {
+    /// A configuration with the flags' defaults for the rest; tests and benches make
+    /// many games from one address, so the per-client quotas are off (`usize::MAX`)
+    /// unless set.
     pub fn new(max_games: usize, idle: Duration, results: Option<PathBuf>) -> Config {
         Config {
             max_games,
@@ -249,6 +274,12 @@ impl Config {
             data: None,
             hosts: Vec::new(),
             rules: AgentRules::default(),
+            quotas: store::Quotas {
+                per_client: usize::MAX,
+                per_minute: usize::MAX,
+                ..store::Quotas::default()
+            },
+            conns: listen::Conns::default(),
         }
     }
 }
@@ -266,7 +297,7 @@ pub fn start_server(config: &Config) -> Result<Shared> {
     };
     let rules = Arc::new(config.rules.clone());
     let server = Arc::new(Server {
-        store: Store::new(config.max_games, config.idle, db),
+        store: Store::new(config.max_games, config.idle, config.quotas.clone(), db),
         results: config.results.clone(),
         rules: rules.clone(),
     });
@@ -274,7 +305,8 @@ pub fn start_server(config: &Config) -> Result<Shared> {
     for g in &saved {
         let new = NewGame {
             seed: Some(g.seed),
-            practice: Some(g.practice),
+            practice: Some((g.practice, g.practice_why.clone())),
+            asked_practice: false,
             rules: rules.clone(),
             opening: g.opening.clone(),
             seats: g.seats.clone(),
@@ -283,13 +315,15 @@ pub fn start_server(config: &Config) -> Result<Shared> {
             visit_any(&g.variant, Some(&g.params_toml), Builder(new))
         }));
         let session = match built {
-            Ok(Ok(Ok(mut s))) => match s.restore(&g.actions, &g.deciders) {
-                Ok(()) => s,
-                Err(e) => {
-                    eprintln!("warning: stored game {} not resumed: {}", g.id, e.message);
-                    continue;
+            Ok(Ok(Ok(mut s))) => {
+                match s.restore(&g.actions, &g.deciders, g.version, g.forfeit.clone()) {
+                    Ok(()) => s,
+                    Err(e) => {
+                        eprintln!("warning: stored game {} not resumed: {}", g.id, e.message);
+                        continue;
+                    }
                 }
-            },
+            }
             Ok(Ok(Err(e))) => {
                 eprintln!("warning: stored game {} not resumed: {}", g.id, e.message);
                 continue;
@@ -328,6 +362,7 @@ pub async fn serve_on(
     listener: tokio::net::TcpListener,
     server: Shared,
     hosts: &[String],
+    conns: listen::Conns,
 ) -> Result<()> {
     let local = listener.local_addr()?;
     let allowed = guard::Allowed::new(local, hosts, local.port());
@@ -339,7 +374,7 @@ pub async fn serve_on(
             sweep.store.expire();
         }
     });
-    listen::serve(listener, app(server, allowed)).await;
+    listen::serve(listener, app(server, allowed), conns).await;
     Ok(())
 }
 
@@ -365,7 +400,12 @@ pub fn spawn_with(config: Config) -> Result<String> {
         start_server(&config)?
     };
     std::thread::spawn(move || {
-        let _ = rt.block_on(serve_on(listener, server, &config.hosts));
+        let _ = rt.block_on(serve_on(
+            listener,
+            server,
+            &config.hosts,
+            config.conns.clone(),
+        ));
     });
     Ok(addr)
 }
@@ -378,15 +418,27 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             args.bind
         );
     }
+    // The flags' ranges keep these far from overflow; saturating all the same.
+    let minutes = |m: u64| Duration::from_secs(m.saturating_mul(60));
     let config = Config {
         max_games: args.max_games,
-        idle: Duration::from_secs(args.idle_minutes * 60),
+        idle: minutes(args.idle_minutes),
         results: args.results.clone(),
         data: (!args.no_data).then(|| args.data.clone()),
         hosts: args.hosts.clone(),
         rules: AgentRules {
             limits: args.limits.clone(),
             evals: limits::EvalFiles::from_flags(&args.evals)?,
+        },
+        quotas: store::Quotas {
+            per_client: args.max_games_per_client,
+            per_minute: args.max_creates_per_minute,
+            unplayed: minutes(args.unplayed_minutes),
+        },
+        conns: listen::Conns {
+            max: args.max_connections,
+            per_client: args.max_connections_per_client,
+            ..listen::Conns::default()
         },
     };
     if let Some(r) = &args.results {
@@ -416,7 +468,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        serve_on(listener, server, &config.hosts).await
+        serve_on(listener, server, &config.hosts, config.conns.clone()).await
     })
 }
 
@@ -536,41 +588,123 @@ async fn agent_names(State(server): State<Shared>) -> Json<serde_json::Value> {
     }))
 }
 
-/// Plays bots and chance on a blocking thread until a human must act, telling the
-/// watchers after every action.
-/// Each step is one decision, bounded by the limits; a dropped game's flag stops the
-/// loop before the next one. Every game has its own blocking thread while it steps, so a
-/// slow bot holds back only its own game.
+/// Plays bots and chance until a human must act, telling the watchers after every
+/// action (issue 64). The game's lock is held only to start and to end a step, never while
+/// a bot thinks: a decision runs on a blocking thread with a stop flag, which is raised at
+/// the server's limit (`--max-time-ms`, times the bots deciding at once) and when the game
+/// is dropped ([`store::Entry::cancel`]); an agent that has not answered [`games::GRACE`]
+/// after that forfeits the game on time (the reason says so; its thread is left to end by
+/// itself). A decision in progress at a restart gets only the rest of its limit. One
+/// drive at a time steps a game (a second finds the decision out and returns).
 fn drive(server: Shared, entry: Arc<Entry>) {
-    tokio::task::spawn_blocking(move || loop {
-        if entry.is_cancelled() {
-            break;
-        }
-        let mut s = entry.session.blocking_lock();
-        let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.step()));
-        let v = s.version();
-        if matches!(stepped, Ok(Ok(true))) {
-            server.store.save(&entry, &**s);
-        }
-        drop(s);
-        entry.updates.send_replace(v);
-        match stepped {
-            Ok(Ok(true)) => continue,
-            Ok(Ok(false)) => break,
-            Ok(Err(e)) => {
-                eprintln!("note: a game stopped: {e}");
+    tokio::spawn(async move {
+        loop {
+            if entry.is_cancelled() {
                 break;
             }
-            Err(_) => {
-                eprintln!("note: a bot or the rules panicked; the game waits");
-                break;
+            let step = {
+                let mut s = entry.session.lock().await;
+                let step =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.begin_step()));
+                if matches!(step, Ok(Ok(games::Step::Played))) {
+                    server.store.save(&entry, &**s);
+                    entry.updates.send_replace(s.version());
+                }
+                step
+            };
+            match step {
+                Ok(Ok(games::Step::Idle)) => break,
+                Ok(Ok(games::Step::Played)) => continue,
+                Ok(Ok(games::Step::Think(t))) => {
+                    if !think(&server, &entry, t).await {
+                        break;
+                    }
+                }
+                Ok(Err(e)) => {
+                    eprintln!("note: a game stopped: {e}");
+                    break;
+                }
+                Err(_) => {
+                    eprintln!("note: the rules panicked; the game waits");
+                    break;
+                }
             }
         }
     });
 }
 
+/// Runs one bot decision off the game's lock (see [`drive`]); whether to go on.
+async fn think(server: &Shared, entry: &Arc<Entry>, t: games::Think) -> bool {
+    let seats = t.seats.len().max(1) as u32;
+    let full = server.rules.limits.decision_time().saturating_mul(seats);
+    let spent = entry.take_spent().min(full);
+    let limit = full - spent;
+    server.store.thinking(entry, spent);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    entry.watch_stop(&stop);
+    let flag = stop.clone();
+    let job = t.job;
+    let mut handle = tokio::task::spawn_blocking(move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&flag)))
+    });
+    let out = match tokio::time::timeout(limit, &mut handle).await {
+        Ok(r) => Some(r),
+        Err(_) => {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::timeout(games::GRACE, &mut handle).await.ok()
+        }
+    };
+    // Raised in any case: the flag is also how `watch_stop` knows it is done with.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut s = entry.session.lock().await;
+    let go_on = match out {
+        Some(Ok(Ok(out))) => match s.end_think(t.version, out) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!("note: a game stopped: {e}");
+                false
+            }
+        },
+        Some(_) => {
+            eprintln!("note: a bot panicked; the game waits");
+            s.think_failed(t.version, None);
+            false
+        }
+        None => {
+            s.think_failed(
+                t.version,
+                Some(format!(
+                    "no answer {} ms after the server's limit of {} ms (--max-time-ms)",
+                    games::GRACE.as_millis(),
+                    full.as_millis()
+                )),
+            );
+            true
+        }
+    };
+    server.store.save(entry, &**s);
+    entry.updates.send_replace(s.version());
+    go_on
+}
+
+/// Refuses an act prepared at another version of the game (issue 65: a double click, or
+/// an act crossing a bot's move, is played once).
+fn check_version(given: Option<u64>, now: u64) -> Result<(), ApiError> {
+    match given {
+        Some(v) if v != now => Err(ApiError::conflict(format!(
+            "stale: the action was chosen at version {v}, the game is at version {now}; nothing was played (fetch the state and choose again)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The address of the request's client (set by `listen` on every connection).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub std::net::IpAddr);
+
 async fn create(
     State(server): State<Shared>,
+    client: Option<axum::Extension<ClientAddr>>,
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Json<CreateResponse>, ApiError> {
     let req: CreateRequest = body(raw)?;
@@ -587,9 +721,15 @@ async fn create(
             ))
         }
     };
+    if let Some(t) = &params_toml {
+        let table: toml::Table = toml::from_str(t)
+            .map_err(|e| ApiError::bad_request(format!("params: not TOML: {e}")))?;
+        games::check_request_params(&table)?;
+    }
     let new = NewGame {
         seed: req.seed,
         practice: None,
+        asked_practice: req.practice,
         rules: server.rules.clone(),
         opening: req.opening.filter(|o| !o.trim().is_empty()),
         seats: req.seats,
@@ -606,7 +746,10 @@ async fn create(
     let seat_names = (0..seats.len())
         .map(|s| session.view(Some(s), false).seat_names[s].clone())
         .collect();
-    let (entry, tokens) = server.store.insert(session, req.audit)?;
+    let (entry, tokens) =
+        server
+            .store
+            .insert(session, req.audit, client.map(|axum::Extension(c)| c.0))?;
     drive(server.clone(), entry.clone());
     Ok(Json(CreateResponse {
         id: entry.id.clone(),
@@ -697,6 +840,7 @@ async fn act(
     check_token(&entry, req.seat, Some(&req.token))?;
     let view = {
         let mut s = entry.session.lock().await;
+        check_version(req.version, s.version())?;
         match (&req.action, &req.joint) {
             (Some(a), None) => s.act(req.seat, a)?,
             (None, Some(parts)) => {
@@ -731,6 +875,7 @@ async fn act(
                 ))
             }
         }
+        entry.mark_played();
         let v = s.version();
         server.store.save(&entry, &**s);
         entry.updates.send_replace(v);
@@ -740,6 +885,19 @@ async fn act(
     Ok(Json(view))
 }
 
+/// Raises its flag when dropped: with the handler's future when the client leaves.
+struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// An agent's decision for a human seat (issue 64): prepared under the game's lock,
+/// decided without it on a blocking thread, stopped at the server's limit or when the
+/// client leaves; answered 503 if the agent has not answered [`games::GRACE`] after the
+/// limit (nothing is played), 409 if the game moved on meanwhile.
 async fn agent_act(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
@@ -748,24 +906,52 @@ async fn agent_act(
     let req: AgentActRequest = body(raw)?;
     let entry = server.store.get(&id)?;
     check_token(&entry, req.seat, Some(&req.token))?;
-    let e2 = entry.clone();
-    let sv = server.clone();
-    let played = tokio::task::spawn_blocking(move || {
-        let mut s = e2.session.blocking_lock();
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            s.agent_act(req.seat, &req.agent)
-        }));
-        if matches!(r, Ok(Ok(_))) {
-            sv.store.save(&e2, &**s);
+    let advice = {
+        let s = entry.session.lock().await;
+        check_version(req.version, s.version())?;
+        s.advise(req.seat, &req.agent)?
+    };
+    let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    entry.watch_stop(&cancel.0);
+    let flag = cancel.0.clone();
+    let job = advice.job;
+    let mut handle = tokio::task::spawn_blocking(move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&flag)))
+    });
+    let limit = server.rules.limits.decision_time();
+    let out = match tokio::time::timeout(limit, &mut handle).await {
+        Ok(r) => Some(r),
+        Err(_) => {
+            cancel.0.store(true, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::timeout(games::GRACE, &mut handle).await.ok()
         }
-        e2.updates.send_replace(s.version());
-        r
-    })
-    .await
-    .map_err(|_| ApiError::internal("the agent's thread failed"))?
-    .map_err(|_| ApiError::internal("the agent panicked"))??;
+    };
+    drop(cancel);
+    let text = match out {
+        Some(Ok(Ok(r))) => r?,
+        Some(Ok(Err(_))) => return Err(ApiError::internal("the agent panicked")),
+        Some(Err(_)) => return Err(ApiError::internal("the agent's thread failed")),
+        None => {
+            return Err(ApiError::unavailable(format!(
+                "the agent did not answer within the server's limit of {} ms (--max-time-ms); nothing was played",
+                limit.as_millis()
+            )))
+        }
+    };
+    {
+        let mut s = entry.session.lock().await;
+        if s.version() != advice.version {
+            return Err(ApiError::conflict(
+                "stale: the game changed while the agent thought; nothing was played",
+            ));
+        }
+        s.act(req.seat, &text)?;
+        entry.mark_played();
+        server.store.save(&entry, &**s);
+        entry.updates.send_replace(s.version());
+    }
     drive(server, entry);
-    Ok(Json(serde_json::json!({ "action": played })))
+    Ok(Json(serde_json::json!({ "action": text })))
 }
 
 async fn undo(
@@ -776,10 +962,17 @@ async fn undo(
     let req: SeatRequest = body(raw)?;
     let entry = server.store.get(&id)?;
     check_token(&entry, req.seat, Some(&req.token))?;
-    let mut s = entry.session.lock().await;
-    let n = s.undo(req.seat)?;
-    server.store.save(&entry, &**s);
-    entry.updates.send_replace(s.version());
+    let n = {
+        let mut s = entry.session.lock().await;
+        check_version(req.version, s.version())?;
+        let n = s.undo(req.seat)?;
+        entry.mark_played();
+        server.store.save(&entry, &**s);
+        entry.updates.send_replace(s.version());
+        n
+    };
+    // A bot whose decision was taken back decides again.
+    drive(server, entry);
     Ok(Json(serde_json::json!({ "taken_back": n })))
 }
 
@@ -810,28 +1003,33 @@ async fn branch(
         }
         (s.brancher(&req)?, s.branch_time())
     };
-    // Dropped with this handler when the client leaves: the games stop at the next one.
-    struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
-    impl Drop for CancelOnDrop {
-        fn drop(&mut self) {
-            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
+    // Dropped with this handler when the client leaves: the games stop at the next
+    // decision, and a search that honours the flag at once.
     let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    entry.watch_stop(&cancel.0);
     let flag = cancel.0.clone();
-    let timer = cancel.0.clone();
-    let alarm = tokio::spawn(async move {
-        tokio::time::sleep(time).await;
-        timer.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
-    let out = tokio::task::spawn_blocking(move || {
+    let mut handle = tokio::task::spawn_blocking(move || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&flag)))
-    })
-    .await
-    .map_err(|_| ApiError::internal("the branch thread failed"))?
-    .map_err(|_| ApiError::internal("a bot or the rules panicked in a branch game"))??;
-    alarm.abort();
+    });
+    let out = match tokio::time::timeout(time, &mut handle).await {
+        Ok(r) => Some(r),
+        Err(_) => {
+            cancel.0.store(true, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::timeout(games::GRACE, &mut handle).await.ok()
+        }
+    };
     drop(cancel);
+    let out = match out {
+        Some(r) => r
+            .map_err(|_| ApiError::internal("the branch thread failed"))?
+            .map_err(|_| ApiError::internal("a bot or the rules panicked in a branch game"))??,
+        None => {
+            return Err(ApiError::unprocessable(format!(
+                "the branch ran over the server's limit of {} s (--max-branch-seconds) and its games did not stop in time; ask for fewer games or faster agents",
+                time.as_secs()
+            )))
+        }
+    };
     Ok(Json(out))
 }
 

@@ -84,10 +84,19 @@ async fn rules(UrlPath(name): UrlPath<String>) -> Result<Json<serde_json::Value>
 
 /// Parameters that fix hidden state rather than rules, by variant: left out of a running
 /// game's views (a seat must not read the other's secret from them).
-const HIDDEN_PARAMS: &[(&str, &str)] = &[
+pub const HIDDEN_PARAMS: &[(&str, &str)] = &[
     ("masquerade", "white_assigns"),
     ("masquerade", "black_assigns"),
 ];
+
+/// The parameters of [`HIDDEN_PARAMS`] that `params` (a game's, as JSON) sets.
+pub fn hidden_params_given(variant: &str, params: &serde_json::Value) -> Vec<&'static str> {
+    HIDDEN_PARAMS
+        .iter()
+        .filter(|(v, key)| *v == variant && params.get(*key).is_some_and(|x| !x.is_null()))
+        .map(|(_, key)| *key)
+        .collect()
+}
 
 /// The parameters a seat's view carries: the game's own, less [`HIDDEN_PARAMS`] while the
 /// game runs (`reveal`: over, or an audit).

@@ -373,7 +373,12 @@ pub fn run(agent: &str) -> Result<()> {
         ..Default::default()
     });
     let mut searching: Option<Searching> = None;
+    // Standard input ended: the search in progress still answers, then the engine exits.
+    let mut input_closed = false;
     loop {
+        if input_closed && searching.is_none() {
+            return Ok(());
+        }
         // Wait for a command, a search report, or the clock.
         let wait = match &searching {
             Some(s) => s
@@ -383,14 +388,26 @@ pub fn run(agent: &str) -> Result<()> {
                 .min(Duration::from_millis(20)),
             None => Duration::from_secs(3600),
         };
-        let command = match commands.recv_timeout(wait) {
-            Ok(c) => Some(c),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                if let Some(s) = searching.take() {
-                    s.cancel.store(true, Ordering::Relaxed);
+        let command = if input_closed {
+            std::thread::sleep(wait);
+            None
+        } else {
+            match commands.recv_timeout(wait) {
+                Ok(c) => Some(c),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Issue 65: the end of the input used to drop a search without a
+                    // `bestmove` and exit 0. The search answers first (an infinite one
+                    // is stopped, as by `stop`); a failed one exits 1 by the hook.
+                    input_closed = true;
+                    if let Some(s) = searching.as_mut() {
+                        if s.infinite {
+                            s.infinite = false;
+                            s.cancel.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    None
                 }
-                return Ok(());
             }
         };
         if let Some(s) = searching.as_mut() {

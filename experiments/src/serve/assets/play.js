@@ -128,7 +128,13 @@ async function loadVariant() {
 async function createGame() {
   $("setup-error").textContent = "";
   const seats = [...document.querySelectorAll("#seats input.seat")].map((i) => i.value.trim());
-  const body = { variant: $("variant").value, params: paramsToml(), seed: +$("seed").value || 0, seats, audit: $("audit").checked };
+  // A secret seed (the server's) unless the person asks for a practice game; only then is
+  // a seed sent, and only if one is written.
+  const body = { variant: $("variant").value, params: paramsToml(), seats, audit: $("audit").checked };
+  if ($("practice-game").checked) {
+    body.practice = true;
+    if ($("seed").value.trim() !== "") body.seed = +$("seed").value;
+  }
   if ($("opening").value.trim()) body.opening = $("opening").value.trim();
   try {
     const c = await api("POST", "/api/games", body);
@@ -297,6 +303,7 @@ function render() {
   else turn = "game over";
   $("turn").textContent = (view.thinking ? "thinking… " : "") + turn + ` — you are ${seatName(viewing)}`;
   $("practice").hidden = !view.practice;
+  $("practice").textContent = view.practice ? "practice game" + (view.practice_why ? `: ${view.practice_why}` : "") : "practice game";
   let res = view.result ? `Result: ${view.result.returns.join(" : ")} (${view.result.reason})` : "";
   if (view.result && view.seed !== undefined && view.seed !== null) res += ` — seed ${view.seed}`;
   $("result").textContent = res;
@@ -486,10 +493,13 @@ function moveList(st) {
   const mech = mechanicsOf(view.variant);
   const snaps = snapshots[viewing] || [];
   let rows = null;
+  // The server's readable notation (SAN where the variant's moves are orthodox) first;
+  // the page's own SAN from the positions it has seen only where that is missing.
+  const readable = view.record_san && view.record_san.length === rec.length ? view.record_san : null;
   const names = rec.map((a, i) => {
     if (snaps[i]) rows = placement(snaps[i].observation);
-    let text = a;
-    if (mech.san && rows && /^[a-z]\d{1,2}[a-z]\d{1,2}[qrbnk]?$/.test(a)) {
+    let text = readable ? readable[i] : a;
+    if (text === a && mech.san && rows && /^[a-z]\d{1,2}[a-z]\d{1,2}[qrbnk]?$/.test(a)) {
       const s = san(rows, a);
       if (s) text = s;
     }
@@ -554,21 +564,29 @@ async function act(action) {
   const seat = viewing;
   const g = game;
   try {
-    const v = await api("POST", `/api/games/${g.id}/act`, { seat, token: g.tokens[seat] || "", action });
+    const v = await api("POST", `/api/games/${g.id}/act`, { seat, token: g.tokens[seat] || "", action, version: shownVersion() });
     if (game !== g) return;
     baseline[seat] = v;
     refresh();
-  } catch (e) { $("play-error").textContent = e.message; }
+  } catch (e) { staleOr(e); }
+}
+
+// The version of the view the person chose in: a second click on the same view is
+// refused by the server (409 "stale") and only refreshes the page.
+function shownVersion() { return view ? view.version : undefined; }
+function staleOr(e) {
+  if (/^stale/.test(e.message)) { refresh(); return; }
+  $("play-error").textContent = e.message;
 }
 
 async function takeback() {
-  try { await api("POST", `/api/games/${game.id}/undo`, { seat: viewing, token: game.tokens[viewing] || "" }); snapshots = {}; baseline = {}; refresh(); }
-  catch (e) { $("play-error").textContent = e.message; }
+  try { await api("POST", `/api/games/${game.id}/undo`, { seat: viewing, token: game.tokens[viewing] || "", version: shownVersion() }); snapshots = {}; baseline = {}; refresh(); }
+  catch (e) { staleOr(e); }
 }
 
 async function agentAct() {
-  try { await api("POST", `/api/games/${game.id}/agent-act`, { seat: viewing, token: game.tokens[viewing] || "", agent: $("helper").value }); refresh(); }
-  catch (e) { $("play-error").textContent = e.message; }
+  try { await api("POST", `/api/games/${game.id}/agent-act`, { seat: viewing, token: game.tokens[viewing] || "", agent: $("helper").value, version: shownVersion() }); refresh(); }
+  catch (e) { staleOr(e); }
 }
 
 async function showRules() {
