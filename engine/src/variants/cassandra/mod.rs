@@ -17,7 +17,12 @@
 //!   `rule_mate_ends_the_game_before_a_due_prophecy`,
 //!   `rule_mated_side_never_wins_by_a_prophecy_resolving_afterwards`,
 //!   `rule_drawing_move_ends_the_game_before_a_due_king_prophecy`).
-//! - White makes no prophecy on move 1. At most one pending prophecy per player.
+//! - White makes no prophecy on move 1. At most one pending prophecy per player. So,
+//!   without passes, Black prophesies with its odd moves and White with its even ones,
+//!   and White's prophecy falls due only after the victim's own prophecy decision that
+//!   follows its second move, Black's right after White's second move; a pass swaps
+//!   the two (`rule_prophecy_cadence_by_colour`; issue 67,
+//!   results/cassandra/asymmetry/README.md).
 //! - A player climbs one rung after a successful prophecy, or when the foe has no piece
 //!   of the current type. A successful king prophecy wins (`prophecy`). If a removal
 //!   leaves the enemy king attacked at the prophet's turn, the prophet wins

@@ -315,6 +315,95 @@ fn rule_secret_prophecies_are_hidden_from_the_opponent() {
     assert!(!a.is_perfect_information());
 }
 
+/// Plays seeded random moves from the start; a prophet names a random square at every
+/// prophecy decision, except that White passes at its `white_passes_at`-th decision.
+/// Returns, per colour, the prophet's move numbers of its prophecies, and for each
+/// prophecy that fell due the action that resolved it: `(victim's move, whether it was
+/// the victim's prophecy decision rather than its move)`.
+fn cadence(seed: u64, white_passes_at: Option<usize>) -> [(Vec<u32>, Vec<(u32, bool)>); 2] {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let mut g = new();
+    let mut out: [(Vec<u32>, Vec<(u32, bool)>); 2] = Default::default();
+    let mut decisions = [0usize; 2];
+    let mut actions = Vec::new();
+    while g.result().is_none() && g.board.ply() < 120 {
+        let Turn::Seat(seat) = g.turn() else {
+            unreachable!("two seats, no chance")
+        };
+        g.legal_actions(seat, &mut actions);
+        let a = match actions[0] {
+            CassandraAction::Prophesy(_) => {
+                decisions[seat] += 1;
+                if seat == 0 && white_passes_at == Some(decisions[0]) {
+                    CassandraAction::Prophesy(None)
+                } else {
+                    out[seat].0.push(g.moves_made[seat]);
+                    CassandraAction::Prophesy(Some(Square::new(rng.gen_range(0..64))))
+                }
+            }
+            CassandraAction::Move(_) => actions[rng.gen_range(0..actions.len())],
+        };
+        let before = g.pending;
+        g.apply(a);
+        // The seat that acted is the victim of the other's prophecy.
+        let prophet = 1 - seat;
+        if before[prophet].is_some() && g.pending[prophet].is_none() {
+            let decision = matches!(a, CassandraAction::Prophesy(_));
+            out[prophet].1.push((g.moves_made[seat], decision));
+        }
+    }
+    out
+}
+
+/// Issue 67 (results/cassandra/asymmetry/README.md): the cadence of prophecies. With no
+/// pass, Black prophesies with its moves 1, 3, 5, ... and White (no prophecy on move 1)
+/// with moves 2, 4, 6, ...; each prophecy falls due at the start of the prophet's move
+/// two later, so the victim has two moves in between. Black's prophecy falls due as soon
+/// as White has made its second move (White still has one of its own pending, so no
+/// decision follows); White's only after Black's second move and Black's own prophecy
+/// decision, one decision later (a searcher sees the removal one ply deeper). A pass
+/// shifts the prophet's cadence by one move and swaps the two roles.
+#[test]
+fn rule_prophecy_cadence_by_colour() {
+    let mut long_games = 0;
+    for seed in 0..30 {
+        let [(white, white_due), (black, black_due)] = cadence(seed, None);
+        let n = white.len();
+        assert_eq!(white, (1..=n as u32).map(|k| 2 * k).collect::<Vec<_>>());
+        assert_eq!(
+            black[..n],
+            (0..n as u32).map(|k| 2 * k + 1).collect::<Vec<_>>()
+        );
+        // Black's prophecy made with move m falls due on White's move m + 2 (no decision);
+        // White's made with move m on Black's prophecy decision after Black's move m + 1.
+        for (i, &due) in black_due.iter().enumerate() {
+            assert_eq!(due, (black[i] + 2, false), "seed {seed}: black's {i}th");
+        }
+        for (i, &due) in white_due.iter().enumerate() {
+            assert_eq!(due, (white[i] + 1, true), "seed {seed}: white's {i}th");
+        }
+        // White passes at its second decision (move 4): it prophesies on odd moves after.
+        let [(white, white_due), (black, black_due)] = cadence(seed, Some(2));
+        if white.len() < 3 || black.len() < 4 {
+            continue;
+        }
+        long_games += 1;
+        assert_eq!(white[..3], [2, 5, 7], "seed {seed}");
+        assert_eq!(black[..4], [1, 3, 5, 7], "seed {seed}");
+        for (i, &due) in white_due.iter().enumerate().skip(1) {
+            assert_eq!(due, (white[i] + 1, false), "seed {seed}: white's {i}th");
+        }
+        for (i, &due) in black_due.iter().enumerate().skip(1) {
+            assert_eq!(due, (black[i] + 2, true), "seed {seed}: black's {i}th");
+        }
+    }
+    assert!(
+        long_games >= 25,
+        "games long enough to show the cadence: {long_games}"
+    );
+}
+
 /// The cached status answers as a fresh computation does (see
 /// `variants::testing::check_cached_status`).
 #[test]
