@@ -79,7 +79,7 @@ impl VariantVisitor for Mirror {
         let mut game = G::new(&params);
         let seats = game.num_seats();
         let c = create(
-            json!({"variant": name, "seed": self.seed, "seats": ["human"],
+            json!({"variant": name, "seed": self.seed, "seats": ["human"], "practice": true,
             "params": toml::to_string(&params).unwrap()}),
         );
         assert_eq!(c.tokens.len(), seats);
@@ -222,6 +222,8 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
                 "version",
                 "thinking",
                 "practice",
+                "practice_why",
+                "record_san",
                 "seed",
                 "params",
                 "audit"
@@ -239,7 +241,12 @@ fn hidden_checks<G: Game>(id: &str, s: Seat, tokens: &[String], v: &SeatView, ga
     }
     assert!(!text.contains(&format!("{game:?}")));
     if game.turn() != Turn::Terminal {
-        assert!(raw["record"].is_null() && raw["chance"].is_null() && raw["audit"].is_null());
+        assert!(
+            raw["record"].is_null()
+                && raw["record_san"].is_null()
+                && raw["chance"].is_null()
+                && raw["audit"].is_null()
+        );
         // The seed would let a copy of the game with bots show the hidden draws.
         assert!(raw["seed"].is_null());
         // Another seat's token does not open this seat's view.

@@ -186,14 +186,17 @@ fn rule_serve_view_carries_the_games_own_params() {
 fn serve_view_params_keep_fixed_assignments_hidden() {
     let c = post_json(
         "/api/games",
+        // Two people and a fixed assignment: only as a practice game (issue 65), which
+        // both views say; the assignment itself stays out of both.
         serde_json::json!({"variant": "masquerade", "seats": ["human", "human"],
-            "params": {"white_assigns": "KQ,QN,RB,NR,BK", "ply_cap": 7}}),
+            "params": {"white_assigns": "KQ,QN,RB,NR,BK", "ply_cap": 7}, "practice": true}),
     );
     let id = c["id"].as_str().unwrap();
     let tokens: Vec<&str> = (0..2).map(|s| c["tokens"][s].as_str().unwrap()).collect();
     for (seat, token) in tokens.iter().enumerate() {
         let v = get_json(&format!("/api/games/{id}/state?seat={seat}&token={token}"));
         assert_eq!(v["params"]["ply_cap"], 7, "{v}");
+        assert_eq!(v["practice"], true, "{v}");
         assert!(
             v["params"].get("white_assigns").is_none(),
             "{}",

@@ -579,7 +579,7 @@ fn rule_serve_twin_hidden_truths_answer_alike() {
         let params = json!({"assignment": "random", "white_assigns": "KQ,QN,RB,NR,BK"});
         let c = create_on(
             a,
-            json!({"variant": "masquerade", "seed": seed, "seats": ["human", "human"], "params": params}),
+            json!({"variant": "masquerade", "seed": seed, "seats": ["human", "human"], "params": params, "practice": true}),
         );
         let t = c.tokens[0].clone().unwrap();
         let t1 = c.tokens[1].clone().unwrap();
