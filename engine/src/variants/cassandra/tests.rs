@@ -315,16 +315,20 @@ fn rule_secret_prophecies_are_hidden_from_the_opponent() {
     assert!(!a.is_perfect_information());
 }
 
+/// One colour's prophecies: the move numbers they were made with, and for each one that
+/// fell due, the victim's move number and whether its prophecy decision resolved it.
+type Cadence = (Vec<u32>, Vec<(u32, bool)>);
+
 /// Plays seeded random moves from the start; a prophet names a random square at every
 /// prophecy decision, except that White passes at its `white_passes_at`-th decision.
 /// Returns, per colour, the prophet's move numbers of its prophecies, and for each
 /// prophecy that fell due the action that resolved it: `(victim's move, whether it was
 /// the victim's prophecy decision rather than its move)`.
-fn cadence(seed: u64, white_passes_at: Option<usize>) -> [(Vec<u32>, Vec<(u32, bool)>); 2] {
+fn cadence(seed: u64, white_passes_at: Option<usize>) -> [Cadence; 2] {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
     let mut g = new();
-    let mut out: [(Vec<u32>, Vec<(u32, bool)>); 2] = Default::default();
+    let mut out: [Cadence; 2] = Default::default();
     let mut decisions = [0usize; 2];
     let mut actions = Vec::new();
     while g.result().is_none() && g.board.ply() < 120 {
