@@ -90,12 +90,113 @@ pub fn check_output(
         }
     }
     if out.exists() && !force {
+        if kept_in_git(out) {
+            anyhow::bail!(
+                "{flag} {} is a kept result (tracked by git); choose another file{}",
+                out.display(),
+                elsewhere(out)
+            );
+        }
         anyhow::bail!(
             "{flag} {} already exists; add --force to replace it",
             out.display()
         );
     }
     Ok(())
+}
+
+/// A flag that lets a command write into an output folder that already holds files
+/// (`--resume`, `--force`), whether it was given, and what it does there ("to continue
+/// the run there").
+#[derive(Clone, Copy, Debug)]
+pub struct Reuse<'a> {
+    pub flag: &'a str,
+    pub given: bool,
+    pub does: &'a str,
+}
+
+/// The one rule for output folders, for every command that writes one (issue 68): `dir`
+/// must not be a file, and a folder that exists and holds anything is refused unless one
+/// of `reuse` (the command's `--resume` or `--force`) was given. The refusal names the
+/// flags that would allow it, except for a folder holding files git tracks (kept
+/// results, e.g. `results/golf`): there it only asks for another folder (under `runs/`,
+/// which git ignores), since `--force` would overwrite kept evidence. The flags still
+/// work there when typed: git keeps the old files, and rewriting kept results on purpose
+/// is how they are refreshed.
+///
+/// Decision: "tracked" is asked of git itself (`git ls-files` in the folder's
+/// repository), so it holds for any checkout and any folder name; without git, or
+/// outside a repository, nothing is tracked. Tests: `out_folders_refuse_what_they_hold`
+/// below, and the table over every command in `experiments/tests/front_door.rs`.
+pub fn check_out_dir(dir: &std::path::Path, flag: &str, reuse: &[Reuse<'_>]) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!("{flag} {} is a file, not a folder", dir.display());
+    }
+    let holds = std::fs::read_dir(dir).is_ok_and(|mut r| r.next().is_some());
+    if !holds || reuse.iter().any(|r| r.given) {
+        return Ok(());
+    }
+    if kept_in_git(dir) {
+        anyhow::bail!(
+            "{flag} {} holds kept results (files tracked by git); choose another folder{}",
+            dir.display(),
+            elsewhere(dir)
+        );
+    }
+    let hints: Vec<String> = reuse
+        .iter()
+        .map(|r| format!("add {} {}", r.flag, r.does))
+        .chain(std::iter::once("choose another folder".to_string()))
+        .collect();
+    anyhow::bail!(
+        "{flag} {} is not empty; {}",
+        dir.display(),
+        hints.join(", or ")
+    )
+}
+
+/// Whether `path` is, or is a folder holding, a file tracked by git: asked of `git
+/// ls-files` in the nearest existing folder. False without git or outside a repository.
+pub fn kept_in_git(path: &std::path::Path) -> bool {
+    let abs = resolve(path);
+    let Some(dir) = abs.ancestors().find(|a| a.is_dir()) else {
+        return false;
+    };
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["ls-files", "-z", "--"])
+        .arg(&abs)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success() && !o.stdout.is_empty())
+}
+
+/// ` (e.g. runs/x)` for a path under `results/`: where the same output belongs when it
+/// is not meant to be kept (git ignores `runs/`).
+fn elsewhere(path: &std::path::Path) -> String {
+    let mut parts = path.components();
+    let first = parts.next();
+    let rest = parts.as_path();
+    match first {
+        Some(std::path::Component::Normal(n)) if n == "results" && !rest.as_os_str().is_empty() => {
+            format!(
+                " (e.g. {})",
+                std::path::Path::new("runs").join(rest).display()
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+/// The default folder of a command's output when `--out` is not given: under `runs/`,
+/// which git ignores, never under `results/` (kept evidence; issue 68).
+pub fn default_out(parts: &[&str]) -> std::path::PathBuf {
+    let mut p = std::path::PathBuf::from("runs");
+    for part in parts {
+        p.push(part);
+    }
+    p
 }
 
 /// Refuses to replace `path` when it exists and is not a regular file: a device
@@ -339,6 +440,104 @@ pub fn range_fraction(text: &str) -> Result<f64, String> {
 /// --l2`): 0 to a million.
 pub fn gain(text: &str) -> Result<f64, String> {
     number_in(text, 0.0, 1e6, "units")
+}
+
+#[cfg(test)]
+mod out_tests {
+    use super::*;
+
+    fn git(dir: &std::path::Path, args: &[&str]) {
+        let ok = std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .expect("git runs")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    }
+
+    #[test]
+    fn out_folders_refuse_what_they_hold() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path();
+        let resume = |given| Reuse {
+            flag: "--resume",
+            given,
+            does: "to continue the run there",
+        };
+        // Missing and empty folders are fine; a file is not a folder.
+        check_out_dir(&dir.join("new"), "--out", &[resume(false)]).unwrap();
+        std::fs::create_dir(dir.join("empty")).unwrap();
+        check_out_dir(&dir.join("empty"), "--out", &[resume(false)]).unwrap();
+        std::fs::write(dir.join("f"), "x").unwrap();
+        let e = check_out_dir(&dir.join("f"), "--out", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is a file"), "{e}");
+        // A folder holding anything: refused, naming the flags that allow it.
+        std::fs::create_dir(dir.join("full")).unwrap();
+        std::fs::write(dir.join("full/x.txt"), "x").unwrap();
+        let e = check_out_dir(&dir.join("full"), "--out", &[resume(false)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("not empty") && e.contains("add --resume to continue the run there"),
+            "{e}"
+        );
+        check_out_dir(&dir.join("full"), "--out", &[resume(true)]).unwrap();
+        let e = check_out_dir(&dir.join("full"), "--out", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("choose another folder") && !e.contains("add"),
+            "{e}"
+        );
+        // The same under git: kept results get no --force hint, and a pointer to runs/.
+        let repo = dir.join("repo");
+        std::fs::create_dir_all(repo.join("results/golf")).unwrap();
+        std::fs::write(repo.join("results/golf/course.txt"), "kept").unwrap();
+        std::fs::create_dir_all(repo.join("scratch")).unwrap();
+        std::fs::write(repo.join("scratch/x.txt"), "mine").unwrap();
+        git(&repo, &["init", "-q"]);
+        git(&repo, &["add", "results/golf/course.txt"]);
+        let force = Reuse {
+            flag: "--force",
+            given: false,
+            does: "to replace it",
+        };
+        let kept = repo.join("results/golf");
+        assert!(kept_in_git(&kept) && kept_in_git(&kept.join("course.txt")));
+        assert!(!kept_in_git(&repo.join("scratch")) && !kept_in_git(&repo.join("nosuch")));
+        let e = check_out_dir(&kept, "--out", &[force])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("kept results") && !e.contains("--force"), "{e}");
+        let e = check_output(&kept.join("course.txt"), &[], false, "--out")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("kept result") && !e.contains("--force"), "{e}");
+        let e = check_out_dir(
+            &repo.join("scratch"),
+            "--out",
+            &[Reuse {
+                given: false,
+                ..force
+            }],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("add --force to replace it"), "{e}");
+        assert_eq!(
+            elsewhere(std::path::Path::new("results/expedition/tuned")),
+            " (e.g. runs/expedition/tuned)"
+        );
+        assert_eq!(
+            default_out(&["tournaments", "chess-1"]),
+            std::path::PathBuf::from("runs/tournaments/chess-1")
+        );
+    }
 }
 
 #[cfg(test)]

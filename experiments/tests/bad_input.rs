@@ -616,13 +616,16 @@ fn resume_without_a_readable_run_description_is_refused() {
         &resume("greedy,greedy", "0"),
         &[
             "cannot resume",
-            "--agents random,greedy (now greedy,greedy)",
+            "played with --agents random,greedy, this command has --agents greedy,greedy",
         ],
     );
     refused(
         dir,
         &resume("random,greedy", "3"),
-        &["cannot resume", "--random-opening-plies 0 (now 3)"],
+        &[
+            "cannot resume",
+            "--random-opening-plies 0, this command has --random-opening-plies 3",
+        ],
     );
     let info = dir.join("run/run.json");
     let text = std::fs::read_to_string(&info).unwrap();

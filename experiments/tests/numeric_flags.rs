@@ -14,6 +14,10 @@
 //! - `every_numeric_agent_setting_refuses_overflow_infinity_and_nan`: every whole-number
 //!   and real key of every agent in the registry refuses the same values, naming the key.
 //!
+//! - `help_texts_hold_no_source_paths_or_code_names` (issue 68): no about, help or
+//!   possible-value text of any (sub)command shows rustdoc link syntax (`[super::x]`,
+//!   `` [`Foo`] ``), a path (`::`), a source file (`src/`, `.rs`) or a code name.
+//!
 //! Floats inside TOML files (parameters, tune spaces and targets, panels) are checked
 //! where each file is read; their bad values are lines of `tests/data/bad_inputs.txt`.
 
@@ -213,4 +217,87 @@ fn every_numeric_agent_setting_refuses_overflow_infinity_and_nan() {
     }
     assert!(checked > 20, "only {checked} numeric agent settings found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What no text a user reads may hold: rustdoc links and paths leak from doc comments
+/// into clap's help (issue 68: `tournament --help` showed `[super::time_control]`).
+pub fn code_leaks(text: &str) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    // A path separator between two names (`super::time_control`), not an address (`[::1]`).
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let path = text
+        .match_indices("::")
+        .any(|(i, _)| word(text[..i].chars().next_back()) && word(text[i + 2..].chars().next()));
+    if path {
+        found.push("::");
+    }
+    for (needle, what) in [
+        ("[`", "[`"),
+        ("`]", "`]"),
+        ("[super", "[super"),
+        ("[crate", "[crate"),
+        ("[Self", "[Self"),
+        ("src/", "src/"),
+    ] {
+        if text.contains(needle) {
+            found.push(what);
+        }
+    }
+    let rs = text.match_indices(".rs").any(|(i, _)| {
+        !text[i + 3..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+    });
+    if rs {
+        found.push(".rs");
+    }
+    found
+}
+
+#[test]
+fn help_texts_hold_no_source_paths_or_code_names() {
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for (path, cmd) in commands() {
+        let name = format!("chesslab {}", path.join(" "));
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for t in [cmd.get_about(), cmd.get_long_about(), cmd.get_after_help()]
+            .into_iter()
+            .flatten()
+        {
+            texts.push((name.clone(), t.to_string()));
+        }
+        for arg in cmd.get_arguments().filter(|a| !is_builtin(a)) {
+            let who = format!("{name} --{}", arg.get_id());
+            for t in [arg.get_help(), arg.get_long_help()].into_iter().flatten() {
+                texts.push((who.clone(), t.to_string()));
+            }
+            for v in arg.get_possible_values() {
+                if let Some(h) = v.get_help() {
+                    texts.push((format!("{who}={}", v.get_name()), h.to_string()));
+                }
+            }
+        }
+        for (who, text) in texts {
+            n += 1;
+            let leaks = code_leaks(&text);
+            if !leaks.is_empty() {
+                bad.push(format!("{who}: {leaks:?} in {text:?}"));
+            }
+        }
+    }
+    assert!(n > 100, "only {n} texts found: the walk is broken");
+    assert!(
+        bad.is_empty(),
+        "help texts with code in them:\n{}",
+        bad.join("\n")
+    );
+    // The checker itself finds what it must.
+    assert_eq!(code_leaks("see [super::time_control]"), ["::", "[super"]);
+    assert_eq!(
+        code_leaks("see experiments/src/metrics.rs."),
+        ["src/", ".rs"]
+    );
+    assert!(code_leaks("players.rsvp and results/x.csv, [::1]").is_empty());
 }

@@ -21,6 +21,7 @@ fn args(from: Vec<PathBuf>, out: &Path) -> TexelArgs {
         variant: "chess".into(),
         start: None,
         out: out.to_path_buf(),
+        force: false,
         min_ply: 8,
         lambda: 1e-4,
     }
@@ -179,6 +180,7 @@ fn tables_args(positions: &Path, out: &Path) -> TexelTablesArgs {
         positions: positions.to_path_buf(),
         start: None,
         out: out.to_path_buf(),
+        force: false,
         mix: 0.0,
         lambda: 1e-4,
         steps: 4,

@@ -8,6 +8,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub mod agents;
 pub mod balance;
+pub mod ext_bot;
 pub mod golf;
 pub mod merge;
 pub mod openings;
@@ -88,6 +89,9 @@ pub enum Command {
     /// Speak UCI on standard input and output as a chess engine played by --agent
     /// (orthodox chess and Chess960), for GUIs, cutechess, fastchess, python-chess.
     Uci(uci::UciArgs),
+    /// Serve --agent as an outside bot of the ext protocol (JSON lines on standard input
+    /// and output) in any variant, for `ext:cmd=chesslab ext-bot ...` (docs/ext-protocol.md).
+    ExtBot(ext_bot::ExtBotArgs),
     /// The playtest board: any variant in the browser against any agent, and its JSON API.
     Serve(serve::ServeArgs),
     /// Every agent of recorded games on one Elo scale per variant: a joint Bradley-Terry
@@ -146,8 +150,10 @@ pub fn command() -> clap::Command {
 /// The whole `chesslab` program: parse the command line, run the subcommand, report an
 /// error in one line with exit status 1.
 pub fn main() {
-    let matches = command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = command()
+        .try_get_matches()
+        .unwrap_or_else(|e| exit_on_parse_error(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on_parse_error(e));
     let outcome = run(cli);
     // Output still buffered meets the closed-pipe rule too (util::write_stdout).
     crate::util::flush_stdout();
@@ -156,6 +162,75 @@ pub fn main() {
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// A command line that does not parse: help and version are printed as clap prints them;
+/// anything else is [`one_line`] on standard error with clap's exit status (2).
+fn exit_on_parse_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    eprintln!("{}", one_line(&e.render().to_string(), &help_path(&args)));
+    std::process::exit(e.exit_code());
+}
+
+/// `chesslab golf generate`: the (sub)commands named at the start of `args`, for the
+/// pointer to the right `--help`.
+fn help_path(args: &[String]) -> String {
+    let mut cmd = command();
+    let mut path = vec!["chesslab".to_string()];
+    for a in args {
+        let Some(sub) = cmd.find_subcommand(a).cloned() else {
+            break;
+        };
+        path.push(a.clone());
+        cmd = sub;
+    }
+    path.join(" ")
+}
+
+/// clap's error text (a message, an indented list, `tip:` paragraphs, the usage and a
+/// pointer to `--help`, over several lines) as the one line `error: ...` every other
+/// refusal is (issue 68: the README promises one line): the message with its list, clap's
+/// suggestion of the near flag, value or subcommand, and which `--help` to read. Test:
+/// `flag_typos_are_one_line_with_the_near_flag` in `experiments/tests/front_door.rs`.
+pub fn one_line(rendered: &str, command: &str) -> String {
+    let mut message = Vec::new();
+    let mut tips = Vec::new();
+    let help = format!("{command} --help");
+    for paragraph in rendered.split("\n\n") {
+        let lines: Vec<&str> = paragraph
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let Some(first) = lines.first() else { continue };
+        if first.starts_with("Usage:") || first.starts_with("For more information") {
+            continue;
+        }
+        if first.starts_with("tip:") || first.starts_with("note:") {
+            tips.push(lines.join(" "));
+        } else if message.is_empty() {
+            message.push(lines.join(" "));
+        } else {
+            tips.push(lines.join(" "));
+        }
+    }
+    let mut text = message.join(" ");
+    if !text.starts_with("error:") {
+        text = format!("error: {text}");
+    }
+    for tip in tips {
+        text = format!("{text}; {tip}");
+    }
+    format!("{text} (see {help})")
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -173,6 +248,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Merge(args) => merge::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Uci(args) => uci::run(&args),
+        Command::ExtBot(args) => ext_bot::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Rate(args) => rate::run(&args),

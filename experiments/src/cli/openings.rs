@@ -44,13 +44,8 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
             args.margin
         );
     }
-    crate::util::replaceable(&args.out, "--out")?;
-    if args.out.exists() && !args.force {
-        bail!(
-            "--out {} exists; pass --force to replace it",
-            args.out.display()
-        );
-    }
+    let inputs: Vec<&std::path::Path> = args.variant.params.as_deref().into_iter().collect();
+    crate::util::check_output(&args.out, &inputs, args.force, "--out")?;
     let lines = args.variant.visit(Visitor(args.clone()))??;
     let mut text = String::new();
     let _ = writeln!(

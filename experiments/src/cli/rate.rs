@@ -31,9 +31,13 @@ pub struct RateArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1, value_parser = crate::util::any_u64)]
     pub seed: u64,
-    /// Also write the tables to this file.
+    /// Also write the tables to this file (an existing file is replaced only with
+    /// --force).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `SPEC=ELO`, split at the last `=` (specs hold `=` themselves).
@@ -54,6 +58,10 @@ fn anchor(text: &str) -> Result<(String, f64), String> {
 }
 
 pub fn run(args: &RateArgs) -> Result<()> {
+    if let Some(out) = &args.out {
+        let inputs: Vec<&std::path::Path> = args.paths.iter().map(PathBuf::as_path).collect();
+        crate::util::check_output(out, &inputs, args.force, "--out")?;
+    }
     let mut rows = Vec::new();
     for p in &args.paths {
         for f in games_files(p)? {

@@ -40,7 +40,8 @@ pub fn rules_text(variant: &str) -> Result<String> {
                 .chain(sections.iter().map(|(n, _)| n.as_str()))
                 .collect();
             bail!(
-                "no rules section for variant '{variant}' in docs/RULES.md; known: {}",
+                "no rules section for variant '{variant}'{} in docs/RULES.md; known: {}",
+                engine::suggest::did_you_mean(variant, known.iter().copied()),
                 known.join(", ")
             )
         }

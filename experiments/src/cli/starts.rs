@@ -12,9 +12,13 @@ pub struct StartsArgs {
     /// The games.csv of a run that played Chess960 starts as openings (`balance
     /// --openings results/chess960/starts.txt`).
     pub games: PathBuf,
-    /// Folder for starts.csv, spread.csv and extremes.csv (default: the games' folder).
+    /// Folder for starts.csv, spread.csv and extremes.csv (default: the games' folder);
+    /// existing ones are replaced only with --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace starts.csv, spread.csv and extremes.csv where they exist.
+    #[arg(long)]
+    pub force: bool,
     /// Shuffles of the permutation test.
     #[arg(long, value_parser = crate::util::any_usize, default_value_t = 10_000)]
     pub permutations: usize,
@@ -38,6 +42,10 @@ pub fn run(a: &StartsArgs) -> Result<()> {
             .map(|p| p.to_path_buf())
             .unwrap_or_else(|| PathBuf::from(".")),
     };
+    // Each file the study writes follows the file rule (kept ones get no --force hint).
+    for name in crate::studies::starts::FILES {
+        crate::util::check_output(&out.join(name), &[a.games.as_path()], a.force, "--out")?;
+    }
     let (starts, s) =
         crate::studies::starts::run(&a.games, &out, a.permutations, a.seed, a.extremes)?;
     outln!(

@@ -206,15 +206,9 @@ impl VariantVisitor for Visitor<'_> {
             bail!("internal: the schedule has {:?} games", plan.total());
         }
         if let Some(out) = &args.out {
-            crate::util::replaceable(out, "--out")?;
-        }
-        if let (Some(out), false) = (&args.out, args.force) {
-            if out.exists() {
-                bail!(
-                    "{} already exists: refusing to overwrite it (add --force)",
-                    out.display()
-                );
-            }
+            let inputs: Vec<&std::path::Path> =
+                args.variant.params.as_deref().into_iter().collect();
+            crate::util::check_output(out, &inputs, args.force, "--out")?;
         }
         // Installed before the temporary file exists, so a second Ctrl-C can remove it.
         crate::run::interrupt::stop_on_ctrl_c(

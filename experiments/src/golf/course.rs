@@ -307,20 +307,21 @@ pub(super) const COURSE_FILES: [&str; 4] =
 /// `force`, removes an earlier course's files so no stale hole survives beside the new
 /// course (decision: other files are the user's and stay).
 pub(super) fn prepare_course_dir(dir: &Path, force: bool) -> Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        bail!("--out {} is a file, not a folder", dir.display());
-    }
+    // The shared rule (kept results get no --force hint: issue 68).
+    crate::util::check_out_dir(
+        dir,
+        "--out",
+        &[crate::util::Reuse {
+            flag: "--force",
+            given: force,
+            does: "to replace the course there",
+        }],
+    )?;
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };
     if entries.count() == 0 {
         return Ok(());
-    }
-    if !force {
-        bail!(
-            "--out {} is not empty (an earlier course?); add --force to replace the course there, or choose an empty folder",
-            dir.display()
-        );
     }
     let remove = |p: &Path| -> Result<()> {
         match std::fs::remove_file(p) {

@@ -154,7 +154,8 @@ fn parse_fill_order(s: &str) -> std::result::Result<FillOrder, String> {
         "from-a1" => Ok(FillOrder::FromA1),
         "from-a8" => Ok(FillOrder::FromA8),
         _ => Err(format!(
-            "unknown fill order {s:?} (expected from-a1 or from-a8)"
+            "unknown fill order {s:?}{} (expected from-a1 or from-a8)",
+            engine::suggest::did_you_mean(s, ["from-a1", "from-a8"])
         )),
     }
 }

@@ -23,7 +23,7 @@
 //! a hole starts from the previous one's final position: the question is about what the
 //! deal gives, and a course's holes are correlated. Runs with seeds S and S+1 share all
 //! but one deal, so separate samples need seeds at least N apart. A folder that already
-//! holds `deals.csv` is refused without `--force`. Ctrl-C stops the run and writes
+//! holds anything is refused without `--force` (`util::check_out_dir`). Ctrl-C stops the run and writes
 //! nothing (a sample cut short by hand is not the sample asked for).
 //!
 //! Tests (`golf::tests`): `pars_are_deterministic_and_replay_as_golf_deal`,
@@ -226,8 +226,6 @@ pub(super) fn summary_csv(rows: &[SummaryRow], deals: usize) -> String {
     s
 }
 
-const PARS_FILES: [&str; 3] = ["deals.csv", "summary.csv", "run.json"];
-
 fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
     let path = dir.join(name);
     crate::util::replaceable(&path, "")?;
@@ -248,15 +246,15 @@ pub(super) fn pars(a: &ParsArgs) -> Result<()> {
     if a.max_nodes == 0 {
         bail!("--max-nodes must be at least 1 (no deal can be solved with 0 states)");
     }
-    if a.out.exists() && !a.out.is_dir() {
-        bail!("--out {} is a file, not a folder", a.out.display());
-    }
-    if !a.force && PARS_FILES.iter().any(|f| a.out.join(f).exists()) {
-        bail!(
-            "--out {} already holds a pars run; add --force to replace it, or choose another folder",
-            a.out.display()
-        );
-    }
+    crate::util::check_out_dir(
+        &a.out,
+        "--out",
+        &[crate::util::Reuse {
+            flag: "--force",
+            given: a.force,
+            does: "to replace the pars run there",
+        }],
+    )?;
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("creating --out {}", a.out.display()))?;
     crate::run::interrupt::stop_on_ctrl_c(

@@ -109,10 +109,13 @@ pub(super) fn score(a: &ScoreArgs) -> Result<()> {
         bail!("{}: no players", a.file.display());
     }
     let index = |name: &str, what: &str| -> Result<usize> {
-        players
-            .iter()
-            .position(|p| p == name)
-            .ok_or_else(|| anyhow!("{}: {what}: unknown player {name:?}", a.file.display()))
+        players.iter().position(|p| p == name).ok_or_else(|| {
+            anyhow!(
+                "{}: {what}: unknown player {name:?}{}",
+                a.file.display(),
+                engine::suggest::did_you_mean(name, players.iter().map(String::as_str))
+            )
+        })
     };
     for (i, p) in players.iter().enumerate() {
         if players[..i].contains(p) {

@@ -133,16 +133,15 @@ fn check_out(args: &MergeArgs) -> Result<()> {
             }
         }
     }
-    if args.out.is_file() {
-        bail!("--out {} is a file, not a folder", args.out.display());
-    }
-    let non_empty = std::fs::read_dir(&args.out).is_ok_and(|mut r| r.next().is_some());
-    if non_empty && !args.force {
-        bail!(
-            "--out {} is not empty: refusing to write into it (add --force, or choose another folder)",
-            args.out.display()
-        );
-    }
+    crate::util::check_out_dir(
+        &args.out,
+        "--out",
+        &[crate::util::Reuse {
+            flag: "--force",
+            given: args.force,
+            does: "to write the merged run there",
+        }],
+    )?;
     Ok(())
 }
 

@@ -19,7 +19,7 @@ use crate::util::{digest_hex, params_canonical, split_agents};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::game::Game;
-use engine::registry::{self, VariantVisitor};
+use engine::registry::VariantVisitor;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ pub struct TournamentArgs {
     /// One time control for every agent that keeps a clock (`tc=` of `alphabeta`, `uci`,
     /// `ext`), moves/seconds+increment (`10+0.1`, `40/60+0.6`): agents compared at equal
     /// time. A spec giving its own `tc`, `time_ms` or `movetime` keeps it; an agent
-    /// that plays by iterations (`mcts`, ...) must be given `time_ms` ([`super::time_control`]).
+    /// that plays by iterations (`mcts`, ...) must be given `time_ms` (docs/guide/tournaments.md).
     #[arg(long)]
     pub tc: Option<String>,
     /// Worker threads (default: all cores). Results do not depend on it.
@@ -95,7 +95,8 @@ pub struct TournamentArgs {
     /// Which Elo the SPRT bounds are in.
     #[arg(long, value_enum, default_value = "logistic")]
     pub sprt_model: SprtModelArg,
-    /// Output folder (default results/tournaments/<variant>-<seed>).
+    /// Output folder (default runs/tournaments/<variant>-<seed>, which git ignores). A
+    /// folder that holds anything is refused unless --resume.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue an interrupted run in --out from its games.csv.
@@ -201,6 +202,15 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     if shard.as_ref().is_some_and(|s| s.from_env.is_some()) && out.join("games.csv").exists() {
         args.resume = true;
     }
+    crate::util::check_out_dir(
+        &out,
+        "--out",
+        &[crate::util::Reuse {
+            flag: "--resume",
+            given: args.resume,
+            does: "to continue the run there",
+        }],
+    )?;
     let options = PlayOptions {
         adjudication: Adjudication {
             draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
@@ -222,8 +232,12 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         threads,
     };
     let params_text = plan.params_text.clone();
-    registry::visit(&args.variant.variant, params_text.as_deref(), Visitor(plan))
-        .with_context(|| format!("variant '{}'", args.variant.variant))?
+    crate::run::variant_args::visit_named(
+        &args.variant.variant,
+        args.variant.params.as_deref(),
+        params_text.as_deref(),
+        Visitor(plan),
+    )?
 }
 
 /// The `--shard` option, resolved (an `auto` index read from the environment).
@@ -244,13 +258,14 @@ pub fn run_folder(args: &TournamentArgs) -> Result<PathBuf> {
     })
 }
 
-/// The run's output folder: `--out`, else `results/tournaments/<variant>-<seed>`.
+/// The run's output folder: `--out`, else `runs/tournaments/<variant>-<seed>` (ignored by
+/// git: `results/` holds kept evidence only, issue 68).
 pub fn out_dir(args: &TournamentArgs) -> PathBuf {
     args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "results/tournaments/{}-{}",
-            args.variant.variant, args.seed
-        ))
+        crate::util::default_out(&[
+            "tournaments",
+            &format!("{}-{}", args.variant.variant, args.seed),
+        ])
     })
 }
 
@@ -389,19 +404,6 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
             games_path.display()
         );
     }
-    let (done, clean_to) = if exists {
-        resumed_rows(
-            &games_path,
-            &schedule,
-            &starts,
-            name,
-            &digest,
-            plan.shard.is_some(),
-            plan.params_text.as_deref(),
-        )?
-    } else {
-        (BTreeMap::new(), None)
-    };
     // Describe the run.
     let info = RunInfo {
         command: std::env::args().collect(),
@@ -433,9 +435,24 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         threads: plan.threads,
         resumed: args.resume && exists,
     };
+    // The run's description first: it names the flags as the user typed them (`--seed
+    // 5`), where a row only holds the game's derived seed (issue 68).
     if exists {
         same_play_settings(&out.join("run.json"), &info)?;
     }
+    let (done, clean_to) = if exists {
+        resumed_rows(
+            &games_path,
+            &schedule,
+            &starts,
+            name,
+            &digest,
+            plan.shard.is_some(),
+            plan.params_text.as_deref(),
+        )?
+    } else {
+        (BTreeMap::new(), None)
+    };
     let json = serde_json::to_string_pretty(&info)? + "\n";
     record::write_atomic(&out.join("run.json"), json.as_bytes())?;
 
@@ -618,7 +635,7 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
     let now = serde_json::to_value(now)?;
     for (key, flag) in [
         ("variant", "--variant"),
-        ("params_digest", "--params (digest)"),
+        ("params_digest", "parameters (--params) of digest"),
         ("agents", "--agents"),
         ("seed", "--seed"),
         ("gauntlet", "--gauntlet"),
@@ -627,10 +644,7 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
         ("random_opening_plies", "--random-opening-plies"),
         ("draw", "--draw"),
         ("resign", "--resign"),
-        (
-            "agents_epoch",
-            "the agents' generation (a newer build plays differently)",
-        ),
+        ("agents_epoch", "agents of generation"),
     ] {
         let zero = serde_json::json!(0);
         let (b, n) = (&before[key], &now[key]);
@@ -644,18 +658,28 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
             b
         };
         if b != n {
+            // As the flag would be typed: `--seed 5`, `--gauntlet`, `no --draw`.
             let show = |v: &serde_json::Value| match v {
-                serde_json::Value::Null => "none".to_string(),
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => a
-                    .iter()
-                    .filter_map(|x| x.as_str())
-                    .collect::<Vec<_>>()
-                    .join(","),
-                other => other.to_string(),
+                serde_json::Value::Null | serde_json::Value::Bool(false) => format!("no {flag}"),
+                serde_json::Value::Bool(true) => flag.to_string(),
+                serde_json::Value::String(s) => format!("{flag} {s}"),
+                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => format!(
+                    "{flag} {}",
+                    a.iter()
+                        .filter_map(|x| x.as_str())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                other => format!("{flag} {other}"),
+            };
+            let why = if key == "agents_epoch" {
+                " (a newer build plays differently)"
+            } else {
+                ""
             };
             bail!(
-                "cannot resume: the interrupted run was played with {flag} {} (now {}); the command line must match it, nothing was changed",
+                "cannot resume: the interrupted run in {} was played with {}, this command has {}{why}; the command line must match it (nothing was changed)",
+                path.parent().unwrap_or(path).display(),
                 show(b),
                 show(n)
             );
@@ -680,6 +704,7 @@ fn resumed_rows<G: Game>(
     let mut done: BTreeMap<u64, Row> = BTreeMap::new();
     let mut clean_to: Option<u64> = None;
     let loaded = record::load(games_path).context("cannot resume")?;
+    let schedule_seed = schedule.seed;
     for row in loaded.rows {
         let slot = schedule.slot(row.index).filter(|s| schedule.is_mine(s));
         let Some(slot) = slot.as_ref() else {
@@ -700,7 +725,10 @@ fn resumed_rows<G: Game>(
                 row.params_digest
             ))
         } else if row.seed != seed {
-            Some(format!("seed {} (now {seed}): another --seed?", row.seed))
+            Some(format!(
+                "game seed {} where this command's --seed {} gives {seed} (another --seed?)",
+                row.seed, schedule_seed
+            ))
         } else if row.players != players || row.pair != slot.pair {
             Some("different agents or schedule".into())
         } else if row.agents != agents {

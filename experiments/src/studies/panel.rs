@@ -132,7 +132,7 @@ impl Panel {
             ));
         }
         s.push_str(&format!(
-            "\nRatings: {} (`*`: measured without the `noise` setting); \"unrated\": not in the strength table (`experiments/src/stats/strength.rs`).\n",
+            "\nRatings: {} (`*`: measured without the `noise` setting); \"unrated\": not in the strength table (results/strength/README.md).\n",
             crate::stats::strength::SCALE
         ));
         s

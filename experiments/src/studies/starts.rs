@@ -302,6 +302,9 @@ fn extremes_csv(rows: &[(&str, Start)]) -> String {
 }
 
 /// Reads `games`, analyses it and writes the three CSVs into `out`; returns the test.
+/// The files [`run`] writes into its folder.
+pub const FILES: [&str; 3] = ["starts.csv", "spread.csv", "extremes.csv"];
+
 pub fn run(
     games: &Path,
     out: &Path,

@@ -150,7 +150,10 @@ pub fn render(spec: &str, dir: &Path) -> Result<String> {
             }
             pairs_table(dir, &args)
         }
-        other => bail!("unknown kind '{other}' (known: csv, runs, table, pairs)"),
+        other => bail!(
+            "unknown kind '{other}'{} (known: csv, runs, table, pairs)",
+            engine::suggest::did_you_mean(other, ["csv", "runs", "table", "pairs"])
+        ),
     }
 }
 

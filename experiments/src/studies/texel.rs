@@ -47,9 +47,13 @@ pub struct TexelArgs {
     /// Starting weights (TOML, as `alphabeta:eval=FILE` reads); default the search's own.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// Where to write the tuned weights (TOML).
+    /// Where to write the tuned weights (TOML; an existing file is replaced only with
+    /// --force).
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
     /// Positions are kept from this ply on.
     #[arg(long, default_value_t = 8)]
     pub min_ply: usize,
@@ -230,7 +234,7 @@ pub fn toml_text(t: &Tuned, args: &TexelArgs) -> String {
         "# Evaluation weights (pawns) tuned by Texel's method (`chesslab texel`):\n\
          #   chesslab texel --variant {} --min-ply {} --lambda {} --out {} --from {}\n\
          # {} games, {} training and {} held-out quiet positions, k = {:.4} per pawn;\n\
-         # held-out loss {:.5} -> {:.5}. Fields: agents/src/eval/mod.rs.\n",
+         # held-out loss {:.5} -> {:.5}. Fields: those `alphabeta:eval=FILE` reads (docs/guide/agents.md).\n",
         args.variant,
         args.min_ply,
         args.lambda,
@@ -252,6 +256,9 @@ pub fn toml_text(t: &Tuned, args: &TexelArgs) -> String {
 
 /// The whole command: fit, print, write.
 pub fn run(args: &TexelArgs) -> Result<()> {
+    let mut inputs: Vec<&std::path::Path> = args.from.iter().map(PathBuf::as_path).collect();
+    inputs.extend(args.start.as_deref());
+    crate::util::check_output(&args.out, &inputs, args.force, "--out")?;
     let t = tune(args)?;
     let mut out = format!(
         "{} games: {} training and {} held-out quiet positions; k = {:.4} per pawn\n\

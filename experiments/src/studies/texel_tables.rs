@@ -43,9 +43,13 @@ pub struct TexelTablesArgs {
     /// Starting weights (TOML, as `alphabeta:eval=FILE` reads); default the search's own.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// Where to write the fitted weights (TOML with `[tables]`).
+    /// Where to write the fitted weights (TOML with `[tables]`; an existing file is
+    /// replaced only with --force).
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
     /// Weight of the game's result in each target (0: the teacher's score alone).
     #[arg(long, value_parser = |t: &str| crate::util::finite_in(t, 0.0, 1.0), default_value_t = 0.0)]
     pub mix: f64,
@@ -199,7 +203,7 @@ pub fn toml_text(f: &FittedTables, args: &TexelTablesArgs) -> String {
          # (`chesslab texel-tables`):\n\
          #   chesslab texel-tables --positions {} --mix {} --lambda {} --steps {} --out {}\n\
          # {} training and {} held-out positions; held-out loss {:.5} -> {:.5}, held-out\n\
-         # RMS distance to the teacher (within +/-1000) {:.0} -> {:.0} centipawns. Fields: agents/src/eval/mod.rs;\n\
+         # RMS distance to the teacher (within +/-1000) {:.0} -> {:.0} centipawns. Fields: those `alphabeta:eval=FILE` reads (docs/guide/agents.md);\n\
          # tables: six rows (pawn, knight, bishop, rook, queen, king) of 64 bonuses, a1 first.\n",
         args.positions.display(),
         args.mix,
@@ -236,6 +240,9 @@ pub fn toml_text(f: &FittedTables, args: &TexelTablesArgs) -> String {
 
 /// The whole command: fit, print, write.
 pub fn run(args: &TexelTablesArgs) -> Result<()> {
+    let mut inputs = vec![args.positions.as_path()];
+    inputs.extend(args.start.as_deref());
+    crate::util::check_output(&args.out, &inputs, args.force, "--out")?;
     let f = fit(args)?;
     crate::util::write_stdout(format_args!(
         "{} training and {} held-out positions\n\

@@ -158,7 +158,8 @@ impl std::str::FromStr for KingStep {
             "no-adjacent-pair" => Ok(KingStep::NoAdjacentPair),
             "no-borrowed-move" => Ok(KingStep::NoBorrowedMove),
             _ => Err(format!(
-                "unknown king step rule {s:?} (expected no-adjacent-pair or no-borrowed-move)"
+                "unknown king step rule {s:?}{} (expected no-adjacent-pair or no-borrowed-move)",
+                crate::suggest::did_you_mean(s, ["no-adjacent-pair", "no-borrowed-move"])
             )),
         }
     }

@@ -310,14 +310,14 @@ pub(super) fn distinct_sentence(metrics: &Metrics, n: usize) -> String {
 
 /// The Ludii-style metrics and the opening diversity of a run ([`crate::stats::metrics`]).
 pub(super) fn metrics_section(md: &mut String, m: &Metrics) {
-    // The path below is the file's name before the layout of issue 34 (now
-    // `experiments/src/stats/metrics.rs`), left as it was so that reports stay byte for
-    // byte what they were; changing it changes every report.md.
+    // Reports point readers at the user guide, never at a source file (issue 68: the
+    // old text cited a file that had moved); reports written before keep the old line
+    // until `report --again` writes them anew.
     let _ = writeln!(
         md,
         "## Metrics (95% intervals)\n\nDefinitions after Ludii's metrics (Browne's criteria); \
          lead changes and drama read the material balance after every action \
-         (see `experiments/src/metrics.rs`).\n"
+         (see docs/guide/balance.md).\n"
     );
     let _ = writeln!(md, "| metric | value |\n|---|---|");
     for (name, e, pct) in m.rows() {

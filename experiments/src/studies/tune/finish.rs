@@ -22,10 +22,10 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
     let _ = writeln!(md, "# Tuning report — {}\n", setup.variant);
     let _ = writeln!(
         md,
-        "{} iterations of {:?}, {} games per point{}, agents {}, master seed {}. Files: \
+        "{} iterations of {}, {} games per point{}, agents {}, master seed {}. Files: \
          `iterations.csv`, `checkpoint.json`, `best.toml` (the tuned table: the final estimate), `lowest-loss.toml` (the point played with the lowest loss).\n",
         args.iterations,
-        args.optimizer,
+        args.optimizer.name(),
         args.games,
         if setup.members.len() > 1 {
             " and member"
@@ -71,6 +71,9 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
         );
     }
     let mut confirmed = None;
+    // Whether the confirmation run found any target met by the tuned table (None: no
+    // confirmation run), for the budget hint.
+    let mut any_met: Option<bool> = None;
     if args.confirm_games > 0 {
         let seed = mix(args.seed ^ CONFIRM_SALT, 0);
         let pt = setup.play(&tuned, args.confirm_games, seed)?;
@@ -89,6 +92,7 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
             let (tm, tc) = setup.column(&pt, mi, ti);
             lb.push(bm);
             lt.push(tm);
+            any_met = Some(any_met.unwrap_or(false) || t.met(tm));
             let _ = writeln!(
                 md,
                 "| {} | {:.3} ± {:.3} | {bm:.3} ± {bc:.3} | {tm:.3} ± {tc:.3} | {} |",
@@ -156,7 +160,8 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
         ck.overhead_secs,
         100.0 * ck.overhead_secs / ck.game_secs.max(1e-9)
     );
-    let summary = summary_lines(args, setup, ck, confirmed);
+    let mut summary = summary_lines(args, setup, ck, confirmed);
+    summary.extend(bounds_hint(args, setup, &tuned, any_met));
     let _ = writeln!(md, "\n## Summary\n");
     for l in &summary {
         let _ = writeln!(md, "- {l}");
@@ -166,6 +171,62 @@ pub(super) fn finish(args: &TuneArgs, setup: &Setup, ck: &Checkpoint, base: &[f6
         crate::util::outln!("{l}");
     }
     Ok(())
+}
+
+/// The parameters whose tuned value sits on one of its bounds, by name.
+pub(super) fn at_bounds(setup: &Setup, tuned: &[f64]) -> Vec<String> {
+    setup
+        .space
+        .params
+        .iter()
+        .zip(tuned)
+        .filter(|(p, v)| {
+            let slack = if p.integer {
+                0.5
+            } else {
+                1e-6 * (p.max - p.min).abs()
+            };
+            **v <= p.min + slack || **v >= p.max - slack
+        })
+        .map(|(p, _)| p.name.clone())
+        .collect()
+}
+
+/// What to change when the tuned table ends on its bounds (issue 68): with no target met
+/// the run says which flags would buy more (the bounds in the `--space` file, or the
+/// budget: `--iterations`, `--games`), instead of leaving the designer with a table
+/// pressed against its limits and no reason. Nothing when no parameter is on a bound.
+/// Test: `tune::tests::a_table_on_its_bounds_gets_a_budget_hint`.
+pub(super) fn bounds_hint(
+    args: &TuneArgs,
+    setup: &Setup,
+    tuned: &[f64],
+    any_met: Option<bool>,
+) -> Option<String> {
+    let on = at_bounds(setup, tuned);
+    if on.is_empty() {
+        return None;
+    }
+    let names = on.join(", ");
+    let widen = format!(
+        "the bounds bind: widen them in the space file (--space {}) if the rules allow",
+        args.space.display()
+    );
+    let budget = format!(
+        "or the budget is too small to move back inside: raise --iterations (now {}) or --games (now {} per point)",
+        args.iterations, args.games
+    );
+    Some(match any_met {
+        Some(false) => format!(
+            "No target is met and the tuned table sits on its bounds for {names}: {widen}, {budget}."
+        ),
+        None => format!(
+            "The tuned table sits on its bounds for {names} (not confirmed: --confirm-games 0): {widen}, {budget}."
+        ),
+        Some(true) => format!(
+            "The tuned table sits on its bounds for {names}: {widen}."
+        ),
+    })
 }
 
 /// `1/x [1/(x+h), 1/(x−h)]`; the upper end is unbounded when the interval reaches 0.

@@ -91,8 +91,20 @@ const CONFIRM_SALT: u64 = 0xC0F1_0000_0000_0017;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
 pub enum Optimizer {
+    /// Simultaneous perturbation stochastic approximation.
     Spsa,
+    /// Covariance matrix adaptation evolution strategy.
     Cmaes,
+}
+
+impl Optimizer {
+    /// The optimiser's name as reports print it (never the code's `Spsa`, issue 68).
+    pub fn name(self) -> &'static str {
+        match self {
+            Optimizer::Spsa => "SPSA",
+            Optimizer::Cmaes => "CMA-ES",
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -162,7 +174,7 @@ pub struct TuneArgs {
     /// Games in the confirmation run, for each of the tuned and the base table (0: none).
     #[arg(long, default_value_t = 1000)]
     pub confirm_games: u64,
-    /// Output folder.
+    /// Output folder (a folder that holds anything is refused unless --resume).
     #[arg(long)]
     pub out: PathBuf,
     /// Continue an interrupted run in --out from its checkpoint.
@@ -659,6 +671,17 @@ pub fn run(args: &TuneArgs) -> Result<()> {
 /// The run, stopping after `stop_after` iterations of this session if given (as an
 /// interruption would; tests use it).
 pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
+    // Before anything is read or played: a folder holding anything (kept results among
+    // them, issue 68) is written into only by --resume.
+    crate::util::check_out_dir(
+        &args.out,
+        "--out",
+        &[crate::util::Reuse {
+            flag: "--resume",
+            given: args.resume,
+            does: "to continue the tuning run there",
+        }],
+    )?;
     let setup = setup(args)?;
     let base = setup.space.read(&setup.table)?;
     // The base point itself must be valid before any game.
@@ -696,12 +719,6 @@ pub fn run_until(args: &TuneArgs, stop_after: Option<u64>) -> Result<()> {
         }
         ck
     } else {
-        if ckpt_path.exists() {
-            bail!(
-                "{} holds a run already; pass --resume to continue it",
-                args.out.display()
-            );
-        }
         std::fs::create_dir_all(&args.out)
             .with_context(|| format!("cannot create {}", args.out.display()))?;
         let u0 = setup.space.to_unit(&base);

@@ -507,3 +507,49 @@ fn ratios_read_the_other_way_up_invert_their_interval() {
     assert_eq!(finish::reciprocal(0.1, 0.2), "10.00 [3.33, ∞]");
     assert_eq!(finish::reciprocal(0.0, 0.1), "unbounded (mean 0)");
 }
+
+/// Issue 68: a target out of reach (300 plies from a cap of at most 20) drives the table
+/// onto its bound with no target met, and the run says which flags would help; the
+/// report names the optimiser as users write it and holds no source path or code name.
+#[test]
+fn a_table_on_its_bounds_gets_a_budget_hint() {
+    let f = Files::new(
+        "[[param]]\nname = \"cap\"\npath = \"ply_cap\"\nmin = 10\nmax = 20\n",
+        "[[target]]\nmeasure = \"plies\"\nvalue = 300\ntolerance = 3\n",
+    );
+    for opt in [Optimizer::Spsa, Optimizer::Cmaes] {
+        let mut args = f.args("chess", opt, 3, &format!("{opt:?}"));
+        args.games = 4;
+        args.confirm_games = 2;
+        args.spsa_c = 0.5;
+        run_until(&args, None).unwrap();
+        assert_eq!(read_tuned_cap(&args.out), 20, "{opt:?}");
+        let md = std::fs::read_to_string(args.out.join("report.md")).unwrap();
+        assert!(
+            md.contains("No target is met and the tuned table sits on its bounds for cap")
+                && md.contains("--iterations (now 3)")
+                && md.contains("--games (now 4 per point)")
+                && md.contains("--space"),
+            "{opt:?}: {md}"
+        );
+        assert!(
+            md.contains(&format!("3 iterations of {},", opt.name())),
+            "{md}"
+        );
+        for code in ["Spsa", "Cmaes", "src/", ".rs", "::"] {
+            assert!(!md.contains(code), "{opt:?}: '{code}' in the report: {md}");
+        }
+    }
+    // Inside its bounds: no hint.
+    let f = Files::new(CAP_SPACE, CAP_TARGET);
+    let mut args = f.args("chess", Optimizer::Spsa, 2, "inside");
+    args.confirm_games = 2;
+    run_until(&args, None).unwrap();
+    let cap = read_tuned_cap(&args.out);
+    let md = std::fs::read_to_string(args.out.join("report.md")).unwrap();
+    assert_eq!(
+        md.contains("sits on its bounds"),
+        cap <= 10 || cap >= 90,
+        "cap {cap}: {md}"
+    );
+}

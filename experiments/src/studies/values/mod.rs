@@ -85,9 +85,14 @@ pub struct ValuesArgs {
     /// Worker threads for played games (default: all cores; results do not depend on it).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder (default results/values/VARIANT).
+    /// Output folder (default runs/values/VARIANT, which git ignores). Games are played
+    /// only into a folder that is empty or new, unless --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Play into an --out folder that already holds files: the games there are continued
+    /// (as after Ctrl-C) and the fit's files replaced.
+    #[arg(long)]
+    pub force: bool,
     /// Seed of the games played, the bootstrap and the cross-validation folds.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -119,6 +124,7 @@ impl ValuesArgs {
             random_opening_plies: 8,
             threads: None,
             out: None,
+            force: false,
             seed: 1,
             bootstrap: 200,
             min_ply: 10,
@@ -130,7 +136,7 @@ impl ValuesArgs {
     fn out_dir(&self) -> PathBuf {
         self.out
             .clone()
-            .unwrap_or_else(|| PathBuf::from("results/values").join(&self.variant))
+            .unwrap_or_else(|| crate::util::default_out(&["values", &self.variant]))
     }
 }
 
@@ -458,7 +464,21 @@ pub fn run(args: &ValuesArgs) -> Result<()> {
         None => None,
     };
     let out = args.out_dir();
-    match source(args, params.as_deref())? {
+    let source = source(args, params.as_deref())?;
+    // Games are played only into a new or empty folder unless --force (issue 68: never
+    // into kept results by accident); a fit of given games writes beside them.
+    if !matches!(source, Source::From(_)) {
+        crate::util::check_out_dir(
+            &out,
+            "--out",
+            &[crate::util::Reuse {
+                flag: "--force",
+                given: args.force,
+                does: "to continue the games there and fit again",
+            }],
+        )?;
+    }
+    match source {
         Source::From(from) => {
             let learned = fit_games(args, params.as_deref(), &from, &out)?;
             print!("{}", report::markdown(&learned, &from));

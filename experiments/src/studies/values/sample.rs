@@ -138,7 +138,7 @@ impl VariantVisitor for Sampler<'_> {
 /// values are expressed in.
 pub fn check_features(variant: &str, names: &[String]) -> Result<()> {
     if names.is_empty() {
-        bail!("{variant} declares no features (Game::features is empty: no board to count pieces on), so it has no piece values to learn");
+        bail!("{variant} has no board to count pieces on, so it has no piece values to learn");
     }
     if !names.iter().any(|n| n == "pawn") {
         bail!("{variant}'s features have no `pawn` to express values in");
