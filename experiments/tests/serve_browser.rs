@@ -245,6 +245,81 @@ async fn parameter_form(c: &Client, addr: &str) {
     .await;
 }
 
+/// The new-game form's seed (issue 68): a hidden-information game started from the form
+/// as it comes is not practice (the server's secret seed; the form sends none), and the
+/// seed box is off; ticking "Practice game" and writing a seed makes a practice game that
+/// the page marks.
+async fn secret_seed_form(c: &Client, addr: &str) {
+    for practice in [false, true] {
+        load(c, &format!("http://{addr}/")).await;
+        wait_js(
+            c,
+            "document.querySelectorAll('#variant option').length === 16 && document.getElementById('variant').onchange && document.querySelectorAll('#seats input.seat').length > 0",
+            20,
+        )
+        .await;
+        c.execute(
+            "const s = document.getElementById('variant'); s.value = 'masquerade'; s.onchange();",
+            vec![],
+        )
+        .await
+        .unwrap();
+        wait_js(
+            c,
+            "document.querySelectorAll('#seats input.seat').length === 2",
+            20,
+        )
+        .await;
+        let seed = c.find(Locator::Id("seed")).await.unwrap();
+        assert_eq!(seed.prop("value").await.unwrap().as_deref(), Some(""));
+        assert_eq!(
+            seed.prop("disabled").await.unwrap().as_deref(),
+            Some("true")
+        );
+        let seats = c.find_all(Locator::Css("#seats input.seat")).await.unwrap();
+        for (i, seat) in seats.iter().enumerate() {
+            seat.clear().await.unwrap();
+            seat.send_keys(if i == 0 { "human" } else { "random" })
+                .await
+                .unwrap();
+        }
+        if practice {
+            c.find(Locator::Id("practice-game"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            let seed = c.find(Locator::Id("seed")).await.unwrap();
+            seed.send_keys("5").await.unwrap();
+        }
+        c.find(Locator::Id("create"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_js(c, "view && view.variant === 'masquerade'", 20).await;
+        let shown: Value = c
+            .execute(
+                "return [view.practice, document.getElementById('practice').hidden, document.getElementById('practice').textContent];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(shown[0], json!(practice), "practice {practice}: {shown}");
+        assert_eq!(
+            shown[1],
+            json!(!practice),
+            "practice {practice}: the badge {shown}"
+        );
+        if practice {
+            assert!(shown[2].as_str().unwrap().contains("the seed"), "{shown}");
+            shot(c, "practice-badge.png").await;
+        }
+    }
+}
+
 /// Waits until seat 0 of the game has a decision (or the game is over); returns its view.
 async fn wait_decision(addr: &str, id: &str, token: &str) -> experiments::serve::api::SeatView {
     let start = Instant::now();
@@ -734,6 +809,9 @@ fn browser_plays_the_board_by_clicks() {
             chess_by_clicks(&c, &addr, dir.path()).await;
             golf_hole(&c, &addr).await;
             parameter_form(&c, &addr).await;
+        }
+        if only.is_empty() || only.contains("seed-form") {
+            secret_seed_form(&c, &addr).await;
         }
         let errors = console_errors(&c, &url).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");

@@ -8,6 +8,21 @@
 //! `Pcg64(mix(S, 0))` and the bot in seat `s` from `Pcg64(mix(S, s + 1))`, so a game with
 //! a bot in every seat is, action for action, `play_game(start, agents, S, S)` (test
 //! `rule_serve_bot_game_is_play_game` in `experiments/tests/serve_api.rs`).
+//!
+//! Issue 64: a bot decision is handed out of the session ([`Session::begin_step`]: the
+//! agents and their streams move into a job with a copy of the game) and taken back
+//! ([`Session::end_think`]), so the server runs it without the game's lock; the job asks
+//! each agent through [`decide_stoppable`] (its watched search honours the stop flag). A
+//! result for an older version (a takeback meanwhile) only returns the agents. A decision
+//! that never comes back ([`Session::think_failed`]) rebuilds the agents from their
+//! specs, and past its deadline the first deciding seat forfeits on time. Advice
+//! (`agent-act`) is prepared the same way ([`Session::advise`]).
+//!
+//! Issue 65: practice (`practice_of`: what a creator fixed, refused with two people
+//! unless asked), takeback refused across a simultaneous move outside practice, `*_cap`
+//! parameters a request gives at most [`MAX_CAP`] ([`check_request_params`]), versions
+//! continued above the stored one at a restart, and the record in SAN
+//! (`record_san`, [`SAN_VARIANTS`]). Tests in `experiments/tests/serve_limits.rs`.
 
 use super::api::{
     ApiError, BranchOutcome, BranchRequest, ChanceView, ResultView, SeatView, TurnView,

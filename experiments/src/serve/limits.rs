@@ -20,8 +20,15 @@
 //!   (`agent-act`) or play a bot seat in a hidden-information game a human plays: `cheat`
 //!   is refused there.
 //!
+//! - Issue 65: every flag here has a range checked as it is read ([`ranged`]); an
+//!   evaluation file is read once at start ([`EvalFiles::from_flags`]: a regular file of
+//!   at most [`MAX_EVAL_BYTES`], never quoted in an error) into a private copy the agents
+//!   read afterwards.
+//!
 //! Tests: `rule_serve_limit_*` and `rule_serve_request_files_are_refused` in
-//! `experiments/tests/serve_api.rs`.
+//! `experiments/tests/serve_security.rs`; `rule_serve_numbers_from_outside_are_in_range`
+//! and `rule_serve_eval_files_are_read_once_and_never_quoted` in
+//! `experiments/tests/serve_limits.rs`.
 
 use super::api::ApiError;
 use agents::registry::Reads;

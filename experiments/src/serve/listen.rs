@@ -23,8 +23,19 @@
 //! waiting on Nagle's algorithm and the client's delayed acknowledgement); a client that
 //! closes its connection while a request runs ends that request's future (hyper notices
 //! the end of the stream), which is how a branch learns its client left ([`super::branch`]).
+//!
+//! Issue 65, every connection time-limited and counted ([`Conns`]): at most `max` open
+//! (the accept loop waits beyond, so the rest queue in the kernel), at most `per_client`
+//! from one address (more are answered a JSON 503 and closed), a request head within
+//! `head` (hyper's header timeout, which also runs while a kept-alive connection waits
+//! for its next request, so an idle connection is closed after it), a body within `body`
+//! ([`super::guard::read_body`]), and a write that makes no progress for `write_stall`
+//! ends the connection (a client that never reads its answers). The client's address
+//! goes to the handlers as [`super::ClientAddr`] (the quotas of [`super::store`]).
+//!
 //! Tests: `rule_serve_every_refusal_is_json` (`experiments/tests/serve_security.rs`),
-//! `rule_serve_json_refusal_shapes` below.
+//! `rule_serve_json_refusal_shapes` below, `rule_serve_half_open_connections_are_closed`
+//! (`experiments/tests/serve_limits.rs`).
 
 use axum::http::StatusCode;
 use axum::Router;

@@ -39,11 +39,20 @@
 //!   holder; a perfect-information game may be watched by anyone (its observation is the
 //!   whole state). Bot seats' views are shown only in games without human seats.
 //! - Seeds (issue 35): a game with a human seat draws its seed from the operating system
-//!   unless the creator gives one, and shows it (`seed` in views) only once over; a given
-//!   seed in a hidden-information game with a human seat makes a practice game
-//!   (`practice` in views, `X-Chesslab-Practice` and a TOML comment in the export). Games
+//!   unless the creator gives one, and shows it (`seed` in views) only once over. Games
 //!   of bots keep seed 1 by default (they equal the tournament's game). Test
 //!   `rule_serve_seeds_hidden_until_the_end`.
+//! - Practice (issue 65): what a creator fixes that a seat cannot see (the seed where
+//!   there is hidden information, simultaneous moves or chance; a hidden game's opening;
+//!   Masquerade's assignments) makes a game against bots practice, and is refused in a
+//!   game two people play unless the creator asks for `"practice": true`; every seat's
+//!   view says `practice` and `practice_why` (`games::practice_of`). The page's form
+//!   sends a seed only when its "Practice game" box is ticked (issue 68). Tests
+//!   `rule_serve_creators_cannot_fix_another_persons_secret`
+//!   (`experiments/tests/serve_limits.rs`) and the browser test's `secret_seed_form`.
+//! - Acts carry the `version` they were chosen at; a stale one is 409 and nothing is
+//!   played; versions only grow, across restarts (`persist`). Tests
+//!   `rule_serve_stale_acts_are_refused`, `rule_serve_versions_only_grow`.
 //! - Requests from elsewhere: Host and Origin must be the server's own (`--host NAME`
 //!   adds names); bodies must be `application/json` (415); every refusal is JSON, axum's
 //!   own rejections and 405 included ([`guard`]). `--bind` is the address bound (it was
@@ -57,22 +66,33 @@
 //! - Games are stored in SQLite under `--data DIR` (default `./chesslab-data`) after every
 //!   change and resumed at start, bots included ([`persist`]); test
 //!   `rule_serve_games_survive_a_restart`.
-//! - Bots and chance move on a blocking thread (`spawn_blocking`) after every change;
-//!   seeds follow `play_game` (see [`games`]), so a game of bots equals the tournament's
-//!   game with the same seed. Agents that start outside programs (`uci`, `ext`) are
-//!   refused: a web request must not run commands.
+//! - Bots and chance move after every change (`drive`); a bot decides on a blocking
+//!   thread without the game's lock (issue 64: `state` answers at once, `thinking:
+//!   true`), asked to stop at `--max-time-ms` and when its game is dropped, and forfeits
+//!   on time if it has not answered [`games::GRACE`] later; seeds follow `play_game` (see
+//!   [`games`]), so a game of bots equals the tournament's game with the same seed.
+//!   Agents that start outside programs (`uci`, `ext`) are refused: a web request must
+//!   not run commands. Test `rule_serve_bots_think_without_holding_the_game`.
 //! - Simultaneous nodes: each human seat commits its part secretly (a view shows only who
 //!   has committed); the bots decide and the joint action is played when every human
 //!   seat has committed.
 //! - Takeback (`undo`) is for games against bots only: it takes back the seat's last
 //!   decision and every action after it; chance is not rewound, so a re-played chance
 //!   node may fall differently. In hidden-information games only practice games allow
-//!   it (a takeback would probe the hidden part), and no finished game does
-//!   (`rule_serve_takeback_is_no_probe`).
-//! - Bounds: request bodies over 64 KiB are refused (413); at most `--max-games` live
-//!   games (503 beyond); a game idle for `--idle-minutes` is dropped and its bots stop at
-//!   their next decision; each game's bots step on their own blocking thread, so a slow
-//!   bot holds back only its game (`rule_serve_slow_bot_holds_back_only_its_game`).
+//!   it (a takeback would probe the hidden part), nor does a takeback across a
+//!   simultaneous move outside practice (the bot's part was seen), and no finished game
+//!   does (`rule_serve_takeback_is_no_probe`,
+//!   `rule_serve_takeback_refused_across_simultaneous_moves`).
+//! - Bounds: request bodies over 64 KiB are refused (413), and must arrive in 10 s
+//!   ([`guard::read_body`]); at most `--max-games` live games (503 beyond), per client
+//!   `--max-games-per-client` and `--max-creates-per-minute` (429), unplayed games dropped
+//!   after `--unplayed-minutes` ([`store`]); connections capped in all and per client,
+//!   heads in 10 s, idle connections closed (`listen`); a game idle for `--idle-minutes`
+//!   is dropped (its row archived, never deleted) and its decision stopped; each game's
+//!   bots step on their own blocking thread, so a slow bot holds back only its game
+//!   (`rule_serve_slow_bot_holds_back_only_its_game`). Every flag's number has a range
+//!   checked as it is read ([`limits::ranged`]). The promises are tabled in
+//!   `docs/guide/board.md`.
 //! - Watch: `--results DIR` lets the page list `DIR/games.csv` and step through any row
 //!   (replayed with the trace's own walk, [`crate::run::trace::trace_record`], with every
 //!   seat's observation: the folder is the operator's own, nothing is hidden there).

@@ -39,6 +39,12 @@
 //!   asked). Agents that report no score (`mcts`, `greedy`, `random`, ...) get `info
 //!   depth D time MS pv MOVE` with no `score`, which UCI allows: no win rate is dressed
 //!   up as centipawns. `pv` is the move alone (the agents keep no line).
+//! - The end of standard input (issue 65) ends the program only after the search in
+//!   progress has answered `bestmove` (an infinite one is stopped first, as by `stop`); a
+//!   search that fails there ends it with exit status 1 and an `info string error` line
+//!   (the hook of `cli::uci`). It used to exit 0 with neither. Test
+//!   `rule_uci_answers_before_the_end_of_input` and
+//!   `rule_uci_outside_engine_dying_is_an_error` (`experiments/tests/serve_uci.rs`).
 //! - The kept agent forgets its tables at `ucinewgame` ([`agents::Agent::reset`]).
 //!   Agents built per `go` get seed `mix(1, ply)` when they read one, and every search
 //!   gets a generator seeded with it. Until 2026-11-29 every agent was rebuilt for every
