@@ -3,6 +3,30 @@
 //! [`Game::action_move`], no type tests), squashing an evaluation into a return, and
 //! playouts. Chance outcomes are drawn by the workspace's one rule,
 //! [`engine::random::sample_index`].
+//!
+//! Budgets (issue 64): `iters`, `nodes` and `time_ms` are totals for the whole decision,
+//! belief sampling, world set-up, move listing and quiescence included; an agent that
+//! searches several worlds shares them out with [`Shares`] (iterations and nodes split
+//! exactly, the first `total % worlds` worlds one more; time split evenly over what is
+//! left when each world starts, so a slow sample or set-up comes out of the later
+//! worlds, never on top). Decisions where the issue is silent:
+//! - With fewer iterations (or nodes) than worlds, only that many worlds are searched
+//!   (one iteration each): a world with no iteration votes for nothing.
+//! - Once the time is up no further world is drawn (at least one always is, so an agent
+//!   answers from a search, however short).
+//! - The clock is read at every iteration ([`Budget::done`]): it used to be read every
+//!   64, and one iteration of Clairvoyant Chess with a large balance lists thousands of
+//!   actions, so 64 of them ran far past the budget. `Instant::now` costs tens of
+//!   nanoseconds against microseconds per iteration.
+//! - Limits from outside the agent (a server's time limit, a stop flag raised when the
+//!   client leaves: [`crate::Agent::act_within`]) and the agent's own time are the
+//!   decision's deadline on its thread ([`engine::deadline`]); every built-in search
+//!   reads it where it reads its own budget ([`interrupted`]), and so do the variants'
+//!   long loops (Clairvoyant Chess's drop search), so it stops every agent, whatever
+//!   its spec says.
+//!
+//! Tests: agents/tests/budgets.rs (every agent on every game it plays, by time, nodes
+//! and iterations) and `shares_*` below.
 
 use crate::eval::{default_evaluator, role_value, Evaluator};
 use crate::settings::Settings;
@@ -58,16 +82,26 @@ impl Budget {
         }
     }
 
-    /// True once `iters` iterations or `nodes` nodes are spent or the time is up
-    /// (the clock is read only every 64 iterations).
+    /// True once `iters` iterations or `nodes` nodes are spent, the time is up or the
+    /// decision is [`interrupted`] from outside (the clock is read at every call: one
+    /// iteration may be slow, see the module documentation).
     #[inline]
     pub fn done(&self, iters: u64, nodes: u64, start: Instant) -> bool {
         if self.iters.is_some_and(|n| iters >= n) || self.nodes.is_some_and(|n| nodes >= n) {
             return true;
         }
-        match self.time {
-            Some(t) => iters & 63 == 0 && start.elapsed() >= t,
-            None => false,
+        if self.time.is_some_and(|t| start.elapsed() >= t) {
+            return true;
+        }
+        interrupted()
+    }
+
+    /// This budget with its time less what has passed since `started` (the decision's
+    /// start): for a search that begins after sampling or set-up.
+    pub fn since(&self, started: Instant) -> Budget {
+        Budget {
+            time: self.time.map(|t| t.saturating_sub(started.elapsed())),
+            ..*self
         }
     }
 
@@ -82,6 +116,132 @@ impl Budget {
         if let Some(t) = self.time {
             parts.push(format!("time_ms={}", t.as_millis()));
         }
+    }
+}
+
+/// A decision's budget shared out over several searches (worlds) run one after another
+/// (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Shares {
+    budget: Budget,
+    worlds: usize,
+    started: Instant,
+}
+
+impl Shares {
+    /// `budget` for the whole decision, started at `started`, over `worlds` worlds
+    /// (fewer when there are fewer iterations or nodes than worlds).
+    pub fn new(budget: Budget, worlds: usize, started: Instant) -> Shares {
+        let mut n = worlds.max(1) as u64;
+        if let Some(i) = budget.iters {
+            n = n.min(i.max(1));
+        }
+        if let Some(i) = budget.nodes {
+            n = n.min(i.max(1));
+        }
+        Shares {
+            budget,
+            worlds: n as usize,
+            started,
+        }
+    }
+
+    /// Worlds to search.
+    pub fn worlds(&self) -> usize {
+        self.worlds
+    }
+
+    /// The budget of world `i` (from 0), asked when it starts; `None` when the time is up
+    /// or the decision interrupted and some world was already searched.
+    pub fn share(&self, i: usize) -> Option<Budget> {
+        if i >= self.worlds {
+            return None;
+        }
+        let left = self.worlds - i;
+        let part = |total: u64| {
+            let n = self.worlds as u64;
+            total / n + u64::from((i as u64) < total % n)
+        };
+        let time = match self.budget.time {
+            Some(t) => {
+                let rest = t.saturating_sub(self.started.elapsed());
+                if i > 0 && rest.is_zero() {
+                    return None;
+                }
+                Some(rest / left as u32)
+            }
+            None => None,
+        };
+        if i > 0 && interrupted() {
+            return None;
+        }
+        Some(Budget {
+            iters: self.budget.iters.map(part),
+            nodes: self.budget.nodes.map(part),
+            time,
+        })
+    }
+
+    /// What is left of the decision's time (`None`: no time limit).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.budget
+            .time
+            .map(|t| t.saturating_sub(self.started.elapsed()))
+    }
+}
+
+/// Runs `f` (one decision) with `deadline` on this thread
+/// ([`engine::deadline::within`]): every built-in search inside, and the variants'
+/// long loops, read it ([`interrupted`]). Nested calls keep the earlier time and every
+/// stop flag.
+pub fn with_deadline<R>(deadline: engine::deadline::Deadline, f: impl FnOnce() -> R) -> R {
+    engine::deadline::within(deadline, f)
+}
+
+/// [`with_deadline`] for an agent's own time budget from `started` (nothing when the
+/// budget has no time).
+pub fn within_budget<R>(budget: &Budget, started: Instant, f: impl FnOnce() -> R) -> R {
+    match budget.time {
+        Some(t) => with_deadline(
+            engine::deadline::Deadline {
+                at: Some(started + t),
+                stop: None,
+            },
+            f,
+        ),
+        None => f(),
+    }
+}
+
+/// Whether the decision running on this thread must stop now: its deadline has passed
+/// or a stop flag is raised ([`with_deadline`]). False outside any.
+#[inline]
+pub fn interrupted() -> bool {
+    engine::deadline::passed()
+}
+
+thread_local! {
+    static COUNTS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Adds one search's iterations and nodes to this thread's count of the running
+/// decision (every built-in search calls it when it ends; [`take_counts`]).
+pub fn count(iters: u64, nodes: u64) {
+    COUNTS.with(|c| {
+        let (i, n) = c.get();
+        c.set((i + iters, n + nodes));
+    });
+}
+
+/// The iterations and nodes counted on this thread since the last call, as
+/// [`crate::SearchStats`] (depth 0), and the count reset: an agent calls it before and
+/// after a decision.
+pub fn take_counts() -> crate::SearchStats {
+    let (iters, nodes) = COUNTS.with(|c| c.replace((0, 0)));
+    crate::SearchStats {
+        depth: 0,
+        nodes,
+        iters,
     }
 }
 
@@ -224,6 +384,10 @@ pub struct Playout<G: Game> {
     actions: Vec<G::Action>,
     chance: Vec<(G::Action, f64)>,
     joint: Vec<G::Action>,
+    /// When set, a playout still running at this time (or once the decision is
+    /// [`interrupted`]) stops and is scored by the evaluation: one playout of Clairvoyant
+    /// Chess to its end lists thousands of actions a ply and took seconds.
+    pub deadline: Option<Instant>,
 }
 
 impl<G: Game> Default for Playout<G> {
@@ -232,6 +396,7 @@ impl<G: Game> Default for Playout<G> {
             actions: Vec::new(),
             chance: Vec::new(),
             joint: Vec::new(),
+            deadline: None,
         }
     }
 }
@@ -257,7 +422,11 @@ impl<G: Game> Playout<G> {
         }
         let mut plies = 0u32;
         let r = loop {
-            if cutoff.is_some_and(|c| plies >= c) {
+            // The clock at every ply: a ply costs at least a listing of actions, and in
+            // Clairvoyant Chess with a large balance that listing takes milliseconds.
+            let late =
+                plies > 0 && (self.deadline.is_some_and(|d| Instant::now() >= d) || interrupted());
+            if late || cutoff.is_some_and(|c| plies >= c) {
                 break match game.turn() {
                     Turn::Terminal => game.returns(),
                     _ => eval_returns_with(eval, game),
@@ -424,6 +593,81 @@ mod tests {
                 g.apply(a);
             }
         }
+    }
+
+    #[test]
+    fn shares_split_iterations_and_nodes_exactly() {
+        let now = Instant::now();
+        let b = Budget {
+            iters: Some(23),
+            nodes: Some(10),
+            time: None,
+        };
+        let s = Shares::new(b, 4, now);
+        assert_eq!(s.worlds(), 4);
+        let parts: Vec<Budget> = (0..4).map(|i| s.share(i).unwrap()).collect();
+        assert_eq!(parts.iter().map(|p| p.iters.unwrap()).sum::<u64>(), 23);
+        assert_eq!(parts.iter().map(|p| p.nodes.unwrap()).sum::<u64>(), 10);
+        assert_eq!(parts[0].iters, Some(6));
+        assert_eq!(parts[3].iters, Some(5));
+        assert!(s.share(4).is_none());
+        // Fewer iterations than worlds: as many worlds as iterations, one each.
+        let s = Shares::new(Budget::iterations(3), 10, now);
+        assert_eq!(s.worlds(), 3);
+        assert!((0..3).all(|i| s.share(i).unwrap().iters == Some(1)));
+    }
+
+    #[test]
+    fn shares_split_the_time_left_and_stop_when_it_is_up() {
+        let b = Budget {
+            iters: None,
+            nodes: None,
+            time: Some(Duration::from_millis(40)),
+        };
+        let s = Shares::new(b, 4, Instant::now());
+        let first = s.share(0).unwrap().time.unwrap();
+        assert!(first <= Duration::from_millis(10), "{first:?}");
+        std::thread::sleep(Duration::from_millis(25));
+        // About 15 ms left over the three worlds still to search.
+        let second = s.share(1).unwrap().time.unwrap();
+        assert!(second <= Duration::from_millis(5), "{second:?}");
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(s.share(2).is_none(), "the time is up");
+        // The first world is always searched, even late.
+        assert!(s.share(0).is_some());
+    }
+
+    #[test]
+    fn deadlines_interrupt_budgets_and_are_restored() {
+        use engine::deadline::Deadline;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        assert!(!interrupted());
+        let stop = Arc::new(AtomicBool::new(false));
+        let d = Deadline {
+            at: None,
+            stop: Some(stop.clone()),
+        };
+        with_deadline(d, || {
+            assert!(!interrupted());
+            assert!(!Budget::iterations(100).done(1, 1, Instant::now()));
+            stop.store(true, Ordering::Relaxed);
+            assert!(interrupted());
+            // A budget that has iterations left is done once interrupted.
+            assert!(Budget::iterations(100).done(1, 1, Instant::now()));
+        });
+        assert!(!interrupted());
+        let b = Budget {
+            iters: None,
+            nodes: None,
+            time: Some(Duration::from_millis(5)),
+        };
+        within_budget(&b, Instant::now(), || {
+            assert!(!interrupted());
+            std::thread::sleep(Duration::from_millis(6));
+            assert!(interrupted());
+        });
+        assert!(!interrupted());
     }
 
     #[test]

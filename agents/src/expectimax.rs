@@ -133,12 +133,20 @@ impl<G: Game> Expectimax<G> {
         v
     }
 
-    /// Counts a node and checks the budget; whether the search must stop.
+    /// Counts a node and checks the budget; whether the search must stop. The node
+    /// count is read at every node (a node budget is exact), the clock and the outside
+    /// limits ([`crate::common::interrupted`]) every 16 nodes (a chance node's outcomes
+    /// or a large move list make a node slow; issue 64).
     fn tick(&mut self) -> bool {
+        // A stopped search counts no more nodes: a node budget is never exceeded.
+        if self.stopped || self.budget.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+            return true;
+        }
         self.nodes += 1;
-        if self.nodes & 1023 == 0
-            && (self.budget.nodes.is_some_and(|n| self.nodes >= n)
-                || self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
+        if self.nodes & 15 == 0
+            && (self.budget.time.is_some_and(|t| self.start.elapsed() >= t)
+                || crate::common::interrupted())
         {
             self.stopped = true;
         }
@@ -461,6 +469,7 @@ impl<G: Game> Expectimax<G> {
             }
             best = this;
         }
+        crate::common::count(0, self.nodes);
         best
     }
 }
@@ -475,6 +484,8 @@ pub struct ExpectimaxAgent {
     quiescence: bool,
     rng: AgentRng,
     spec: String,
+    /// Nodes (and fallback iterations) of the last decision.
+    stats: crate::SearchStats,
 }
 
 impl ExpectimaxAgent {
@@ -524,6 +535,7 @@ impl ExpectimaxAgent {
             quiescence: s.flag("quiescence"),
             rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
+            stats: crate::SearchStats::default(),
         })
     }
 }
@@ -533,21 +545,46 @@ impl<G: Game> Agent<G> for ExpectimaxAgent {
         self.spec.clone()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        crate::common::take_counts();
+        let budget = self.budget;
+        let a =
+            crate::common::within_budget(&budget, Instant::now(), || self.decide(game, seat, rng));
+        self.stats = crate::common::take_counts();
+        a
+    }
+
+    fn search_stats(&self) -> Option<crate::SearchStats> {
+        Some(self.stats)
+    }
+}
+
+/// Worlds the hidden-information fallback of `expectimax` searches.
+const FALLBACK_WORLDS: usize = 10;
+
+impl ExpectimaxAgent {
+    fn decide<G: Game>(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let started = Instant::now();
         let mut rng = self.rng.for_decision(game.information_key(seat), rng);
+        // `iters` is the fallback's whole decision; without it, 200 a world.
+        let worlds = match fallback::expectimax(game, seat) {
+            Route::Pimc => FALLBACK_WORLDS,
+            _ => 1,
+        };
         let fallback = MctsConfig {
             budget: Budget {
-                iters: Some(self.budget.iters.unwrap_or(200)),
-                nodes: None,
+                iters: Some(self.budget.iters.unwrap_or(200 * worlds as u64)),
+                nodes: self.budget.nodes,
                 time: self.budget.time,
-            },
+            }
+            .since(started),
             ..MctsConfig::default()
         };
         match fallback::expectimax(game, seat) {
             Route::Own => {}
-            Route::Pimc => return pimc_decide(game, seat, 10, &fallback, &mut rng),
+            Route::Pimc => return pimc_decide(game, seat, worlds, &fallback, &mut rng),
             _ => return uct_decide(game, seat, &fallback, &mut rng),
         }
-        let mut x = Expectimax::<G>::new(self.pruning, self.budget);
+        let mut x = Expectimax::<G>::new(self.pruning, self.budget.since(started));
         x.eval = self.eval.clone();
         x.ordering = self.ordering;
         x.quiescence = self.quiescence;

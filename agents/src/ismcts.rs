@@ -30,7 +30,7 @@
 //! out; a simultaneous root is searched by UCT on one sampled world.
 
 use crate::baseline::random_action;
-use crate::common::{break_tie, sample_chance, AgentRng, Playout};
+use crate::common::{break_tie, sample_chance, AgentRng, Playout, Shares};
 use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig, Uct};
 use crate::settings::{Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
@@ -249,6 +249,7 @@ impl<G: Game> IsMcts<G> {
         };
         self.trees = vec![vec![IsNode::empty()]; n_trees];
         let start = Instant::now();
+        self.playout.deadline = self.config.budget.time.map(|t| start + t);
         let mut path: Vec<Step> = Vec::with_capacity(128);
         let mut cur: Vec<u32> = vec![0; n_trees];
         let mut iters = 0u64;
@@ -270,6 +271,7 @@ impl<G: Game> IsMcts<G> {
             }
         }
         self.iterations = iters;
+        crate::common::count(iters, self.size() as u64);
     }
 
     fn size(&self) -> usize {
@@ -503,6 +505,8 @@ pub struct IsMctsAgent {
     config: MctsConfig,
     rng: AgentRng,
     spec: String,
+    /// Iterations and nodes of the last decision.
+    stats: crate::SearchStats,
 }
 
 /// `ismcts`'s default playout length before the evaluation scores it (issue 36).
@@ -541,6 +545,7 @@ impl IsMctsAgent {
             config: uct_config(&s),
             rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
+            stats: crate::SearchStats::default(),
         })
     }
 
@@ -552,6 +557,7 @@ impl IsMctsAgent {
             config,
             rng,
             spec,
+            stats: crate::SearchStats::default(),
         }
     }
 }
@@ -561,13 +567,25 @@ impl<G: Game> Agent<G> for IsMctsAgent {
         self.spec.clone()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        crate::common::take_counts();
+        let started = Instant::now();
         let mut rng = self.rng.for_decision(game.information_key(seat), rng);
-        IsMcts::<G>::new(self.mode, self.config.clone()).decide(game, seat, &mut rng)
+        let mut search = IsMcts::<G>::new(self.mode, self.config.clone());
+        let a = crate::common::within_budget(&self.config.budget, started, || {
+            search.decide(game, seat, &mut rng)
+        });
+        self.stats = crate::common::take_counts();
+        a
+    }
+
+    fn search_stats(&self) -> Option<crate::SearchStats> {
+        Some(self.stats)
     }
 }
 
 /// Perfect-information Monte Carlo: draws `worlds` worlds with `sample_world(seat)`,
-/// runs UCT on each as if it were the true state and plays the action most worlds chose
+/// runs UCT on each as if it were the true state (the config's budget is the whole
+/// decision's, shared out by [`Shares`]) and plays the action most worlds chose
 /// (ties by total visits, then [`crate::common::break_tie`]: at random in a hidden
 /// -information game, the action first met otherwise). It is subject to strategy fusion:
 /// in each world it assumes it will later know what it cannot.
@@ -584,8 +602,13 @@ pub fn pimc_decide<G: Game>(
     rng: &mut Pcg64,
 ) -> G::Action {
     if game.turn() != Turn::Seat(seat) {
+        let sampled = Instant::now();
         let w = game.sample_world(seat, rng);
-        return uct_decide(&w, seat, config, rng);
+        let config = MctsConfig {
+            budget: config.budget.since(sampled),
+            ..config.clone()
+        };
+        return uct_decide(&w, seat, &config, rng);
     }
     // (action, worlds that chose it, total visits), in the order first met.
     let mut votes: Vec<(G::Action, u32, f64)> = Vec::new();
@@ -596,9 +619,17 @@ pub fn pimc_decide<G: Game>(
             votes.len() - 1
         })
     };
-    for _ in 0..worlds.max(1) {
+    let shares = Shares::new(config.budget, worlds, Instant::now());
+    for i in 0..shares.worlds() {
+        let Some(budget) = shares.share(i) else {
+            break;
+        };
+        let sampled = Instant::now();
         let w = game.sample_world(seat, rng);
-        let mut uct = Uct::<G>::new(config.clone());
+        let mut uct = Uct::<G>::new(MctsConfig {
+            budget: budget.since(sampled),
+            ..config.clone()
+        });
         uct.search(&w, rng);
         let stats = uct.root_stats();
         if let Some(a) = uct.best_action() {

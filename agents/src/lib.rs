@@ -25,6 +25,7 @@
 
 pub mod alphabeta;
 pub mod baseline;
+pub mod budget_suite;
 pub mod clairvoyant;
 pub mod common;
 pub mod eval;
@@ -113,6 +114,21 @@ pub trait Agent<G: Game>: Send {
     /// Forgets anything carried between moves (called before each new game).
     fn reset(&mut self) {}
 
+    /// [`Agent::act`] under limits set from outside the agent: `limits.time` (from now)
+    /// and `limits.stop` (raised from another thread) end the decision whatever its own
+    /// budget, and the agent answers with the best action found so far (a legal action
+    /// always). Every built-in agent honours them in every loop that can run long, belief
+    /// sampling and move listing included (issue 64; agents/tests/budgets.rs); the
+    /// other fields of `limits` are not read here. For a server: a bot seat's decision
+    /// under the server's time limit, stopped when its client leaves or at shutdown.
+    fn act_within(&mut self, game: &G, seat: Seat, rng: &mut Pcg64, limits: &Limits) -> G::Action {
+        let deadline = engine::deadline::Deadline {
+            at: limits.time.map(|t| std::time::Instant::now() + t),
+            stop: limits.stop.clone(),
+        };
+        common::with_deadline(deadline, || self.act(game, seat, rng))
+    }
+
     /// Like [`Agent::act`], but an agent that drives an outside program may give the game
     /// up instead ([`Forfeit`]: it crashed, hung, lost on time or answered an illegal
     /// move). The game loop calls this; the built-in agents never forfeit.
@@ -196,10 +212,14 @@ pub struct Forfeit {
 /// How far an agent's last search went ([`Agent::search_stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
-    /// The deepest iteration completed, in plies.
+    /// The deepest iteration completed, in plies (0 for searches without iterations of
+    /// depth, such as UCT).
     pub depth: u32,
-    /// Nodes visited by the whole decision.
+    /// Nodes visited by the whole decision (UCT: tree nodes made, over every world).
     pub nodes: u64,
+    /// Iterations (simulations) of the whole decision, over every world (0 for
+    /// depth-first searches).
+    pub iters: u64,
 }
 
 /// Limits of one decision set from outside the agent ([`Agent::act_watched`]); each

@@ -21,7 +21,7 @@
 //! this module never depends on `ismcts`: ISMCTS builds on UCT, not the reverse.
 
 use crate::baseline::random_action;
-use crate::common::{break_tie, sample_chance, AgentRng, Budget, Playout, Rollout};
+use crate::common::{break_tie, sample_chance, AgentRng, Budget, Playout, Rollout, Shares};
 use crate::eval::Evaluator;
 use crate::fallback::Route;
 use crate::settings::{self, Kind, Setting, Settings};
@@ -173,10 +173,12 @@ impl<G: Game> Uct<G> {
 
     /// Runs the search from `root` within the budget.
     pub fn search(&mut self, root: &G, rng: &mut Pcg64) {
+        // The clock starts before the root's actions are listed: they count too.
+        let start = Instant::now();
+        self.playout.deadline = self.config.budget.time.map(|t| start + t);
         self.nodes.clear();
         let mut g = root.clone();
         self.make_node(&g, rng);
-        let start = Instant::now();
         let mut path: Vec<u32> = Vec::with_capacity(64);
         // Per simultaneous node on the path: the chosen index of each seat.
         let mut picks: Vec<usize> = Vec::with_capacity(16);
@@ -264,6 +266,7 @@ impl<G: Game> Uct<G> {
             self.backpropagate(&path, &picks, &returns);
         }
         self.iterations = iters;
+        crate::common::count(iters, self.nodes.len() as u64);
     }
 
     fn playout_from(&mut self, g: &mut G, rng: &mut Pcg64) -> Returns {
@@ -439,6 +442,8 @@ pub struct MctsAgent {
     config: MctsConfig,
     rng: AgentRng,
     spec: String,
+    /// Iterations and nodes of the last decision.
+    stats: crate::SearchStats,
 }
 
 /// UCT's schema with `iters` defaulting to `default_iters` when no limit is given.
@@ -505,6 +510,7 @@ impl MctsAgent {
             config,
             rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
+            stats: crate::SearchStats::default(),
         })
     }
 
@@ -523,6 +529,7 @@ impl MctsAgent {
                 MctsKind::Cheat => "cheat".into(),
                 MctsKind::Sm => "smmcts".into(),
             },
+            stats: crate::SearchStats::default(),
         }
     }
 }
@@ -530,8 +537,8 @@ impl MctsAgent {
 /// Worlds `smmcts` draws per decision on a hidden-information game.
 pub const SM_WORLDS: usize = 4;
 
-/// `smmcts` on hidden information: the iteration budget split over [`SM_WORLDS`] worlds
-/// drawn with `sample_world(seat)`, each searched by simultaneous-move UCT, the root
+/// `smmcts` on hidden information: the budget shared over [`SM_WORLDS`] worlds
+/// ([`Shares`]) drawn with `sample_world(seat)`, each searched by simultaneous-move UCT, the root
 /// policies (or, at a seat node, the root visit shares) summed, and the action with the
 /// most weight played (exact ties drawn at random, [`crate::common::break_tie`]; test
 /// `rule_smmcts_breaks_ties_at_random_in_hidden_games` in agents/tests/zombie_agents.rs)
@@ -542,16 +549,21 @@ pub fn sm_pimc_decide<G: Game>(
     config: &MctsConfig,
     rng: &mut Pcg64,
 ) -> G::Action {
-    let mut per = config.clone();
-    per.budget.iters = per.budget.iters.map(|n| (n / SM_WORLDS as u64).max(1));
-    per.budget.nodes = per.budget.nodes.map(|n| (n / SM_WORLDS as u64).max(1));
-    per.budget.time = per.budget.time.map(|t| t / SM_WORLDS as u32);
+    let shares = Shares::new(config.budget, SM_WORLDS, Instant::now());
     let mut legal = Vec::new();
     game.legal_actions(seat, &mut legal);
     let mut weight = vec![0.0; legal.len()];
-    for _ in 0..SM_WORLDS {
+    for i in 0..shares.worlds() {
+        let Some(budget) = shares.share(i) else {
+            break;
+        };
+        let sampled = Instant::now();
         let world = game.sample_world(seat, rng);
-        let mut uct = Uct::<G>::new(per.clone());
+        let per = MctsConfig {
+            budget: budget.since(sampled),
+            ..config.clone()
+        };
+        let mut uct = Uct::<G>::new(per);
         uct.search(&world, rng);
         let shares: Vec<(G::Action, f64)> = match world.turn() {
             Turn::Simultaneous => world
@@ -631,6 +643,22 @@ impl<G: Game> Agent<G> for MctsAgent {
     }
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        crate::common::take_counts();
+        let budget = self.config.budget;
+        let a =
+            crate::common::within_budget(&budget, Instant::now(), || self.decide(game, seat, rng));
+        self.stats = crate::common::take_counts();
+        a
+    }
+
+    fn search_stats(&self) -> Option<crate::SearchStats> {
+        Some(self.stats)
+    }
+}
+
+impl MctsAgent {
+    fn decide<G: Game>(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        let started = Instant::now();
         if self.kind == MctsKind::Cheat {
             let mut rng = self.rng.for_decision(game.state_key(), rng);
             return uct_decide(game, seat, &self.config, &mut rng);
@@ -643,7 +671,12 @@ impl<G: Game> Agent<G> for MctsAgent {
             // hidden state.
             Route::Pimc if self.kind == MctsKind::Plain => {
                 let world = game.sample_world(seat, &mut rng);
-                uct_decide(&world, seat, &self.config, &mut rng)
+                // The world's sampling comes out of the decision's time.
+                let config = MctsConfig {
+                    budget: self.config.budget.since(started),
+                    ..self.config.clone()
+                };
+                uct_decide(&world, seat, &config, &mut rng)
             }
             Route::Pimc => sm_pimc_decide(game, seat, &self.config, &mut rng),
             _ => uct_decide(game, seat, &self.config, &mut rng),

@@ -58,7 +58,7 @@
 //! (`agents/tests/own_information.rs`) plays `pimc:search=alphabeta` too.
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::common::{break_tie, AgentRng, Budget};
+use crate::common::{break_tie, AgentRng, Budget, Shares};
 use crate::ismcts::{pimc_decide, WORLDS};
 use crate::mcts::{uct_config, uct_decide, uct_schema, MctsConfig};
 use crate::settings::{Kind, Setting, Settings};
@@ -66,7 +66,7 @@ use crate::spec::{AgentError, Spec};
 use crate::Agent;
 use engine::game::{Game, Seat, Turn};
 use rand_pcg::Pcg64;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Scores beyond this many centipawns (mates) count as this much in the mean.
 pub const CLAMP: i32 = 10_000;
@@ -127,6 +127,8 @@ pub struct PimcAgent {
     risk: f64,
     rng: AgentRng,
     spec: String,
+    /// Iterations and nodes of the last decision, over every world.
+    stats: crate::SearchStats,
 }
 
 impl PimcAgent {
@@ -140,7 +142,12 @@ impl PimcAgent {
 
     pub fn from_spec(spec: &Spec) -> Result<Self, AgentError> {
         let s = Settings::read(spec, &Self::schema())?;
-        let config = uct_config(&s);
+        let mut config = uct_config(&s);
+        let worlds = s.int("worlds");
+        if !["iters", "nodes", "time_ms"].iter().any(|k| s.given(k)) {
+            // The default is 200 iterations per world, as before budgets were totals.
+            config.budget.iters = config.budget.iters.map(|n| n.saturating_mul(worlds));
+        }
         let search = match s.choice("search") {
             "alphabeta" => PimcSearch::AlphaBeta,
             _ => PimcSearch::Uct,
@@ -164,13 +171,14 @@ impl PimcAgent {
             ..AlphaBetaConfig::default()
         };
         Ok(PimcAgent {
-            worlds: s.int("worlds") as usize,
+            worlds: worlds as usize,
             search,
             config,
             ab,
             risk: s.real("risk"),
             rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
+            stats: crate::SearchStats::default(),
         })
     }
 
@@ -184,6 +192,7 @@ impl PimcAgent {
             risk: 0.0,
             rng: AgentRng { seed: None },
             spec: format!("pimc:worlds={worlds}"),
+            stats: crate::SearchStats::default(),
         }
     }
 }
@@ -193,19 +202,37 @@ impl<G: Game> Agent<G> for PimcAgent {
         self.spec.clone()
     }
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+        crate::common::take_counts();
+        let started = Instant::now();
         let mut rng = self.rng.for_decision(game.information_key(seat), rng);
-        match self.search {
-            PimcSearch::Uct => pimc_decide(game, seat, self.worlds, &self.config, &mut rng),
+        let budget = match self.search {
+            PimcSearch::Uct => self.config.budget,
+            PimcSearch::AlphaBeta => self.ab.budget,
+        };
+        let a = crate::common::within_budget(&budget, started, || match self.search {
+            PimcSearch::Uct => {
+                let config = MctsConfig {
+                    budget: self.config.budget.since(started),
+                    ..self.config.clone()
+                };
+                pimc_decide(game, seat, self.worlds, &config, &mut rng)
+            }
             PimcSearch::AlphaBeta => {
                 worlds_alphabeta(game, seat, self.worlds, &self.ab, self.risk, &mut rng)
             }
-        }
+        });
+        self.stats = crate::common::take_counts();
+        a
+    }
+
+    fn search_stats(&self) -> Option<crate::SearchStats> {
+        Some(self.stats)
     }
 }
 
 /// Searches `worlds` worlds drawn with `sample_world(seat)` by alphabeta (the config's
-/// depth and nodes per world, its time split over the worlds) and plays the action
-/// [`choose`] picks.
+/// depth per world; its nodes and time are the decision's, shared over the worlds by
+/// [`Shares`]) and plays the action [`choose`] picks.
 pub fn worlds_alphabeta<G: Game>(
     game: &G,
     seat: Seat,
@@ -214,26 +241,57 @@ pub fn worlds_alphabeta<G: Game>(
     risk: f64,
     rng: &mut Pcg64,
 ) -> G::Action {
+    let started = Instant::now();
     if game.turn() != Turn::Seat(seat) {
         let w = game.sample_world(seat, rng);
-        return uct_decide(&w, seat, &MctsConfig::default(), rng);
+        // UCT's default iterations, as before, now within the decision's time too.
+        let default = MctsConfig::default();
+        let uct = MctsConfig {
+            budget: Budget {
+                nodes: config.budget.nodes,
+                time: config.budget.time,
+                ..default.budget
+            }
+            .since(started),
+            ..default
+        };
+        return uct_decide(&w, seat, &uct, rng);
     }
-    let worlds = worlds.max(1);
-    let per_world: Option<Duration> = config.budget.time.map(|t| t / worlds as u32);
-    let scores: Vec<Vec<(G::Action, i32)>> = (0..worlds)
-        .map(|_| {
-            let w = game.sample_world(seat, rng);
-            AlphaBeta::<G>::new(config.clone()).root_scores(&w, per_world)
-        })
-        .collect();
+    let shares = Shares::new(config.budget, worlds, started);
+    let mut scores: Vec<Vec<(G::Action, i32)>> = Vec::with_capacity(shares.worlds());
+    // Nodes spent by the worlds' searches: the fallback below gets what is left.
+    let mut used = 0u64;
+    for i in 0..shares.worlds() {
+        let Some(budget) = shares.share(i) else {
+            break;
+        };
+        let sampled = Instant::now();
+        let w = game.sample_world(seat, rng);
+        let mut per = config.clone();
+        per.budget.nodes = budget.nodes;
+        let mut search = AlphaBeta::<G>::new(per);
+        let time: Option<Duration> = budget.since(sampled).time;
+        scores.push(search.root_scores(&w, time));
+        used += search.info.nodes;
+    }
     let best = choose(&scores, risk);
     match break_tie(&best, !game.is_perfect_information(), rng) {
         Some(a) => a,
         // No world finished even its first iteration in its share of the time: UCT with
-        // voting on a small fixed budget rather than a random move.
+        // voting on a small budget rather than a random move, within what is left of the
+        // decision's time.
         None => {
+            let nodes = config.budget.nodes.map(|n| n.saturating_sub(used));
+            if nodes == Some(0) {
+                // The node budget is spent: nothing is left to search with.
+                return crate::baseline::random_action(game, seat, rng);
+            }
             let quick = MctsConfig {
-                budget: Budget::iterations(FALLBACK_ITERS),
+                budget: Budget {
+                    iters: Some(FALLBACK_ITERS * worlds.clamp(1, 4) as u64),
+                    nodes,
+                    time: shares.time_left(),
+                },
                 ..MctsConfig::default()
             };
             pimc_decide(game, seat, worlds.min(4), &quick, rng)
@@ -241,7 +299,8 @@ pub fn worlds_alphabeta<G: Game>(
     }
 }
 
-/// UCT iterations per world when no alphabeta search of a world finished.
+/// UCT iterations per world (of at most four) when no alphabeta search of a world
+/// finished.
 const FALLBACK_ITERS: u64 = 64;
 
 /// Per action: worlds where it was legal, sum and sum of squares of its clamped scores.

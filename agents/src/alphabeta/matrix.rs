@@ -207,6 +207,10 @@ pub(super) fn decide<G: Game>(
             break;
         }
     }
+    if matrix.is_empty() {
+        // The first pass was stopped (nodes spent, or a stop from outside): no matrix.
+        return None;
+    }
     let payoff: Vec<f64> = matrix.iter().map(|&v| expected_score(v)).collect();
     let iters = (SOLVER_WORK / (rows * cols)).clamp(100, 5000);
     let (mut strategy, _, value) = solve(&payoff, rows, cols, iters);

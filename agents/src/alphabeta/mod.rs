@@ -79,7 +79,7 @@ use crate::mcts::{uct_decide, MctsConfig};
 use crate::settings::{self, Kind, Setting, Settings};
 use crate::spec::{AgentError, Spec};
 use crate::uci::tc::TimeControl;
-use crate::{Agent, Iteration, Limits, Score, SearchStats};
+use crate::{Agent, Forfeit, ForfeitKind, Iteration, Limits, Score, SearchStats};
 use engine::game::{Game, Seat};
 use rand::Rng;
 use rand_pcg::Pcg64;
@@ -199,6 +199,14 @@ pub struct AlphaBetaAgent<G: Game> {
     spec: String,
     /// The game's clock under `tc=` (a new agent is built for every game).
     clock: Option<time::GameClock>,
+    /// Whether the spec gave `iters`: the fallback's iterations for the whole decision;
+    /// without it the fallback searches 200 a world.
+    iters_given: bool,
+    /// Iterations and nodes of the last decision (every search it ran, fallbacks too).
+    counted: SearchStats,
+    /// Set when the last decision overran its clock beyond the margin (`try_act` then
+    /// forfeits on time).
+    flagged: Option<String>,
 }
 
 /// The depth of a tree search (`alphabeta`, `expectimax`).
@@ -322,11 +330,9 @@ impl<G: Game> AlphaBetaAgent<G> {
             null_adaptive: s.flag("null_adaptive"),
             full_time: s.flag("full_time"),
         };
-        Ok(Self::new_with(
-            config,
-            spec.canonical(),
-            AgentRng::from_settings(&s),
-        ))
+        let mut agent = Self::new_with(config, spec.canonical(), AgentRng::from_settings(&s));
+        agent.iters_given = s.given("iters");
+        Ok(agent)
     }
 
     pub fn new(config: AlphaBetaConfig) -> Self {
@@ -340,6 +346,9 @@ impl<G: Game> AlphaBetaAgent<G> {
             config,
             rng,
             spec,
+            iters_given: false,
+            counted: SearchStats::default(),
+            flagged: None,
         }
     }
 
@@ -356,13 +365,24 @@ impl<G: Game> AlphaBetaAgent<G> {
         }
     }
 
-    fn fallback_config(&self) -> MctsConfig {
+    /// UCT's settings where the game goes to it, over `worlds` worlds: `iters` for the
+    /// whole decision when given (else 200 a world), `nodes` (tree nodes), the
+    /// decision's time less what has passed since `started`.
+    fn fallback_config(&self, worlds: usize, started: Instant) -> MctsConfig {
+        let iters = if self.iters_given {
+            self.config.fallback_iters
+        } else {
+            self.config
+                .fallback_iters
+                .saturating_mul(worlds.max(1) as u64)
+        };
         MctsConfig {
             budget: Budget {
-                iters: Some(self.config.fallback_iters),
-                nodes: None,
+                iters: Some(iters),
+                nodes: self.config.budget.nodes,
                 time: self.time_limit(),
-            },
+            }
+            .since(started),
             ..MctsConfig::default()
         }
     }
@@ -375,11 +395,42 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
         let started = Instant::now();
-        let a = self.decide(game, seat, rng);
+        crate::common::take_counts();
+        // The decision's end is also the deadline of the game's own long loops.
+        let budget = Budget {
+            iters: None,
+            nodes: None,
+            time: self.time_limit(),
+        };
+        let a = crate::common::within_budget(&budget, started, || {
+            self.decide(game, seat, rng, started)
+        });
+        self.counted = crate::common::take_counts();
         if let Some(c) = self.clock.as_mut() {
-            c.charge(started.elapsed());
+            let used = started.elapsed();
+            let left = c.left_ms();
+            if !c.charge(used) {
+                self.flagged = Some(format!(
+                    "the decision took {} ms with {left} ms on the clock (margin {} ms)",
+                    used.as_millis(),
+                    time::MARGIN.as_millis()
+                ));
+            }
         }
         a
+    }
+
+    /// Under `tc=`, a decision that overran the clock beyond [`time::MARGIN`] is a loss
+    /// on time, as for an outside engine.
+    fn try_act(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> Result<G::Action, Forfeit> {
+        let a = self.act(game, seat, rng);
+        match self.flagged.take() {
+            Some(detail) => Err(Forfeit {
+                kind: ForfeitKind::Time,
+                detail,
+            }),
+            None => Ok(a),
+        }
     }
 
     fn score(&self) -> Option<Score> {
@@ -416,10 +467,19 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
     }
 
     fn search_stats(&self) -> Option<SearchStats> {
+        // After `act`: what the whole decision counted (the fallbacks' iterations too).
+        let depth = self.search.as_ref().map_or(0, |s| s.info.depth);
+        if self.counted != SearchStats::default() {
+            return Some(SearchStats {
+                depth,
+                ..self.counted
+            });
+        }
         let info = self.search.as_ref()?.info;
         (info.depth > 0).then_some(SearchStats {
             depth: info.depth,
             nodes: info.nodes,
+            iters: 0,
         })
     }
 
@@ -428,39 +488,43 @@ impl<G: Game> Agent<G> for AlphaBetaAgent<G> {
             s.clear();
         }
         self.clock = self.config.tc.map(time::GameClock::new);
+        self.flagged = None;
     }
 }
 
 impl<G: Game> AlphaBetaAgent<G> {
-    fn decide(&mut self, game: &G, seat: Seat, rng: &mut Pcg64) -> G::Action {
+    fn decide(&mut self, game: &G, seat: Seat, rng: &mut Pcg64, started: Instant) -> G::Action {
         let mut rng = self.rng.for_decision(game.information_key(seat), rng);
         match fallback::alphabeta(game, seat) {
             Route::Own => {}
             Route::Matrix => {
-                let limit = self.time_limit();
+                let budget = self.time_limit();
                 let config = self.config.clone();
                 let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
+                let limit = budget.map(|t| t.saturating_sub(started.elapsed()));
                 if s.config.noise > 0 {
                     s.set_noise_salt(rng.gen());
                 }
                 if let Some(a) = matrix::decide(s, game, seat, limit, &mut rng) {
                     return a;
                 }
-                let cfg = self.fallback_config();
+                let cfg = self.fallback_config(1, started);
                 return uct_decide(game, seat, &cfg, &mut rng);
             }
             Route::Pimc => {
-                let cfg = self.fallback_config();
+                let cfg = self.fallback_config(self.config.worlds, started);
                 return pimc_decide(game, seat, self.config.worlds, &cfg, &mut rng);
             }
             _ => {
-                let cfg = self.fallback_config();
+                let cfg = self.fallback_config(1, started);
                 return uct_decide(game, seat, &cfg, &mut rng);
             }
         }
-        let limit = self.time_limit();
+        let budget = self.time_limit();
         let config = self.config.clone();
         let s = self.search.get_or_insert_with(|| AlphaBeta::new(config));
+        // The tables' set-up comes out of the decision's time.
+        let limit = budget.map(|t| t.saturating_sub(started.elapsed()));
         if s.config.noise > 0 {
             s.set_noise_salt(rng.gen());
         }

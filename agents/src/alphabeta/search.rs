@@ -326,6 +326,7 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         self.info.nodes = self.nodes;
+        crate::common::count(0, self.nodes);
         best
     }
 
@@ -437,7 +438,10 @@ impl<G: Game> AlphaBeta<G> {
         mut alpha: i32,
         beta: i32,
     ) -> (Option<G::Action>, i32) {
-        self.nodes += 1;
+        // Counted within the node budget, so a decision never spends more than it.
+        if !self.config.budget.nodes.is_some_and(|n| self.nodes >= n) {
+            self.nodes += 1;
+        }
         let key = g.state_key();
         let tt_move = self.tt.probe(key).and_then(|e| e.best);
         self.order_with(g, me, 0, tt_move);
@@ -494,15 +498,37 @@ impl<G: Game> AlphaBeta<G> {
         (best, best_score)
     }
 
+    /// Counts one more node unless the search is stopped or its nodes are spent; whether
+    /// the node may be searched ([`Self::check_budget_time`] after counting). A stopped
+    /// search counts no more nodes, so a node budget is never exceeded.
     #[inline]
-    fn check_budget(&mut self) {
-        if self.nodes & 1023 == 0
-            && (self.config.budget.nodes.is_some_and(|n| self.nodes >= n)
-                || self.limit.is_some_and(|t| self.start.elapsed() >= t)
+    fn spend_node(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        if self.config.budget.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+            return false;
+        }
+        self.nodes += 1;
+        self.check_budget_time();
+        !self.stopped
+    }
+
+    /// Stops the search, read every 16 nodes, once its time is up or it is stopped from
+    /// outside (its flag, or the thread's [`crate::common::interrupted`]). Issue 64: the
+    /// clock was read every 1024 nodes, and 1024 nodes of Clairvoyant Chess with a large
+    /// balance took seconds; the node count, read at every node by
+    /// [`Self::spend_node`], makes a node budget the same search on every machine.
+    #[inline]
+    fn check_budget_time(&mut self) {
+        if self.nodes & 15 == 0
+            && (self.limit.is_some_and(|t| self.start.elapsed() >= t)
                 || self
                     .stop_flag
                     .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed)))
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                || crate::common::interrupted())
         {
             self.stopped = true;
         }
@@ -570,9 +596,7 @@ impl<G: Game> AlphaBeta<G> {
         me: Seat,
         was_null: bool,
     ) -> i32 {
-        self.nodes += 1;
-        self.check_budget();
-        if self.stopped {
+        if !self.spend_node() {
             return 0;
         }
         let s = match g.turn() {
@@ -846,9 +870,10 @@ impl<G: Game> AlphaBeta<G> {
         caps.sort_unstable_by_key(|c| std::cmp::Reverse(c.1));
         let mut best = stand;
         for &(a, _) in &caps {
+            if !self.spend_node() {
+                break;
+            }
             g.apply(a);
-            self.nodes += 1;
-            self.check_budget();
             let v = match g.turn() {
                 Turn::Terminal => Self::terminal(g, me, ply + 1),
                 Turn::Seat(s) if !self.same_side(s, me) => {

@@ -9,8 +9,11 @@
 //! budget itself, read every 1024 nodes. Under `time_ms` (generation 3) the search runs
 //! to the hard stop: a fixed time a move is not saved by stopping early, and the
 //! unfinished iteration's move is played when it beat the last best. The
-//! clock is charged with the wall time of each decision, so a slow machine shows as
-//! less search, never as a loss on time: built-in agents do not forfeit. Tests:
+//! clock is charged with the wall time of each decision (set-up, sampled worlds and
+//! fallbacks included: the budget is the whole decision's, issue 64). A decision that
+//! overruns the clock by more than [`MARGIN`] loses on time (`forfeit-time`), as an
+//! outside engine does (`uci`'s `margin_ms` default is the same 500 ms), so `--tc`
+//! means the same for every agent; within the margin the clock stops at zero. Tests:
 //! `rule_time_*` below and `alphabeta_plays_by_time` in agents/tests/search.rs.
 
 use crate::uci::tc::{Clock, TimeControl};
@@ -22,6 +25,8 @@ pub const MOVES_AHEAD: u64 = 30;
 pub const SOFT: f64 = 0.5;
 /// Kept back from the clock for the game loop's own work.
 const RESERVE_MS: u64 = 20;
+/// How far past its clock a decision may end before it is a loss on time.
+pub const MARGIN: Duration = Duration::from_millis(500);
 
 /// The agent's clock during a game.
 #[derive(Clone, Copy, Debug)]
@@ -48,13 +53,10 @@ impl GameClock {
         Duration::from_millis(ms)
     }
 
-    /// Charges a move that took `used`.
-    pub fn charge(&mut self, used: Duration) {
-        // No margin and no forfeit: an overrun empties the clock and the next budget is
-        // the increment's share.
-        let _ = self
-            .clock
-            .charge(used, Duration::from_secs(u64::MAX / 4_000));
+    /// Charges a move that took `used`; false when it overran the clock by more than
+    /// [`MARGIN`] (a loss on time).
+    pub fn charge(&mut self, used: Duration) -> bool {
+        self.clock.charge(used, MARGIN)
     }
 
     pub fn left_ms(&self) -> u64 {
@@ -83,9 +85,13 @@ mod tests {
         assert_eq!(c.left_ms(), 100 + 10);
         assert!(c.budget() < first);
         assert!(c.budget().as_millis() as u64 <= c.left_ms() / 2);
-        // An overrun empties the clock without a forfeit; the budget stays positive.
-        c.charge(Duration::from_millis(5000));
+        // An overrun within the margin empties the clock without a forfeit; the budget
+        // stays positive.
+        let over = Duration::from_millis(c.left_ms() + 400);
+        assert!(c.charge(over));
         assert_eq!(c.left_ms(), 10);
         assert!(c.budget() >= Duration::from_millis(1));
+        // Beyond the margin: a loss on time.
+        assert!(!c.charge(Duration::from_millis(10) + MARGIN + Duration::from_millis(1)));
     }
 }

@@ -24,6 +24,9 @@ pub struct AgentLine {
     /// Mean return over its seats (for one-seat games, the only score).
     pub mean_return: f64,
     pub rating: Option<Rating>,
+    /// Games this agent lost on time (`forfeit-time`: it overran its clock beyond the
+    /// margin), counted as losses in its points too.
+    pub time_losses: u64,
 }
 
 /// One pairing (a listed before b), seen from a.
@@ -183,12 +186,23 @@ pub fn compute(specs: &[String], rows: &[Row], sprt: Option<Sprt>) -> Standings 
             points: 0.0,
             mean_return: 0.0,
             rating: None,
+            time_losses: 0,
         })
         .collect();
     let mut ret_sum = vec![0.0; k];
     let mut ret_n = vec![0u64; k];
     let mut wdl: BTreeMap<(usize, usize), (u64, u64, u64)> = BTreeMap::new();
     for r in rows {
+        if r.reason == "forfeit-time" {
+            // The forfeiting seat's team lost (returns -1); the forfeit is its agent's.
+            let mut lost = Vec::new();
+            for (&p, &ret) in r.players.iter().zip(&r.returns) {
+                if p < k && ret < 0.0 && !lost.contains(&p) {
+                    lost.push(p);
+                    agents[p].time_losses += 1;
+                }
+            }
+        }
         let mut seen = Vec::new();
         for (&p, &ret) in r.players.iter().zip(&r.returns) {
             if p < k {
@@ -441,6 +455,19 @@ impl Standings {
                 ci
             );
         }
+        let late: Vec<String> = self
+            .order()
+            .iter()
+            .filter(|a| a.time_losses > 0)
+            .map(|a| format!("{} {}", self.label(a.index), a.time_losses))
+            .collect();
+        if !late.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nLosses on time (`forfeit-time`: a decision overran the clock beyond the margin; counted above as losses): {}.",
+                late.join(", ")
+            );
+        }
         let _ = writeln!(s, "\nElo: maximum-likelihood Bradley-Terry over all games (draws half points), mean 0; ±95% from the inverse Fisher information.\n");
         let _ = writeln!(s, "## Pairings\n");
         let _ = writeln!(
@@ -553,6 +580,38 @@ mod tests {
             plies: 10,
             actions: actions.into(),
         }
+    }
+
+    /// A loss on time counts as a loss and is named in the standings (issue 64).
+    #[test]
+    fn losses_on_time_are_counted_and_named() {
+        let specs = vec!["a:tc=1".to_string(), "b".to_string()];
+        let mut rows: Vec<Row> = (0..4)
+            .map(|i| {
+                if i % 2 == 0 {
+                    row(i, [0, 1], [0.0, 0.0], &format!("e2e4 g{i}"))
+                } else {
+                    row(i, [1, 0], [0.0, 0.0], &format!("d2d4 g{i}"))
+                }
+            })
+            .collect();
+        // Game 1: `a` (seat 1) overran its clock.
+        rows[1].returns = vec![1.0, -1.0];
+        rows[1].reason = "forfeit-time".into();
+        let st = compute(&specs, &rows, None);
+        assert_eq!(st.agents[0].time_losses, 1);
+        assert_eq!(st.agents[1].time_losses, 0);
+        assert_eq!(st.agents[0].points, 1.5, "the forfeit is a loss");
+        let md = st.markdown("t");
+        assert!(
+            md.contains("Losses on time") && md.contains("1: a:tc=1 1"),
+            "{md}"
+        );
+        // No line when nobody lost on time.
+        rows[1].reason = "checkmate".into();
+        assert!(!compute(&specs, &rows, None)
+            .markdown("t")
+            .contains("Losses on time"));
     }
 
     /// Every game won: no infinite Elo, no zero-width interval, no 100% LOS; a one-sided

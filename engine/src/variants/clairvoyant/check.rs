@@ -18,6 +18,12 @@ use crate::bitboard::Bitboard;
 impl Clairvoyant {
     /// Whether the actor's legal list holds `a` (as `compute_actions` would list it).
     pub(super) fn offered(&self, a: ClairAction) -> bool {
+        // A recorded action is checked exactly whatever the running decision's deadline
+        // (crate::deadline cuts only a searching agent's lists).
+        crate::deadline::exact(|| self.offered_exactly(a))
+    }
+
+    fn offered_exactly(&self, a: ClairAction) -> bool {
         let phase = self.s.phase;
         match a {
             ClairAction::Pass => match phase {

@@ -115,54 +115,9 @@ impl Game for Clairvoyant {
     }
 
     fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Clairvoyant {
-        let them = Color::from_index(1 - seat.min(1));
-        let from = self.s.revealed_rec[them.index()] as usize;
-        let first = (from..self.records.len()).find(|&i| self.records[i].secret == Some(them));
-        let Some(first) = first else {
-            return self.clone();
-        };
-        let actions: Vec<(ClairAction, bool, Phase, Color)> = self.records[first..]
-            .iter()
-            .map(|r| (r.action, r.secret == Some(them), r.s.phase, r.s.mover))
-            .collect();
-        let mut legal = Vec::new();
-        'attempt: for _ in 0..8 {
-            let mut w = self.clone();
-            while w.records.len() > first {
-                w.undo();
-            }
-            for &(a, secret, phase, mover) in &actions {
-                // The step sequence is public: a redraw must reproduce it exactly.
-                let Turn::Seat(actor) = w.turn() else {
-                    continue 'attempt;
-                };
-                if w.s.phase != phase || w.s.mover != mover {
-                    continue 'attempt;
-                }
-                w.legal_actions(actor, &mut legal);
-                let pick = if secret {
-                    let same_kind: Vec<ClairAction> = legal
-                        .iter()
-                        .copied()
-                        .filter(|x| match a {
-                            ClairAction::Guess(_) => matches!(x, ClairAction::Guess(_)),
-                            _ => true,
-                        })
-                        .collect();
-                    if same_kind.is_empty() {
-                        continue 'attempt;
-                    }
-                    same_kind[rng.gen_range(0..same_kind.len())]
-                } else if legal.contains(&a) {
-                    a
-                } else {
-                    continue 'attempt;
-                };
-                w.apply(pick);
-            }
-            return w;
-        }
-        self.clone()
+        // Exact whatever the running decision's deadline (crate::deadline): a public
+        // action left out of a cut list would fail every redraw and keep the true world.
+        crate::deadline::exact(|| self.redraw_world(seat, rng))
     }
 
     fn observation(&self, seat: Seat) -> String {
@@ -331,5 +286,62 @@ impl Game for Clairvoyant {
 
     fn tallies(&self) -> Vec<(String, f64)> {
         tally(self)
+    }
+}
+
+impl Clairvoyant {
+    /// [`Game::sample_world`]'s redraw of the opponent's unrevealed guesses.
+    fn redraw_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Clairvoyant {
+        let them = Color::from_index(1 - seat.min(1));
+        let from = self.s.revealed_rec[them.index()] as usize;
+        let first = (from..self.records.len()).find(|&i| self.records[i].secret == Some(them));
+        let Some(first) = first else {
+            return self.clone();
+        };
+        let actions: Vec<(ClairAction, bool, Phase, Color)> = self.records[first..]
+            .iter()
+            .map(|r| (r.action, r.secret == Some(them), r.s.phase, r.s.mover))
+            .collect();
+        let mut legal = Vec::new();
+        'attempt: for _ in 0..8 {
+            let mut w = self.clone();
+            while w.records.len() > first {
+                w.undo();
+            }
+            for (k, &(a, secret, phase, mover)) in actions.iter().enumerate() {
+                // The step sequence is public: a redraw must reproduce it exactly.
+                let Turn::Seat(actor) = w.turn() else {
+                    continue 'attempt;
+                };
+                if w.s.phase != phase || w.s.mover != mover {
+                    continue 'attempt;
+                }
+                let pick = if secret {
+                    w.legal_actions(actor, &mut legal);
+                    let same_kind: Vec<ClairAction> = legal
+                        .iter()
+                        .copied()
+                        .filter(|x| match a {
+                            ClairAction::Guess(_) => matches!(x, ClairAction::Guess(_)),
+                            _ => true,
+                        })
+                        .collect();
+                    if same_kind.is_empty() {
+                        continue 'attempt;
+                    }
+                    same_kind[rng.gen_range(0..same_kind.len())]
+                } else if w.offered(a) {
+                    // The one action checked by itself (check.rs, which agrees with the
+                    // list): a public action costs what it does, not a whole list.
+                    a
+                } else {
+                    continue 'attempt;
+                };
+                // Only the world's last state lists its actions (as a replay does).
+                w.apply_then(pick, k + 1 == actions.len());
+            }
+            return w;
+        }
+        self.clone()
     }
 }

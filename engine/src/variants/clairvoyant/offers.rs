@@ -120,7 +120,8 @@ impl Clairvoyant {
     /// end-of-turn search).
     pub(super) fn any_drop(&self) -> bool {
         let mut out = Vec::new();
-        self.drops_upto(&mut out, 1);
+        // Exact whatever the deadline: it decides whether the game is over.
+        crate::deadline::exact(|| self.drops_upto(&mut out, 1));
         !out.is_empty()
     }
 
@@ -411,8 +412,19 @@ impl Clairvoyant {
     }
 
     /// The actor's legal actions worked out afresh (`out` is empty on entry); in the
-    /// Start and Free steps `free` receives the free moves with their safety.
+    /// Start and Free steps `free` receives the free moves with their safety. Past the
+    /// running decision's deadline ([`crate::deadline`]) drops whose end-of-turn search
+    /// did not finish are left out; a list that would then be empty is worked out again
+    /// exactly (a seat to move always has an action).
     pub(super) fn compute_actions(&self, out: &mut Vec<ClairAction>, free: &mut Vec<(Move, bool)>) {
+        self.compute_actions_once(out, free);
+        if out.is_empty() && self.s.phase != Phase::Over && crate::deadline::passed() {
+            free.clear();
+            crate::deadline::exact(|| self.compute_actions_once(out, free));
+        }
+    }
+
+    fn compute_actions_once(&self, out: &mut Vec<ClairAction>, free: &mut Vec<(Move, bool)>) {
         match self.s.phase {
             Phase::Guess => {
                 if self.s.n_guesses < self.params.max_guesses {

@@ -270,6 +270,12 @@ pub fn completes(
     if left == 0 || balance < costs.min_bought_move() {
         return false;
     }
+    if crate::deadline::passed() {
+        // As in `end_search`: past a searching agent's deadline an unfinished search
+        // answers "cannot end", so the action is left out of its list, never offered
+        // unchecked.
+        return false;
+    }
     let mut list = MoveList::new();
     mover_moves(b, &mut list);
     if one_move_escapes(b, &list, moves, balance, start_check, costs) {
@@ -488,6 +494,10 @@ pub fn king_zone_lines(b: &Board, king: Square) -> Bitboard {
 /// every level. Bounded: each drop costs at least `costs.drop.min()` (positive), so a
 /// line of drops is at most `balance / min` long, and a set of drops reached in any
 /// order is one position in `memo`. Blocks are tried first; they usually end the search.
+/// Still, the sets of drops that fail grow with the balance (a balance of 400 took
+/// seconds for one list), so once the running decision's deadline has passed
+/// ([`crate::deadline`]) an unfinished search answers "cannot end": the drop is left out
+/// of a searching agent's list, and every drop listed is legal (issue 64).
 pub fn can_end(
     b: &mut Board,
     balance: u32,
@@ -543,6 +553,11 @@ fn end_search(
     let key = (b.key(), balance);
     if let Some(&r) = memo.get(&key) {
         return r;
+    }
+    if crate::deadline::passed() {
+        // A searching agent's time is up (crate::deadline): the drops not yet shown to
+        // end the turn are left out of its list, never offered unchecked.
+        return false;
     }
     let mut r = completes(b, &mut Vec::new(), balance, left, start_check, costs);
     if !r && balance >= costs.drop.min() {
