@@ -850,3 +850,31 @@ fn rule_serve_flood_from_one_address_leaves_room() {
     let (st, text) = create_from("127.0.0.8", &addr, &game);
     assert_eq!(st, 200, "{text}");
 }
+
+/// A bot's decision in progress when the server stops is not started afresh after the
+/// restart: it gets only what is left of its limit (issue 64).
+#[test]
+fn rule_serve_decisions_keep_their_deadline_across_a_restart() {
+    let limit = 6000;
+    let data = tempfile::tempdir().unwrap();
+    let mut config = limited(limit);
+    config.data = Some(data.path().to_path_buf());
+    let first = server(config.clone());
+    let c = create(
+        &first,
+        json!({"variant": "chess", "seats": ["human", "alphabeta:depth=40"]}),
+    );
+    let v = settled(&first, &c, 0);
+    let (st, text) = act(&first, &c, 0, "e2e4", Some(v.version));
+    assert_eq!(st, 200, "{text}");
+    // Four of its six seconds gone, then a second server on the same folder.
+    std::thread::sleep(Duration::from_millis(4000));
+    let again = server(config);
+    let (v, took) = wait_plies(&again, &c, 0, 2);
+    assert!(v.plies >= 2 || v.result.is_some());
+    // From scratch it would have six seconds again; two remain, plus the grace.
+    assert!(
+        took < Duration::from_millis(limit - 1500),
+        "the decision started afresh after the restart: {took:?}"
+    );
+}

@@ -81,7 +81,8 @@ fn rule_uci_outside_engine_dying_is_an_error() {
         let spec = format!("uci:cmd={}", path.display());
         // The input ends right after `go` (a `quit` would end the session at once, as
         // the protocol asks).
-        for tail in [""] {
+        {
+            let tail = "";
             let (code, out) = uci(
                 &spec,
                 &format!("uci\nisready\nposition startpos\ngo movetime 100\n{tail}"),

@@ -152,6 +152,13 @@ pub enum Step {
     Think(Think),
 }
 
+/// The work of a decision handed out of its game: decides, and asks its agents to answer
+/// at once when the flag is raised.
+pub type ThinkJob = Box<dyn FnOnce(&Arc<AtomicBool>) -> Box<dyn Any + Send> + Send>;
+
+/// The work of an advice: the action's notation.
+pub type AdviceWork = Box<dyn FnOnce(&Arc<AtomicBool>) -> Result<String, ApiError> + Send>;
+
 /// A bot decision handed out of its game ([`Session::begin_step`]).
 pub struct Think {
     /// The game's version when it was handed out: a result for another is stale.
@@ -159,14 +166,14 @@ pub struct Think {
     /// The bot seats deciding (several at a simultaneous node, in seat order).
     pub seats: Vec<Seat>,
     /// Decides; the flag, once raised, asks the agents to answer at once.
-    pub job: Box<dyn FnOnce(&Arc<AtomicBool>) -> Box<dyn Any + Send> + Send>,
+    pub job: ThinkJob,
 }
 
 /// An agent's advice for a human seat ([`Session::advise`]): its job returns the
 /// action's notation, to be played if the game is still at `version`.
 pub struct AdviceJob {
     pub version: u64,
-    pub job: Box<dyn FnOnce(&Arc<AtomicBool>) -> Result<String, ApiError> + Send>,
+    pub job: AdviceWork,
 }
 
 /// Longest time past the server's limit a decision is waited for after it was asked to
