@@ -5,7 +5,7 @@
 //! The default test plays a few games (debug builds are slow); the full run of the audit
 //! (1000 games) is ignored by default and prints its tallies and plies/s next to
 //! orthodox chess, for the report:
-//! `nice -n 10 cargo test --release -p engine --test adrenaline_random -- --ignored --nocapture`.
+//! `nice -n 10 cargo test --release -p engine --test integration adrenaline_random:: -- --ignored --nocapture`.
 
 use engine::game::{Game, Turn};
 use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};

@@ -27,10 +27,8 @@
 //!   bare material (K v K, K+minor v K), 50 moves (steps count two plies), threefold
 //!   repetition of the positions before regular moves (stacks included).
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::adrenaline::{Adrenaline, AdrenalineAction, AdrenalineParams};

@@ -21,10 +21,8 @@
 //! Draws: bare material (K v K, K+minor v K), 50 moves, threefold repetition (board,
 //! side, castling, capturable en passant), the ply cap on moves.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::cassandra::{Cassandra, CassandraAction, CassandraParams};

@@ -31,8 +31,7 @@
 //! tricky positions, with balances from nothing to enough for every purchase, compare the
 //! engine's list with the reference's at every decision of those kinds.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use crate::mailbox;
 
 use engine::game::{Game, Turn};
 use engine::variants::clairvoyant::{

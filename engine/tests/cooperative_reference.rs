@@ -25,8 +25,7 @@
 //! After every action the engine's board, hands, stacks and captured cards must equal
 //! the reference's.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use crate::mailbox;
 
 use engine::game::{Game, Turn};
 use engine::variants::cooperative::{

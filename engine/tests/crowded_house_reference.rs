@@ -20,10 +20,8 @@
 //! - four passes in a row: draw (`stalemate`); the common draws (cap, bare material,
 //!   50 moves, threefold repetition of position and seat).
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::crowded_house::{CrowdedAction, CrowdedHouse, CrowdedHouseParams};

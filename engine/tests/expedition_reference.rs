@@ -19,10 +19,8 @@
 //!
 //! After every board move the engine's board must equal the reference's.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::expedition::{Expedition, ExpeditionAction, ExpeditionParams};

@@ -23,10 +23,8 @@
 //! - no move: checkmate if the king is attacked on its side, else stalemate; draws: bare
 //!   material, 50 moves, threefold repetition (board, sides, castling, en passant), cap.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::half_alice::{HalfAlice, HalfAliceParams};

@@ -7,6 +7,10 @@
 
 #[allow(dead_code)]
 mod common;
+#[path = "common/mailbox.rs"]
+mod mailbox;
+#[path = "common/rules_track.rs"]
+mod rules_track;
 mod adrenaline_random;
 mod adrenaline_reference;
 mod cassandra_observation;

@@ -16,10 +16,8 @@
 //!
 //! After every action the engine's board must equal the reference's.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::masquerade::{Masquerade, MasqueradeAction, MasqueradeParams, Pattern};

@@ -10,8 +10,7 @@
 //! - the incremental key equals `compute_key()` and `is_consistent()` holds;
 //! - FEN (and Shredder-FEN) round-trips.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use crate::mailbox;
 
 use engine::chess960;
 use engine::{Bitboard, Board, Move, MoveKind, Piece, Role, Square};

@@ -29,8 +29,7 @@
 //!   (K v K, K+minor v K), 50 turns without capture or pawn move, threefold repetition of
 //!   placement and castling rights at turn starts.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use crate::mailbox;
 
 use engine::game::{Game, Turn};
 use engine::variants::synchronous::{Synchronous, SynchronousParams};

@@ -32,10 +32,8 @@
 //! After every action the engine's board, checkers, fronts, hands and piles must equal
 //! the reference's.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::tar_pit::{Card, Counts, Phase, TarPit, TarPitAction, TarPitParams, KINDS};

@@ -32,8 +32,7 @@
 //! Nothing here calls the engine's move generation, attack tables, `is_legal`, `in_check`
 //! or `checkers`.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use crate::mailbox;
 
 use engine::game::{Game, Turn};
 use engine::variants::time::{Phase, TimeAction, TimeChess};

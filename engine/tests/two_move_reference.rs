@@ -21,10 +21,8 @@
 //! - draws between turns: ply cap and 50-move rule on piece moves, bare material,
 //!   threefold repetition of (board, castling rights, face-up cards) at card choices.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
+use crate::mailbox;
+use crate::rules_track;
 
 use engine::game::{Game, Turn};
 use engine::variants::two_move::{TwoMove, TwoMoveAction, TwoMoveParams};

@@ -33,8 +33,7 @@
 //! make every move of its turn so far pass the reveal test, and the world's legal list
 //! must equal the reference's with that grid.
 
-#[path = "common/mailbox.rs"]
-mod mailbox;
+use crate::mailbox;
 
 use engine::game::{Game, Turn};
 use engine::variants::zombie::{BurialGrid, Event, Zombie, ZombieAction, ZombieParams};
