@@ -9,6 +9,7 @@
 //! `cli`, `studies`, `serve` or `golf`.
 
 pub mod adjudication;
+pub mod ext_bot;
 pub mod gameplay;
 pub mod interrupt;
 pub mod matches;
