@@ -3,7 +3,7 @@
 //! ([`crate::run::gameplay::play_game_with`]); game `i` is seeded `mix(seed, i)`. The
 //! job runs on a blocking thread and reads a cancel flag (set when the client leaves or
 //! the branch's time, `--max-branch-seconds`, is up) before every decision and inside
-//! every search that honours a stop flag ([`super::games::decide_stoppable`]; issue 64:
+//! every decision ([`super::games::decide_stoppable`]; issue 64:
 //! the game loop's own check comes only every 16 actions); every agent is bounded per
 //! decision by the server's limits ([`super::limits`]). The handler answers at the
 //! deadline (plus [`super::games::GRACE`]) whether or not the job has come back. A client that closes
@@ -54,7 +54,7 @@ impl<G: Game> Agent<G> for Stoppable<G> {
                 detail: "the branch was stopped".into(),
             });
         }
-        super::games::decide_stoppable(&mut *self.inner, game, seat, rng, &self.stop)
+        super::games::decide_stoppable(&mut *self.inner, game, seat, rng, &self.stop, None)
     }
     fn reset(&mut self) {
         self.inner.reset()

@@ -12,7 +12,8 @@
 //! Issue 64: a bot decision is handed out of the session ([`Session::begin_step`]: the
 //! agents and their streams move into a job with a copy of the game) and taken back
 //! ([`Session::end_think`]), so the server runs it without the game's lock; the job asks
-//! each agent through [`decide_stoppable`] (its watched search honours the stop flag). A
+//! each agent through [`decide_stoppable`] (`Agent::act_within`: the limit and the stop
+//! flag end the decision with the best action so far). A
 //! result for an older version (a takeback meanwhile) only returns the agents. A decision
 //! that never comes back ([`Session::think_failed`]) rebuilds the agents from their
 //! specs, and past its deadline the first deciding seat forfeits on time. Advice
@@ -180,24 +181,25 @@ pub struct AdviceJob {
 /// stop (an agent reads its stop flag between iterations; one iteration may be long).
 pub const GRACE: std::time::Duration = std::time::Duration::from_millis(1000);
 
-/// One decision of `agent` for `seat`, stopped when `stop` is raised: through
-/// [`Agent::act_watched`] where the agent has such a search (it honours the flag), else
-/// [`Agent::try_act`].
+/// One decision of `agent` for `seat` through [`Agent::act_within`]: it ends at `time`
+/// (from now) or when `stop` is raised, whatever the agent's own budget, with the best
+/// action found so far (every built-in agent honours both in its long loops; the
+/// server's agents are all built-in: outside programs are refused). Where no stop comes,
+/// it is the agent's `act`, so a game of bots stays `play_game`'s.
 pub fn decide_stoppable<G: Game>(
     agent: &mut dyn Agent<G>,
     game: &G,
     seat: Seat,
     rng: &mut Pcg64,
     stop: &Arc<AtomicBool>,
+    time: Option<std::time::Duration>,
 ) -> Result<G::Action, agents::Forfeit> {
     let limits = agents::Limits {
+        time,
         stop: Some(stop.clone()),
         ..agents::Limits::default()
     };
-    match agent.act_watched(game, seat, rng, &limits, &mut |_| {}) {
-        Some(a) => Ok(a),
-        None => agent.try_act(game, seat, rng),
-    }
+    Ok(agent.act_within(game, seat, rng, &limits))
 }
 
 /// The returns of a forfeit by `seat`: its team loses, every other seat wins.
@@ -451,11 +453,14 @@ impl<G: Game> GameSession<G> {
             parts.push((s, agent, self.bot_rngs[s].clone()));
         }
         let game = self.game.clone();
+        // Each bot's share of the decision's limit (the server raises the flag at the end
+        // of the whole).
+        let time = self.rules.limits.decision_time();
         self.out = Some((self.version, seats.clone()));
         let job = move |stop: &Arc<AtomicBool>| -> Box<dyn Any + Send> {
             let mut done: Thought<G> = Vec::with_capacity(parts.len());
             for (s, mut agent, mut rng) in parts {
-                let a = decide_stoppable(&mut *agent, &game, s, &mut rng, stop);
+                let a = decide_stoppable(&mut *agent, &game, s, &mut rng, stop, Some(time));
                 done.push((s, agent, rng, a));
             }
             Box::new(done)
@@ -612,11 +617,12 @@ impl<G: Game> Session for GameSession<G> {
         // The helper draws from its own stream, so asking for advice never shifts the
         // bots' or chance's draws.
         let mut rng = Pcg64::seed_from_u64(mix(self.seed, 1000 + self.actions.len() as u64));
+        let time = self.rules.limits.decision_time();
         let game = self.game.clone();
         Ok(AdviceJob {
             version: self.version,
             job: Box::new(move |stop: &Arc<AtomicBool>| {
-                let a = decide_stoppable(&mut *agent, &game, seat, &mut rng, stop)
+                let a = decide_stoppable(&mut *agent, &game, seat, &mut rng, stop, Some(time))
                     .map_err(|f| ApiError::internal(format!("the agent gave up: {f}")))?;
                 Ok(game.action_notation(a))
             }),
