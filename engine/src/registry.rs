@@ -171,14 +171,6 @@ pub fn parse_params<P: VariantParams>(
 /// `parameter_errors_name_the_key_in_plain_words`.
 pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim().replace('\n', "; ");
-    let message = message.as_str();
-    if let Some(span) = e.span() {
-        let start = text.floor_char_boundary(span.start.min(text.len()));
-        let line = text[..start].matches('\n').count() + 1;
-        let shown = text.lines().nth(line - 1).unwrap_or("").trim();
-        let shown: String = shown.chars().take(60).collect();
-        return format!("line {line} ({shown}): {message}");
-    }
     // Errors after parsing carry the key path only in their display: "...\nin `a.b`".
     let display = e.to_string();
     let path = display
@@ -186,6 +178,30 @@ pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
         .filter_map(|l| l.trim().strip_prefix("in `")?.strip_suffix('`'))
         .last()
         .unwrap_or("");
+    // Errors while parsing (syntax, or a file read straight into a type) point at a line.
+    let place = e.span().map(|span| {
+        let start = text.floor_char_boundary(span.start.min(text.len()));
+        let line = text[..start].matches('\n').count() + 1;
+        let shown: String = text
+            .lines()
+            .nth(line - 1)
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(60)
+            .collect();
+        format!("line {line} ({shown})")
+    });
+    let body = in_user_words(&message, path, place.is_some());
+    match place {
+        Some(place) => format!("{place}: {body}"),
+        None => body,
+    }
+}
+
+/// serde's message about the key at `path` in the user's words; `shown`: the line with
+/// the value is printed beside it, so the value need not be repeated.
+fn in_user_words(message: &str, path: &str, shown: bool) -> String {
     let within = |key: &str| {
         if path.is_empty() {
             key.to_string()
@@ -204,10 +220,14 @@ pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
         let names = quoted(rest);
         if let Some((typed, known)) = names.split_first() {
             return format!(
-                "unknown key '{}'{} (known in {}: {})",
+                "unknown key '{}'{} (known {}: {})",
                 within(typed),
                 crate::suggest::did_you_mean(typed, known.iter().map(String::as_str)),
-                if path.is_empty() { "the file" } else { path },
+                if path.is_empty() {
+                    "here".to_string()
+                } else {
+                    format!("in {path}")
+                },
                 known.join(", ")
             );
         }
@@ -215,8 +235,13 @@ pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         let names = quoted(rest);
         if let Some((typed, known)) = names.split_first() {
+            let key = if path.is_empty() {
+                String::new()
+            } else {
+                format!("{path}: ")
+            };
             return format!(
-                "{path}: '{typed}' is not one of {}{}",
+                "{key}'{typed}' is not one of {}{}",
                 known.join(", "),
                 crate::suggest::did_you_mean(typed, known.iter().map(String::as_str))
             );
@@ -231,10 +256,18 @@ pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
             .and_then(|(_, v)| v.strip_suffix('`'))
             .map(str::to_string)
             .unwrap_or_else(|| got.strip_prefix("string ").unwrap_or(got).to_string());
-        return format!("{path} = {got}: expected {}", in_words(expected));
+        let expected = in_words(expected);
+        return match (path.is_empty(), shown) {
+            (false, _) => format!("{path} = {got}: expected {expected}"),
+            (true, true) => format!("expected {expected}"),
+            (true, false) => format!("{got}: expected {expected}"),
+        };
     }
-    let one_line = display.lines().map(str::trim).filter(|l| !l.is_empty());
-    one_line.collect::<Vec<_>>().join("; ")
+    if path.is_empty() {
+        message.to_string()
+    } else {
+        format!("{path}: {message}")
+    }
 }
 
 /// serde's name of what a key takes, as a user would say it.

@@ -1,4 +1,13 @@
 //! Seeds, digests and small helpers shared by the experiment drivers.
+//!
+//! Among them the one rule for outputs (issue 68): [`check_out_dir`] for every command
+//! that writes a folder, [`check_output`] for every command that writes a file. Something
+//! already there is replaced only with the command's `--resume` or `--force`; kept
+//! results (files git tracks) are refused without suggesting `--force`; outputs that
+//! are not named go under `runs/` ([`default_out`]), which `.gitignore` ignores.
+//! [`from_toml`] reads the lab's TOML files with one-line errors in the user's words.
+//! Tests: `out_tests::out_folders_refuse_what_they_hold` below and the tables over every
+//! command in `experiments/tests/front_door.rs`.
 
 /// SplitMix64's finaliser: a fixed, well-mixed bijection on `u64` (the workspace's one
 /// copy, in the engine; recorded seeds depend on it staying bit-identical).
@@ -30,6 +39,14 @@ pub fn params_canonical<P: serde::Serialize>(params: &P) -> String {
 
 pub fn digest_hex(text: &str) -> String {
     format!("{:016x}", fnv1a64(text.as_bytes()))
+}
+
+/// Reads a TOML file's text into `T` with an error of one line in the user's words: the
+/// line or key, the value and what it takes ("a whole number from 0 to 4294967295"), a
+/// near key for an unknown one (issue 68; toml's own text spans several lines and says
+/// `u32`). The caller adds which file and flag.
+pub fn from_toml<T: serde::de::DeserializeOwned>(text: &str) -> anyhow::Result<T> {
+    toml::from_str(text).map_err(|e| anyhow::anyhow!(engine::registry::toml_problem(text, &e)))
 }
 
 /// Splits an `--agents` list on commas, keeping the commas inside one agent's spec:

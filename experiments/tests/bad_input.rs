@@ -517,7 +517,10 @@ fn resume_compares_the_full_agent_specs_and_verifies_every_row() {
     refused(
         dir,
         &other.iter().map(String::as_str).collect::<Vec<_>>(),
-        &["cannot resume", "agents random vs greedy"],
+        &[
+            "cannot resume",
+            "played with --agents random,greedy, this command has --agents alphabeta:depth=2,mcts:iters=50",
+        ],
     );
     // A hand-edited result is caught before anything is written.
     let games = dir.join("run/games.csv");
@@ -790,6 +793,12 @@ fn every_bad_input_in_the_list_is_refused_cleanly() {
         );
         assert!(err.contains("error"), "{line}: no message: {err}");
         assert!(!err.contains("panicked"), "{line}: {err}");
+        // Issue 68: one line, as the README promises (clap's usage and tips included).
+        let last = err.trim_end().lines().last().unwrap_or("");
+        assert!(
+            last.starts_with("error: ") && !err.contains("Usage:"),
+            "{line}: the error is not one line: {err}"
+        );
         assert!(before == snapshot(dir), "{line}: changed a file");
         n += 1;
     }

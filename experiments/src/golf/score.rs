@@ -102,7 +102,7 @@ pub(super) fn score_hole(
 pub(super) fn score(a: &ScoreArgs) -> Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("reading score sheet {}", a.file.display()))?;
-    let sheet: ScoreSheet = toml::from_str(&text)
+    let sheet: ScoreSheet = crate::util::from_toml(&text)
         .with_context(|| format!("parsing score sheet {}", a.file.display()))?;
     let players = &sheet.players;
     if players.is_empty() {

@@ -59,7 +59,7 @@ pub struct Panel {
 impl Panel {
     /// Parses a panel's text (`what` names it in errors).
     pub fn parse(text: &str, what: &str) -> Result<Panel> {
-        let panel: Panel = toml::from_str(text).with_context(|| format!("panel {what}"))?;
+        let panel: Panel = crate::util::from_toml(text).with_context(|| format!("panel {what}"))?;
         if panel.name.trim().is_empty() {
             bail!("panel {what}: `name` is empty");
         }

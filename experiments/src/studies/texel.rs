@@ -170,7 +170,8 @@ pub fn start_weights(path: Option<&PathBuf>) -> Result<EvalWeights> {
         Some(p) => {
             let text =
                 std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            toml::from_str(&text).with_context(|| format!("{}: not eval weights", p.display()))
+            crate::util::from_toml(&text)
+                .with_context(|| format!("{}: not eval weights", p.display()))
         }
     }
 }

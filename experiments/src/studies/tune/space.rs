@@ -157,7 +157,8 @@ struct TieFile {
 impl Space {
     /// Reads a space file and checks it against `table` (the variant's full parameters).
     pub fn parse(text: &str, table: &toml::Table) -> Result<Space> {
-        let file: SpaceFile = toml::from_str(text).context("the space file is not valid")?;
+        let file: SpaceFile =
+            crate::util::from_toml(text).context("the space file is not valid")?;
         if file.param.is_empty() {
             bail!("the space file names no [[param]]");
         }

@@ -105,7 +105,7 @@ struct TargetFile {
 /// Reads a target file; `tallies` are the variant's tally names (checked here, before
 /// any game).
 pub fn parse(text: &str, tallies: &[String]) -> Result<Vec<Target>> {
-    let file: TargetsFile = toml::from_str(text).context("the target file is not valid")?;
+    let file: TargetsFile = crate::util::from_toml(text).context("the target file is not valid")?;
     if file.target.is_empty() {
         bail!("the target file names no [[target]]");
     }

@@ -518,7 +518,7 @@ fn a_table_on_its_bounds_gets_a_budget_hint() {
         "[[target]]\nmeasure = \"plies\"\nvalue = 300\ntolerance = 3\n",
     );
     for opt in [Optimizer::Spsa, Optimizer::Cmaes] {
-        let mut args = f.args("chess", opt, 3, &format!("{opt:?}"));
+        let mut args = f.args("chess", opt, 3, &format!("out-{}", opt.name()));
         args.games = 4;
         args.confirm_games = 2;
         args.spsa_c = 0.5;
