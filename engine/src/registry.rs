@@ -175,8 +175,8 @@ pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
     let display = e.to_string();
     let path = display
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("in `")?.strip_suffix('`'))
-        .last()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("in `")?.strip_suffix('`'))
         .unwrap_or("");
     // Errors while parsing (syntax, or a file read straight into a type) point at a line.
     let place = e.span().map(|span| {
