@@ -131,6 +131,7 @@ const FILE_COMMANDS: &[&str] = &[
     "texel-tables --positions positions.csv --out OUT",
     "openings --variant chess --plies 2 --count 1 --out OUT",
     "report --games run/games.csv --out OUT",
+    "report --compare run run --out OUT",
 ];
 
 fn with_out(line: &str, out: &str) -> Vec<String> {

@@ -316,9 +316,7 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         let out = args.out.clone().ok_or_else(|| {
             anyhow!("--ladder and --compare need --out (the Markdown report to write)")
         })?;
-        if out.exists() && !args.force {
-            bail!("--out {} exists; pass --force to replace it", out.display());
-        }
+        crate::util::check_output(&out, &[], args.force, "--out")?;
         let runs = if args.ladder.is_empty() {
             &args.compare
         } else {
