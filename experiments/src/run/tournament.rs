@@ -3,6 +3,14 @@
 //! The schedule, seeds, shards and SPRT stop are [`crate::run::matches`]'s; this module adds
 //! the command line, the output folder (games.csv appended and flushed per game,
 //! timings.csv, run.json, standings), `--resume`, and the summary.
+//!
+//! Issue 68: the folder is `--out` or `runs/tournaments/<variant>-<seed>` (ignored by
+//! git, never `results/`), and one that holds anything is refused unless `--resume`
+//! ([`crate::util::check_out_dir`]). A resume compares the command line with run.json
+//! before the rows, so a mismatch is named as the flags were typed (`played with --seed
+//! 5, this command has --seed 6`), not by derived game seeds. Tests:
+//! `experiments/tests/front_door.rs` (`a_resume_with_another_seed_names_the_flag`,
+//! `default_outputs_go_where_git_ignores_them`).
 
 use crate::record::{self, Row};
 use crate::run::adjudication::{Adjudication, DrawRule, ResignRule};

@@ -1,5 +1,7 @@
 //! The variant arguments every command shares (`--variant`, `--params`), flattened into
-//! each command's arguments, and the one place that reads a parameter file.
+//! each command's arguments, and the one place that reads a parameter file. Its errors
+//! name the flag at fault (`--variant` with the near name, `--params FILE` with the key
+//! and the range in words: issue 68).
 
 use anyhow::{Context, Result};
 use clap::Args;
