@@ -5,8 +5,8 @@
 //!
 //! | agent | hidden information | not its own seat's turn (simultaneous) | seats not two sides |
 //! | --- | --- | --- | --- |
-//! | `alphabeta` | PIMC (`worlds`, `iters` per world) | the one-turn matrix game of two acting sides (`alphabeta::matrix`); UCT otherwise | refused |
-//! | `expectimax` | PIMC (10 worlds, `iters` per world) | UCT | refused (needs exactly two seats) |
+//! | `alphabeta` | PIMC (`worlds`; `iters`, `nodes`, `time_ms` for the whole decision, 200 iterations a world by default) | the one-turn matrix game of two acting sides (`alphabeta::matrix`); UCT otherwise | refused |
+//! | `expectimax` | PIMC (10 worlds; the budget for the whole decision, 200 iterations a world by default) | UCT | refused (needs exactly two seats) |
 //! | `mcts` | single-observer ISMCTS | its own decoupled UCT | – |
 //! | `smmcts` | its own search on worlds drawn from the seat's information (4 worlds, the budget split) | its own | – |
 //! | `ismcts` | its own | UCT on one sampled world | – |

@@ -95,6 +95,20 @@ pub use spec::{AgentError, Spec};
 /// searcher's time starts once its tables are ready (`time_ms`, PIMC's share per world),
 /// so only the time between searches shrank (a new 6 MiB table took about 2 ms; a clock
 /// player pays it at most once a game).
+/// Nor for issue 64's budgets (2026-12-07: `time_ms`, `nodes` and `iters` are totals for
+/// the whole decision, shared over the worlds by [`common::Shares`]; a node budget stops
+/// at exactly that many nodes; clocks read every 16 nodes or every iteration; the
+/// decision's deadline reaches the variants' long loops): every default player (no
+/// budget key: `pimc`, and the PIMC fallbacks of `alphabeta` and `expectimax`, keep 200
+/// iterations a world) and every depth player plays the same moves (the kept depth run
+/// results/strength/epoch-6/pimc-d2 replays move for move, experiments/tests/kept_play.rs).
+/// What changed is what a budget key means: `pimc:iters=50,worlds=8` now searches 50 in
+/// all, and the rated generation-6 player of that name is today's
+/// `pimc:iters=400,worlds=8` (the same 50 a world, the same moves); a player by time in a
+/// game with hidden information searched its time in every world (ten times its
+/// budget for `alphabeta` and `expectimax`, `worlds` times for `pimc`) and now keeps it
+/// (results/budgets/README.md lists the kept runs this touches); a node player stopped
+/// at the next multiple of 1024 nodes and now at the budget.
 pub const EPOCH: u32 = 6;
 
 /// A decision maker for games of type `G`.

@@ -3,18 +3,22 @@
 //! (issue 36):
 //!
 //! - `search=uct` (the default, as before): UCT on each world, the action most worlds
-//!   chose ([`crate::ismcts::pimc_decide`]); `iters`/`nodes`/`time_ms` apply to each world.
+//!   chose ([`crate::ismcts::pimc_decide`]); `iters`/`nodes`/`time_ms` are the whole
+//!   decision's, shared over the worlds ([`crate::common::Shares`], issue 64; they
+//!   applied to each world before), and with none of them 200 iterations a world.
 //! - `search=alphabeta`: `alphabeta` on each world ([`AlphaBeta::root_scores`], every root
 //!   move with an exact score), the action with the best mean score over the worlds, as
 //!   RBC bots such as StrangeFish do. `risk=K` ranks by mean minus K standard deviations
 //!   (a move good in most worlds but bad in some is penalised). [`worlds_alphabeta`].
 //!
 //! Decisions taken where the issue is silent:
-//! - Budget of `search=alphabeta`: `depth` plies per world (default 3); `time_ms` is the
-//!   time of the whole decision, split evenly over the worlds (equal time per move
-//!   against other agents), and with `time_ms` and no `depth` the depth is unbounded
-//!   (time stops each world's iterative deepening). With a depth only, decisions are
-//!   deterministic for a seed; with time they depend on the machine's speed.
+//! - Budget of `search=alphabeta`: `depth` plies per world (default 3); `time_ms` and
+//!   `nodes` are the whole decision's, shared over the worlds (equal time per move
+//!   against other agents; the time left is split again as each world starts, so
+//!   sampling and set-up come out of it), and with `time_ms` and no `depth` the depth
+//!   is unbounded (time stops each world's iterative deepening). With a depth or nodes
+//!   only, decisions are deterministic for a seed; with time they depend on the
+//!   machine's speed. The UCT fallback below gets the nodes and time left.
 //! - Mate scores are clamped to ±[`CLAMP`] centipawns before averaging, so one world with
 //!   a mate does not outweigh every other world by a factor of a thousand; a mate still
 //!   dominates a material edge.

@@ -287,7 +287,7 @@ pub const BUDGET: &[Setting] = &[
         default: "",
         tunable: false,
         help:
-            "iterations (simulations) per decision; a default applies only when no limit is given",
+            "iterations (simulations) of the whole decision, all worlds together; a default applies only when no limit is given",
     },
     Setting {
         key: "nodes",
@@ -297,7 +297,7 @@ pub const BUDGET: &[Setting] = &[
         },
         default: "",
         tunable: false,
-        help: "nodes per decision",
+        help: "nodes of the whole decision, all worlds together (exact)",
     },
     Setting {
         key: "time_ms",
@@ -307,7 +307,7 @@ pub const BUDGET: &[Setting] = &[
         },
         default: "",
         tunable: false,
-        help: "milliseconds per decision",
+        help: "milliseconds of the whole decision: sampling, set-up and every world included",
     },
 ];
 

@@ -125,10 +125,11 @@ fn ismcts_avoids_strategy_fusion_and_pimc_does_not() {
     }
     for seed in 0..5 {
         let mut rng = Pcg64::seed_from_u64(seed);
+        // 300 iterations a world: the budget is the whole decision's (issue 64).
         let mut pimc = PimcAgent::new(
             10,
             MctsConfig {
-                budget: Budget::iterations(300),
+                budget: Budget::iterations(3000),
                 ..Default::default()
             },
         );

@@ -10,8 +10,11 @@
 //! list the actions whose legality it has not finished establishing (every action it
 //! lists is still legal), and never leave a list empty that would not be (it then
 //! finishes the work). Only the searching agent's own copies of the game see such a
-//! list, after its time is up. Tests: `deadline_*` below and
-//! `rule_deadline_leaves_out_only_unchecked_drops` in the Clairvoyant tests.
+//! list, after its time is up. Kept exact whatever the deadline: whether the game is
+//! over (`any_drop`), a recorded action's check (`offered`, replays) and
+//! `sample_world` (a cut list would fail a redraw and keep the true world). Tests:
+//! `deadline_*` below and `budgets_clairvoyant_cut_lists_are_legal_subsets` in
+//! agents/tests/budgets.rs.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -575,6 +575,6 @@ pub fn move_of<G: Game>(game: &mut G, action: G::Action) -> Option<engine::Move>
 /// fallback (200 iterations when not given), `nodes` and `time_ms` stop the search.
 pub fn fallback_budget() -> Vec<Setting> {
     let mut v = settings::join(&[settings::BUDGET, settings::SEED]);
-    v[0].help = "UCT iterations (per world) of the fallback (200 when not given)";
+    v[0].help = "UCT iterations of the fallback, all worlds together (200 a world when not given)";
     v
 }

@@ -31,6 +31,8 @@ struct Measure<'a> {
     label: &'a str,
     seeds: u64,
     budgets: &'a [u64],
+    specs: &'a [String],
+    unbudgeted: &'a [&'a str],
 }
 
 impl VariantVisitor for Measure<'_> {
@@ -43,10 +45,11 @@ impl VariantVisitor for Measure<'_> {
         }
         let mut cells = Vec::new();
         let mut raw = Vec::new();
-        let bases: Vec<(String, Option<u64>)> = AGENTS
+        let bases: Vec<(String, Option<u64>)> = self
+            .specs
             .iter()
-            .flat_map(|a| self.budgets.iter().map(move |&b| (a.to_string(), Some(b))))
-            .chain(UNBUDGETED.iter().map(|a| (a.to_string(), None)))
+            .flat_map(|a| self.budgets.iter().map(move |&b| (a.clone(), Some(b))))
+            .chain(self.unbudgeted.iter().map(|a| (a.to_string(), None)))
             .collect();
         for (base, budget) in bases {
             let spec = match budget {
@@ -226,7 +229,21 @@ fn main() {
         .unwrap_or_else(|| "results/budgets".into());
     let seeds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
     let only: Vec<&str> = args.iter().skip(2).map(String::as_str).collect();
-    let budgets = [20u64, 50];
+    // BUDGETS=25,100 and SPECS="ismcts;pimc:search=alphabeta,worlds=10" (`;`-separated)
+    // measure other budgets and spec bases (for restating kept runs).
+    let budgets: Vec<u64> = std::env::var("BUDGETS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![20, 50]);
+    let specs: Vec<String> = std::env::var("SPECS")
+        .ok()
+        .map(|v| v.split(';').map(|x| x.trim().to_string()).collect())
+        .unwrap_or_else(|| AGENTS.iter().map(|a| a.to_string()).collect());
+    let unbudgeted: &[&str] = if std::env::var("SPECS").is_ok() {
+        &[]
+    } else {
+        UNBUDGETED
+    };
     let mut cells = Vec::new();
     let mut raw = vec!["game,agent,time_ms,position,action,ms".to_string()];
     for (label, variant, params) in budget_suite::games() {
@@ -241,6 +258,8 @@ fn main() {
                 label: &label,
                 seeds,
                 budgets: &budgets,
+                specs: &specs,
+                unbudgeted,
             },
         )
         .expect("variant");
@@ -269,7 +288,7 @@ fn main() {
         .unwrap();
         writeln!(table, "| agent | {} |", games.join(" | ")).unwrap();
         writeln!(table, "|---|{}", "---:|".repeat(games.len())).unwrap();
-        for agent in AGENTS {
+        for agent in &specs {
             let mut row = format!("| `{agent}` |");
             for game in &games {
                 match cells
@@ -300,7 +319,7 @@ fn main() {
         "---:|".repeat(games.len())
     )
     .unwrap();
-    for agent in UNBUDGETED {
+    for agent in unbudgeted {
         let mut row = format!("| `{agent}` |");
         for game in &games {
             match cells.iter().find(|c| c.agent == *agent && c.game == *game) {

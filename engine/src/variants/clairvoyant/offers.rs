@@ -414,13 +414,21 @@ impl Clairvoyant {
     /// The actor's legal actions worked out afresh (`out` is empty on entry); in the
     /// Start and Free steps `free` receives the free moves with their safety. Past the
     /// running decision's deadline ([`crate::deadline`]) drops whose end-of-turn search
-    /// did not finish are left out; a list that would then be empty is worked out again
+    /// did not finish are left out; a list that would then be empty gets the first drop
+    /// found exactly (the search stops there), or else is worked out again whole and
     /// exactly (a seat to move always has an action).
     pub(super) fn compute_actions(&self, out: &mut Vec<ClairAction>, free: &mut Vec<(Move, bool)>) {
         self.compute_actions_once(out, free);
         if out.is_empty() && self.s.phase != Phase::Over && crate::deadline::passed() {
             free.clear();
-            crate::deadline::exact(|| self.compute_actions_once(out, free));
+            let drops_here = matches!(self.s.phase, Phase::Start)
+                || (self.s.phase == Phase::Drops && self.s.bought == 0);
+            if drops_here {
+                crate::deadline::exact(|| self.drops_upto(out, 1));
+            }
+            if out.is_empty() {
+                crate::deadline::exact(|| self.compute_actions_once(out, free));
+            }
         }
     }
 
