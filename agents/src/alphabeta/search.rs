@@ -439,7 +439,7 @@ impl<G: Game> AlphaBeta<G> {
         beta: i32,
     ) -> (Option<G::Action>, i32) {
         // Counted within the node budget, so a decision never spends more than it.
-        if !self.config.budget.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.config.budget.nodes.is_none_or(|n| self.nodes < n) {
             self.nodes += 1;
         }
         let key = g.state_key();
