@@ -9,9 +9,10 @@
 //!   sets `iters` or `nodes`, or an agent whose search has no default iteration budget
 //!   (`alphabeta`, `expectimax`), gets `time_ms` = the limit added when it gives none, so
 //!   whichever comes first stops it; `mcts`-like agents given nothing keep their default
-//!   iterations (adding a time would replace them). Agents that search `worlds` sampled
-//!   worlds spend `time_ms` in each, so the limit is divided among them (and a given
-//!   `time_ms` times `worlds` must stay within it).
+//!   iterations (adding a time would replace them). `time_ms` is the whole decision's
+//!   time for every agent, however many worlds it samples (issue 64: the agents share
+//!   it among their worlds), so a given `time_ms` must stay within the limit and the
+//!   limit itself is what is added.
 //! - Files: a request never names a path. `eval=NAME` picks one of the evaluation files
 //!   the operator offered with `--eval NAME=FILE` (read and checked at start); any other
 //!   `eval=` value is refused, and an error about such a file never shows its contents.
@@ -302,30 +303,14 @@ pub fn checked_spec(
         .iter()
         .find(|s| s.key == "iters")
         .is_some_and(|s| s.default.is_empty());
-    // Agents that sample worlds spend their budget once per world.
-    let worlds = if has("worlds") {
-        out.iter()
-            .find(|(k, _)| k == "worlds")
-            .and_then(|(_, v)| v.parse::<u64>().ok())
-            .or_else(|| {
-                schema
-                    .iter()
-                    .find(|s| s.key == "worlds")
-                    .and_then(|s| s.default.parse().ok())
-            })
-            .unwrap_or(1)
-            .max(1)
-    } else {
-        1
-    };
     if let Some(t) = out
         .iter()
         .find(|(k, _)| k == "time_ms")
         .and_then(|(_, v)| v.parse::<u64>().ok())
     {
-        if t.saturating_mul(worlds) > limits.max_time_ms {
+        if t > limits.max_time_ms {
             return Err(ApiError::bad_request(format!(
-                "agent '{spec}': time_ms={t} in each of {worlds} worlds is over the server's limit of {} ms per decision (--max-time-ms)",
+                "agent '{spec}': time_ms={t} is over the server's limit of {} ms per decision (--max-time-ms)",
                 limits.max_time_ms
             )));
         }
@@ -334,8 +319,7 @@ pub fn checked_spec(
         && !given(&out, "time_ms")
         && (given(&out, "iters") || given(&out, "nodes") || no_default_budget)
     {
-        let per_world = (limits.max_time_ms / worlds).max(1);
-        out.push(("time_ms".into(), per_world.to_string()));
+        out.push(("time_ms".into(), limits.max_time_ms.to_string()));
     }
     if has("tt_bits") && !given(&out, "tt_bits") {
         // The agent's own default may be above a lowered limit.
@@ -384,4 +368,32 @@ pub fn accepted_names() -> Vec<&'static str> {
         .into_iter()
         .filter(|n| !agents::registry::EXTERNAL.contains(n))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 64: `time_ms` is the whole decision's time for agents that sample worlds
+    /// too, so the server neither divides its limit among the worlds nor multiplies a
+    /// given time by them.
+    #[test]
+    fn rule_serve_time_is_per_decision_whatever_the_worlds() {
+        let limits = Limits {
+            max_time_ms: 1000,
+            ..Limits::default()
+        };
+        let evals = EvalFiles::default();
+        for spec in ["pimc:worlds=10,time_ms=1000", "alphabeta:time_ms=1000"] {
+            let out = checked_spec(spec, &limits, &evals, Use::BotsOnly).unwrap();
+            assert!(out.contains("time_ms=1000"), "{spec} -> {out}");
+        }
+        let out =
+            checked_spec("pimc:worlds=10,iters=5000", &limits, &evals, Use::BotsOnly).unwrap();
+        assert!(out.contains("time_ms=1000"), "{out}");
+        for spec in ["pimc:worlds=10,time_ms=1001", "mcts:time_ms=1001"] {
+            let e = checked_spec(spec, &limits, &evals, Use::BotsOnly).unwrap_err();
+            assert!(format!("{e:?}").contains("--max-time-ms"), "{spec}: {e:?}");
+        }
+    }
 }
