@@ -119,7 +119,7 @@ pub enum ExtBotError {
     Agent {
         spec: String,
         #[source]
-        source: agents::AgentError,
+        source: Box<agents::AgentError>,
     },
     #[error("--agent: {0}")]
     Escape(String),
@@ -283,7 +283,7 @@ impl<G: Game> ExtBot<G> {
         }
         registry::build::<G>(spec).map_err(|source| ExtBotError::Agent {
             spec: spec.into(),
-            source,
+            source: Box::new(source),
         })?;
         Ok(ExtBot {
             variant: variant.into(),
@@ -411,7 +411,7 @@ impl<G: Game> ExtBot<G> {
         self.games += 1;
         let agent = registry::build::<G>(&self.spec).map_err(|source| ExtBotError::Agent {
             spec: self.spec.clone(),
-            source,
+            source: Box::new(source),
         })?;
         self.game = Some(InGame {
             seat,
