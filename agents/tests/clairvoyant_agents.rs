@@ -127,7 +127,7 @@ fn smart_guesser_out_earns_the_naive_one() {
 
 /// The small match of the issue: the smart guesser against the naive one (both with the
 /// same mover policy), colours swapped, 100-turn games. Figures go in the report:
-/// `cargo test -p agents --test clairvoyant_agents -- --ignored --nocapture`.
+/// `cargo test -p agents --test integration clairvoyant_agents:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn match_smart_vs_naive_guesser() {
@@ -193,7 +193,7 @@ fn guesser_match(smart: &str, naive: &str) {
 /// default parameters), printing per side the moves between purchases with a 95%
 /// interval (mean over games with a purchase ± 1.96 standard errors, and the pooled
 /// ratio), the first-seat score, draws and endings. `GAMES` (default 1000) sets the
-/// count: `GAMES=1000 nice -n 10 cargo test -p agents --test clairvoyant_agents --
+/// count: `GAMES=1000 nice -n 10 cargo test -p agents --test integration clairvoyant_agents:: --
 /// --ignored balance --nocapture`.
 #[test]
 #[ignore]
