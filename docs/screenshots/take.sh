@@ -6,4 +6,4 @@
 # Usage (from the repository root): docs/screenshots/take.sh
 set -eu
 CHESSLAB_SCREENSHOTS=1 CHESSLAB_REQUIRE_BROWSER=1 \
-    cargo test -p experiments --test serve_browser -- --nocapture
+    cargo test -p experiments --test integration serve_browser:: -- --nocapture

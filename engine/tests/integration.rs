@@ -5,29 +5,29 @@
 //! <module>::`. A new test file needs its line below (the test
 //! `every_test_file_is_a_module` fails otherwise).
 
-#[allow(dead_code)]
-mod common;
-#[path = "common/mailbox.rs"]
-mod mailbox;
-#[path = "common/rules_track.rs"]
-mod rules_track;
 mod adrenaline_random;
 mod adrenaline_reference;
 mod cassandra_observation;
 mod cassandra_reference;
 mod clairvoyant_info;
 mod clairvoyant_reference;
+#[allow(dead_code)]
+mod common;
 mod cooperative_info;
 mod cooperative_reference;
 mod crowded_house_reference;
 mod expedition_reference;
 mod golf_cases;
 mod half_alice_reference;
+#[path = "common/mailbox.rs"]
+mod mailbox;
 mod masquerade_info;
 mod masquerade_reference;
 mod perft_suites;
 mod properties;
 mod recorded_games_replay;
+#[path = "common/rules_track.rs"]
+mod rules_track;
 mod synchronous_reference;
 mod tar_pit_info;
 mod tar_pit_reference;

@@ -2,7 +2,7 @@
 //! agent that keeps one and is named in the standings; agents that would not play by
 //! time and bad clocks are refused before a game is played.
 
-mod common;
+use crate::common;
 use common::{fails, ok, params, read, s};
 
 #[test]

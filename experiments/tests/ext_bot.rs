@@ -16,7 +16,7 @@
 //!   (`hidden_information_tracking_is_exact`; Zombie: see there), and the refused variants
 //!   are refused with the reason (`every_variant_is_served_or_refused_by_name`).
 
-mod common;
+use crate::common;
 use common::{chesslab, ok, s};
 use engine::game::{Game, Information, Turn};
 use engine::registry::{self, VariantVisitor};

@@ -5,7 +5,7 @@
 //! alters the search's tree at a fixed depth turns this red: that is a new generation of
 //! the agents (`agents::EPOCH`), whose rating run then replaces the one named here.
 
-mod common;
+use crate::common;
 use common::{chesslab, read, s};
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! Tests that need an outside program (`stockfish`, `python3`) skip with a note when it
 //! is missing, and fail naming what to install when `CHESSLAB_REQUIRE_ENGINES=1` (CI).
 
-mod common;
+use crate::common;
 use common::{chesslab, ok, refused as fails, s};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -14,7 +14,7 @@
 //!   Those that cannot run here are listed in [`CHECKED_ONLY`] with the reason; outside
 //!   programs that are missing skip with a note (`common::skip`).
 
-mod common;
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

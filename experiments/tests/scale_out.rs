@@ -4,7 +4,7 @@
 //! a local HyperQueue cluster (`pip install hyperqueue`); it skips with a note when the
 //! package is missing, unless `CHESSLAB_REQUIRE_HYPERQUEUE=1` (set by `.ci/run`).
 
-mod common;
+use crate::common;
 use common::{fails, ok_env, read, s};
 use std::path::{Path, PathBuf};
 use std::process::Command;

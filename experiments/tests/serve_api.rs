@@ -3,7 +3,7 @@
 //! through the API equals the same game in process, hidden views are observations and
 //! nothing more, tokens are enforced and bad requests are named.
 
-mod common;
+use crate::common;
 
 use engine::game::{Game, Seat, Turn};
 use engine::registry::{self, VariantVisitor};

@@ -4,7 +4,7 @@
 //! route answers, and every view carries the game's own parameters (less the ones that
 //! fix hidden state while the game runs).
 
-mod common;
+use crate::common;
 
 use engine::variants::golf::{GolfParams, GolfPosition};
 use experiments::serve::spawn_local;

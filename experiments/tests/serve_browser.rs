@@ -29,8 +29,9 @@
 //! one screenshot per variant in mid-game, `docs/screenshots/<variant>.png` (or into the
 //! folder the variable names).
 
+#[path = "browser/mod.rs"]
 mod browser;
-mod common;
+use crate::common;
 
 use browser::*;
 use engine::variants::golf::{GolfMove, GolfParams, GolfPosition};

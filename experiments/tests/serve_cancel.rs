@@ -3,7 +3,7 @@
 //! reads a count of branch games that every server of the process shares
 //! (`experiments::serve::branch_games_played`), so no other test's branches can move it.
 
-mod common;
+use crate::common;
 
 use experiments::serve::games::AgentRules;
 use experiments::serve::limits::Limits;

@@ -7,7 +7,7 @@
 //! answers at once with `thinking: true`; every decision ends by the server's limit).
 //! Each test makes its own server, so the quotas and limits are its own.
 
-mod common;
+use crate::common;
 
 use experiments::serve::api::{CreateResponse, SeatView};
 use experiments::serve::games::AgentRules;

@@ -16,12 +16,12 @@
 //! latency is compared at a given load, such as the 1,200 requests/s of the old figure.
 //!
 //! Ignored by default (it measures, it asserts only that every request succeeds); run:
-//! `cargo test -p experiments --test serve_load -- --ignored --nocapture`, with
+//! `cargo test -p experiments --test integration serve_load:: -- --ignored --nocapture`, with
 //! `CHESSLAB_LOAD_GAMES` and `CHESSLAB_LOAD_ACTS` to change 200 games x 20 actions.
 //! Every request goes to 127.0.0.1 only and the run stops by itself: GAMES x ACTS x 2
 //! requests, then the expiry. Speed is not asserted (no timed tests).
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! hidden information does not leak through seeds, takeback or agents, a slow bot holds
 //! back only its own game, and games survive a `kill -9` of the server.
 
-mod common;
+use crate::common;
 
 use experiments::serve::api::{CreateResponse, SeatView};
 use experiments::serve::games::AgentRules;

@@ -1,6 +1,6 @@
 //! End-to-end tests of `chesslab play / tournament / replay / export` through the binary.
 
-mod common;
+use crate::common;
 use common::{chesslab, fails, ok, params, read, s};
 use std::path::Path;
 use std::process::Output;
