@@ -15,8 +15,10 @@
 //! `rule_serve_branch_stops_when_its_client_leaves` (`experiments/tests/serve_cancel.rs`).
 
 use super::api::{ApiError, BranchOutcome, BranchRequest, BranchSeat};
-use super::games::{chain, merged_params, BranchJob, GameSession, Session, HUMAN};
+use super::games::{chain, BranchJob, Session, HUMAN};
 use super::limits::Use;
+use super::new_game::merged_params;
+use super::session::GameSession;
 use crate::util::mix;
 use agents::Agent;
 use agents::{Forfeit, ForfeitKind};
