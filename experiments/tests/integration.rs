@@ -8,7 +8,6 @@
 mod agent_specs_cli;
 mod bad_input;
 mod cli_tc;
-#[allow(dead_code)]
 mod common;
 mod export_and_pipes;
 mod ext_bot;
