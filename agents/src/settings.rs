@@ -109,11 +109,21 @@ impl Setting {
                 Ok(Value::Real(v))
             }
             Kind::Bool => text.parse().map(Value::Bool).map_err(|_| bad()),
+            // A near miss (`rollout=havy`) is answered with the word meant, as names are.
             Kind::Choice(words) => words
                 .iter()
                 .find(|w| **w == text)
                 .map(|w| Value::Choice(w))
-                .ok_or_else(bad),
+                .ok_or_else(|| AgentError::BadValue {
+                    agent: agent.into(),
+                    key: self.key.into(),
+                    value: text.into(),
+                    expected: format!(
+                        "must be {}{}",
+                        self.kind.describe(),
+                        engine::suggest::did_you_mean(text, words.iter().copied())
+                    ),
+                }),
             Kind::Text => {
                 if text.is_empty() || text.contains([',', ';', ':']) {
                     return Err(AgentError::BadValue {
@@ -404,6 +414,26 @@ mod tests {
         assert!(e.contains("'time_ms'") && e.contains(">= 1"), "{e}");
         let e = read("mcts:rollout=smart", UCT).unwrap_err().to_string();
         assert!(e.contains("one of random, heavy"), "{e}");
+        // Every choice of every agent suggests its word for a near miss.
+        for a in crate::registry::AGENT_TABLE {
+            for st in (a.schema)() {
+                if let Kind::Choice(words) = st.kind {
+                    for w in words.iter().filter(|w| w.len() >= 3) {
+                        let typo = &w[..w.len() - 1];
+                        if words.contains(&typo) {
+                            continue;
+                        }
+                        let e = st.parse(a.name, typo).unwrap_err().to_string();
+                        assert!(
+                            e.contains("did you mean '"),
+                            "{}: {}={typo}: {e}",
+                            a.name,
+                            st.key
+                        );
+                    }
+                }
+            }
+        }
         assert_eq!(read("mcts:c=0.7", UCT).unwrap().real("c"), 0.7);
         assert_eq!(read("mcts", UCT).unwrap().real("c"), 1.4);
     }

@@ -200,6 +200,24 @@ fn every_out_file_that_exists_needs_force() {
         &["spread.csv", "already exists", "--force"],
         &[],
     );
+    // `values --from` fits given games and writes four files into --out: each is kept.
+    std::fs::create_dir(dir.join("vf")).unwrap();
+    std::fs::write(dir.join("vf/report.md"), "mine\n").unwrap();
+    refused(
+        dir,
+        &[
+            "values",
+            "--variant",
+            "chess",
+            "--from",
+            "run/games.csv",
+            "--out",
+            "vf",
+        ],
+        1,
+        &["report.md", "already exists", "--force"],
+        &[],
+    );
 }
 
 fn git(dir: &Path, args: &[&str]) {

@@ -466,8 +466,13 @@ pub fn run(args: &ValuesArgs) -> Result<()> {
     let out = args.out_dir();
     let source = source(args, params.as_deref())?;
     // Games are played only into a new or empty folder unless --force (issue 68: never
-    // into kept results by accident); a fit of given games writes beside them.
-    if !matches!(source, Source::From(_)) {
+    // into kept results by accident); a fit of given games replaces none of the files it
+    // writes unless --force (and never offers --force for kept results).
+    if let Source::From(from) = &source {
+        for name in report::FILES {
+            crate::util::check_output(&out.join(name), &[from.as_path()], args.force, "--out")?;
+        }
+    } else {
         crate::util::check_out_dir(
             &out,
             "--out",

@@ -385,6 +385,9 @@ pub fn svg(path: &Path, l: &Learned) -> Result<()> {
     Ok(())
 }
 
+/// The files [`write`] puts in its folder.
+pub const FILES: [&str; 4] = ["values.csv", "values.toml", "report.md", "values.svg"];
+
 pub fn write(dir: &Path, l: &Learned, from: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let put = |name: &str, text: String| {
