@@ -3,7 +3,6 @@
 //! The sweep over `tests/data/bad_inputs.txt` runs every subcommand with a list of bad
 //! inputs kept as data.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -15,22 +14,7 @@ fn chesslab_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run chesslab")
 }
 
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(p.clone(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
-}
+use crate::common::snapshot;
 
 /// Runs a command in `dir` that must be refused: exit 1 (not clap's 2 for these, not 101),
 /// a message containing each of `expect`, and no file under `dir` created, removed or

@@ -18,8 +18,7 @@
 //! - `a_resume_with_another_seed_names_the_flag`: `--seed 5` as typed, not derived seeds.
 //! - `reports_hold_no_source_paths_or_code_names`: a balance report.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn chesslab_in(dir: &Path, args: &[&str]) -> Output {
@@ -40,22 +39,7 @@ fn ok_in(dir: &Path, args: &[&str]) -> Output {
     o
 }
 
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(p.clone(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
-}
+use crate::common::snapshot;
 
 /// Runs a command that must be refused with exit `code` and one line on standard error
 /// holding each of `expect` and none of `absent`; no file under `dir` may change.

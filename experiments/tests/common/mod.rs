@@ -83,3 +83,20 @@ pub fn params(dir: &Path, cap: u32) -> PathBuf {
     std::fs::write(&p, format!("ply_cap = {cap}\n")).unwrap();
     p
 }
+
+/// Every file under `dir` with its bytes (to show a refused command wrote nothing).
+pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p.clone(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
