@@ -716,15 +716,18 @@ fn check_extensions_stay_bounded_on_every_board_game() {
 }
 
 /// Check extensions follow the game's facts: on by default in orthodox chess (the
-/// default search of a position with checks differs from one without extensions), off
-/// in Half Alice, whose facts say its board's check is not the game's (the default
-/// search is the one without extensions, node for node).
+/// default search of a position with checks differs from one without extensions) and in
+/// Half Alice, whose check is its own (`GameFacts::game_check`, `HalfAlice::in_check`:
+/// the king attacked on its side), off in Expedition, whose facts declare no check (a
+/// king may stand attacked by a distant slider): there the default search is the one
+/// without extensions, node for node.
 #[test]
-fn check_extensions_follow_the_board_check_fact() {
+fn check_extensions_follow_the_check_facts() {
+    use engine::variants::expedition::{Expedition, ExpeditionParams};
     use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
     fn nodes<G: Game>(g: &G, check_extension: bool) -> u64 {
         let mut ab = AlphaBeta::<G>::new(AlphaBetaConfig {
-            depth: 4,
+            depth: 3,
             check_extension,
             ..Default::default()
         });
@@ -734,17 +737,63 @@ fn check_extensions_follow_the_board_check_fact() {
     assert!(Chess::new(&ChessParams::default()).facts().board_check);
     let g = chess(KIWIPETE);
     assert_ne!(nodes(&g, true), nodes(&g, false), "extensions on in chess");
-    let alice = HalfAlice::from_opening(
-        &HalfAliceParams::default(),
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    )
-    .unwrap();
-    assert!(!alice.facts().board_check);
-    assert_eq!(
+    let alice = HalfAlice::from_opening(&HalfAliceParams::default(), KIWIPETE).unwrap();
+    assert!(!alice.facts().board_check && alice.facts().game_check);
+    assert_ne!(
         nodes(&alice, true),
         nodes(&alice, false),
-        "off in Half Alice"
+        "on in Half Alice"
     );
+    let expedition = Expedition::from_opening(&ExpeditionParams::default(), KIWIPETE).unwrap();
+    assert!(!expedition.facts().game_check);
+    assert_eq!(
+        nodes(&expedition, true),
+        nodes(&expedition, false),
+        "off in Expedition"
+    );
+}
+
+/// Issue 66: the pruning near the leaves and static exchange switch on in every game
+/// whose facts allow them (whole turns and a known check, `quiet_pruning` with
+/// `game_check`; ordinary captures, `static_exchange`), and there search fewer nodes to
+/// the same depth than without them; in a game whose facts allow neither (Adrenaline:
+/// a turn is a move and its extra steps) the switches change nothing, node for node.
+#[test]
+fn pruning_switches_on_where_the_facts_allow() {
+    use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
+    use engine::variants::cassandra::{Cassandra, CassandraParams};
+    use engine::variants::crowded_house::{CrowdedHouse, CrowdedHouseParams};
+    use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
+    fn nodes<G: Game>(g: &G, cfg: AlphaBetaConfig) -> u64 {
+        let mut ab = AlphaBeta::<G>::new(cfg);
+        ab.search(g).expect("a move");
+        ab.info.nodes
+    }
+    fn both<G: Game>(g: &G, depth: u32) -> (u64, u64) {
+        let on = AlphaBetaConfig {
+            depth,
+            check_extension: false,
+            ..Default::default()
+        };
+        let off = AlphaBetaConfig {
+            check_extension: false,
+            ..unpruned(depth)
+        };
+        (nodes(g, on), nodes(g, off))
+    }
+    let alice = HalfAlice::from_opening(&HalfAliceParams::default(), KIWIPETE).unwrap();
+    let (on, off) = both(&alice, 4);
+    assert!(on < off, "Half Alice: {on} nodes pruned, {off} not");
+    let house = CrowdedHouse::from_opening(&CrowdedHouseParams::default(), KIWIPETE).unwrap();
+    let (on, off) = both(&house, 4);
+    assert!(on < off, "Crowded House: {on} nodes pruned, {off} not");
+    let cassandra = Cassandra::from_opening(&CassandraParams::default(), KIWIPETE).unwrap();
+    assert!(cassandra.facts().static_exchange && !cassandra.facts().quiet_pruning);
+    let (on, off) = both(&cassandra, 4);
+    assert!(on < off, "Cassandra: {on} nodes with SEE, {off} without");
+    let adrenaline = Adrenaline::from_opening(&AdrenalineParams::default(), KIWIPETE).unwrap();
+    let (on, off) = both(&adrenaline, 3);
+    assert_eq!(on, off, "Adrenaline");
 }
 
 /// The opt-in reductions act only at nodes three or more plies from the leaves (`iir`
@@ -800,14 +849,14 @@ fn adaptive_reductions_change_no_search_of_depth_two_or_less() {
     assert_ne!(new.info.nodes, old.info.nodes, "depth 5 differs");
 }
 
-/// The opt-in reductions follow the same fact as generation 3's pruning
-/// (`GameFacts::board_check`): asked for in a variant whose board's check is not the
-/// game's (Half Alice, Adrenaline) they change nothing, node for node; in orthodox
-/// chess they search fewer nodes to depth 6.
+/// The opt-in reductions follow the same facts as generation 3's pruning
+/// (`GameFacts::quiet_pruning` with a known check): asked for in a variant whose turns
+/// are several decisions (Adrenaline) or whose check is unknown (Expedition) they change
+/// nothing, node for node; in orthodox chess they search fewer nodes to depth 6.
 #[test]
-fn adaptive_reductions_follow_the_board_check_fact() {
+fn adaptive_reductions_follow_the_pruning_facts() {
     use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
-    use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
+    use engine::variants::expedition::{Expedition, ExpeditionParams};
     fn both<G: Game>(g: &G, depth: u32) -> (u64, u64) {
         let cfg = AlphaBetaConfig {
             depth,
@@ -818,12 +867,12 @@ fn adaptive_reductions_follow_the_board_check_fact() {
         assert_eq!(new.search(g), old.search(g));
         (new.info.nodes, old.info.nodes)
     }
-    let alice = HalfAlice::from_opening(&HalfAliceParams::default(), KIWIPETE).unwrap();
-    assert!(!alice.facts().board_check);
-    let (new, old) = both(&alice, 4);
-    assert_eq!(new, old, "Half Alice");
+    let expedition = Expedition::from_opening(&ExpeditionParams::default(), KIWIPETE).unwrap();
+    assert!(!expedition.facts().quiet_pruning);
+    let (new, old) = both(&expedition, 3);
+    assert_eq!(new, old, "Expedition");
     let adrenaline = Adrenaline::new(&AdrenalineParams::default());
-    assert!(!adrenaline.facts().board_check);
+    assert!(!adrenaline.facts().quiet_pruning);
     let (new, old) = both(&adrenaline, 4);
     assert_eq!(new, old, "Adrenaline");
     let count = |cfg: AlphaBetaConfig| nodes_to_depth(&cfg);

@@ -378,6 +378,28 @@ mod tests {
         }
     }
 
+    /// A variant's fitted evaluation is named after the variant (its registry name), or
+    /// "orthodox" where every position is orthodox, or nothing (Golf: no opponent).
+    #[test]
+    fn every_variant_names_its_evaluation_after_itself() {
+        struct Eval;
+        impl VariantVisitor for Eval {
+            type Output = (&'static str, bool);
+            fn visit<G: Game>(self, _: &'static str, params: G::Params) -> Self::Output {
+                let f = G::new(&params).facts();
+                (f.eval, f.orthodox_positions)
+            }
+        }
+        for v in VARIANTS {
+            let (eval, orthodox) = visit(v, None, Eval).unwrap();
+            let expected = if orthodox { "orthodox" } else { v };
+            assert!(
+                eval == expected || (eval.is_empty() && *v == "golf"),
+                "{v} names its evaluation {eval:?}"
+            );
+        }
+    }
+
     #[test]
     fn unknown_variant_and_bad_params_are_errors() {
         assert!(matches!(

@@ -30,8 +30,8 @@
 //!   late-move reductions ride on the null-window searches of PVS, so `pvs=false` also
 //!   turns them off. Null moves, check extensions, the pruning near the leaves, SEE
 //!   and the three opt-in reductions apply only where the game's facts allow them
-//!   (`GameFacts::null_move`, `GameFacts::board_check`: orthodox chess and Chess960;
-//!   see [`search`]).
+//!   (`GameFacts::null_move`, `board_check`/`game_check`, `quiet_pruning`,
+//!   `static_exchange`; see [`search`]).
 //!   `full_time` (true) searches a `time_ms` budget to its end ([`time`]).
 //! - [`AlphaBeta::root_scores`] searches one position to a time budget and answers every
 //!   root move with an exact score (full window at the root), for searching sampled
@@ -122,10 +122,11 @@ pub struct AlphaBetaConfig {
     /// Late-move reductions of quiet moves (with `pvs`).
     pub lmr: bool,
     /// One more ply in check, and evasions in the quiescence search, where the game's
-    /// facts say the board's check is the game's (`GameFacts::board_check`).
+    /// facts say its check is known (`GameFacts::board_check` or `game_check`).
     pub check_extension: bool,
     /// Pruning by the static evaluation near the leaves (reverse futility and futility
-    /// pruning), where the game's facts say the board's moves are the game's.
+    /// pruning), where the game's facts allow it (`GameFacts::quiet_pruning` and a known
+    /// check).
     pub futility: bool,
     /// Late-move pruning: the last quiet moves at the shallowest depths are skipped
     /// (same games as `futility`).
@@ -263,16 +264,16 @@ impl<G: Game> AlphaBetaAgent<G> {
             Setting {
                 key: "check_extension",
                 kind: Kind::Bool,
-                // On by default, but only where the game's facts say the board's check is
-                // the game's (GameFacts::board_check): Half Alice's combined board shows
-                // one after most moves, and extended searches there did not end.
+                // On by default, but only where the game's facts say its check is known
+                // (GameFacts::board_check or game_check): Half Alice's combined board
+                // shows a check after most moves, so it extends on its own check.
                 default: "true",
                 tunable: false,
-                help: "extend checks, evasions in quiescence (only where the game's facts say the board's check is the game's)",
+                help: "extend checks, evasions in quiescence (only where the game's facts say its check is known)",
             },
-            feature("futility", "reverse futility and futility pruning near the leaves (only where the board's check is the game's)"),
+            feature("futility", "reverse futility and futility pruning near the leaves (only where every decision is a whole turn and the check is known)"),
             feature("lmp", "late-move pruning of quiet moves at depth 3 or less (same games)"),
-            feature("see", "static exchange evaluation: losing captures skipped in quiescence, ordered late (same games)"),
+            feature("see", "static exchange evaluation: losing captures skipped in quiescence, ordered late (only where captures are the board's)"),
             opt_in("iir", "internal iterative reduction: a node without a TT move, 4+ plies from the leaves, one ply shallower (same games)"),
             opt_in("lmr_adaptive", "late-move reductions that read the node: +1 when the static score is not improving, -1/+1 by the move's history (same games)"),
             opt_in("null_adaptive", "null-move reduction 3 + depth/3 + (static - beta)/200 (at most 3) instead of 2 + depth/6 (same games)"),

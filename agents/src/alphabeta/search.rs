@@ -2,24 +2,33 @@
 //! search (negamax), with a transposition table, null-move pruning, late-move
 //! reductions, check extensions and a quiescence search on captures.
 //!
-//! Soundness across games: the null move is tried only where the game's facts say it
-//! offers a pass (`GameFacts::null_move`, with [`Game::apply_null`]: orthodox chess and
-//! Chess960 today; compound turns, chance and hidden information declare none), never
-//! in check, never right after another pass and never for a side with only pawns and
-//! king on the board (zugzwang). Check extensions and quiescence evasions read the
-//! orthodox board (`Board::in_check`) and apply only where the game's facts say the
-//! board's check is the game's (`GameFacts::board_check`: orthodox chess and Chess960
-//! today; Half Alice's combined board shows a check after most moves, Crowded House's
-//! check is the next seat's), and then no deeper than `ext_limit`. Reductions and extensions change depth only; a
+//! Soundness across games (issue 66: each switch follows one declared fact of the game,
+//! which its conformance check verifies against play):
+//! - the null move only where the game offers a pass (`GameFacts::null_move`, with
+//!   [`Game::apply_null`]: orthodox chess and Chess960; compound turns, chance and hidden
+//!   information declare none), never in check, never right after another pass and never
+//!   for a side with only pawns and king on the board (zugzwang);
+//! - check extensions and quiescence evasions where the game's check is known
+//!   (`GameFacts::board_check`, or `GameFacts::game_check` with the game's own
+//!   [`Game::in_check`]: Half Alice's sides, Crowded House's next seat, Adrenaline's
+//!   extra steps, Cassandra at a move), then no deeper than `ext_limit`;
+//! - pruning near the leaves (below) where besides every decision is a whole turn
+//!   (`GameFacts::quiet_pruning`: orthodox chess, Chess960, Half Alice, Crowded House;
+//!   Masquerade and Time declare whole turns but no check, so they stay unpruned):
+//!   elsewhere the static evaluation of a half-finished compound turn is too loose a
+//!   bound to cut on;
+//! - static exchange where captures are the board's ordinary ones
+//!   (`GameFacts::static_exchange`: orthodox chess, Chess960, Cassandra).
+//! Reductions and extensions change depth only; a
 //! reduced move that beats alpha is searched again at full depth, so a reduction can
 //! delay but not hide a good move found at full depth. Each feature can be switched off
 //! in [`super::AlphaBetaConfig`] (`pvs=false`, `null_move=false`, ...), which is how
-//! results/strength/search measures them one by one.
+//! results/strength/search measures them one by one. Tests (agents/tests/search.rs):
+//! `check_extensions_follow_the_check_facts`, `pruning_switches_on_where_the_facts_allow`,
+//! `adaptive_reductions_follow_the_pruning_facts`.
 //!
-//! Pruning near the leaves (generation 3 of the agents, issue 36), only where the game's
-//! facts say the board's moves and check are the game's (`GameFacts::board_check`):
-//! elsewhere the static evaluation of a half-finished compound turn or a mirrored board
-//! is too loose a bound to cut on. Outside the principal variation and out of check:
+//! Pruning near the leaves (generation 3 of the agents, issue 36), where the facts allow
+//! it (above). Outside the principal variation and out of check:
 //! reverse futility pruning (a node whose static score beats beta by
 //! [`RFP_MARGIN`] a ply, at most [`RFP_DEPTH`] plies from the leaves, returns it),
 //! futility pruning (at most three plies from the leaves, quiet moves that do not give
@@ -48,7 +57,7 @@
 //! search of depth 1 or 2 is the same with or without them, node for node. Switches:
 //! `iir`, `lmr_adaptive`, `null_adaptive`. Tests:
 //! `adaptive_reductions_change_no_search_of_depth_two_or_less`,
-//! `adaptive_reductions_follow_the_board_check_fact`.
+//! `adaptive_reductions_follow_the_pruning_facts`.
 
 use super::evals::{EvalCache, EVAL_CACHE_BITS};
 use super::ordering::{is_quiet, pick, KILLER_BASE};
@@ -112,7 +121,7 @@ pub struct AlphaBeta<G: Game> {
     /// tree without end; test `check_extensions_stay_bounded_on_every_board_game`.
     ext_limit: usize,
     /// Check extensions and evasions this search: asked for and the game's facts say
-    /// the board's check is the game's (`GameFacts::board_check`).
+    /// its check is known (`GameFacts::board_check` or `GameFacts::game_check`).
     checks: bool,
     /// Null moves this search: asked for and the game offers a pass
     /// (`GameFacts::null_move`).
@@ -335,14 +344,18 @@ impl<G: Game> AlphaBeta<G> {
     pub(super) fn begin(&mut self, game: &G, limit: Option<Duration>) {
         self.side = two_teams(game).unwrap_or_else(|| std::array::from_fn(|s| s));
         let facts = game.facts();
-        self.checks = self.config.check_extension && (facts.board_check || self.claimed_checks);
+        let check = facts.board_check || facts.game_check;
+        self.checks = self.config.check_extension && (check || self.claimed_checks);
         self.nulls = self.config.null_move && facts.null_move;
-        self.futile = self.config.futility && facts.board_check;
-        self.late_pruning = self.config.lmp && facts.board_check;
-        self.exchanges = self.config.see && facts.board_check;
-        self.iir = self.config.iir && facts.board_check;
-        self.lmr_adaptive = self.config.lmr_adaptive && facts.board_check;
-        self.null_adaptive = self.config.null_adaptive && facts.board_check;
+        // Pruning on the static score needs whole turns and a known check (no pruning in
+        // check).
+        let prune = facts.quiet_pruning && check;
+        self.futile = self.config.futility && prune;
+        self.late_pruning = self.config.lmp && prune;
+        self.exchanges = self.config.see && facts.static_exchange;
+        self.iir = self.config.iir && prune;
+        self.lmr_adaptive = self.config.lmr_adaptive && prune;
+        self.null_adaptive = self.config.null_adaptive && prune;
         self.nodes = 0;
         if let Some(c) = &mut self.evals {
             c.new_search();
@@ -627,10 +640,11 @@ impl<G: Game> AlphaBeta<G> {
         total.round() as i32
     }
 
-    /// Whether the side to move on the board is in check (false without a board).
+    /// Whether the seat to move is in check: the game's check ([`Game::in_check`]: the
+    /// board's by default, false without a board).
     #[inline]
     fn in_check(g: &G) -> bool {
-        g.board().is_some_and(|b| b.in_check())
+        g.in_check()
     }
 
     /// Whether the seat to move has a piece other than pawns and king (on a board);

@@ -3,8 +3,9 @@
 //! least valuable attacker first (the swap algorithm), x-rays included because the
 //! attackers are recomputed against the shrinking occupancy.
 //!
-//! The search uses it only where the game's facts say the board's moves are the game's
-//! (`GameFacts::board_check`: orthodox chess and Chess960): the quiescence search skips
+//! The search uses it only where the game's facts say captures are the board's ordinary
+//! ones (`GameFacts::static_exchange`: orthodox chess, Chess960, Cassandra): the
+//! quiescence search skips
 //! captures that lose material and the move ordering puts them after the quiet moves'
 //! killers. Decisions: a promotion counts only the piece taken (the new piece's gain is
 //! left to the search); the king may take last (worth more than anything, so a side

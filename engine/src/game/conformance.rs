@@ -164,6 +164,15 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                     if facts.board_check {
                         check_board_check(&mut g, seat, &actions);
                     }
+                    if facts.quiet_pruning {
+                        check_whole_turns(&mut g, seat, &actions);
+                    }
+                    if facts.static_exchange {
+                        check_ordinary_captures(&mut g, &actions);
+                    }
+                    if facts.board_check || facts.game_check {
+                        check_game_check(&g, &facts);
+                    }
                     check_null_move(&mut g, &facts);
                     check_captures(&mut g, seat, &actions);
                     apply_and_check_undo(&mut g, |g| g.apply(a));
@@ -262,6 +271,97 @@ fn check_board_check<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
             }
         }
         g.undo();
+    }
+}
+
+/// What `quiet_pruning` claims, at a seat node: after every legal action the game is
+/// over or a seat of the other team decides (no second decision of the same side, no
+/// chance or simultaneous node in between).
+fn check_whole_turns<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
+    for &a in actions {
+        let text = g.action_notation(a);
+        g.apply(a);
+        match g.turn() {
+            Turn::Terminal => {}
+            Turn::Seat(next) => assert_ne!(
+                g.team(next),
+                g.team(seat),
+                "quiet_pruning: after '{text}' seat {next} of the mover's team decides again"
+            ),
+            other => panic!("quiet_pruning: after '{text}' a {other:?} node follows a seat's decision"),
+        }
+        g.undo();
+    }
+}
+
+/// What `static_exchange` claims of the board, at a seat node: a legal capture changes
+/// the board on its from and to squares (and the square of a pawn taken en passant), and
+/// elsewhere only as some quiet move here changes it too (what falls due whatever is
+/// played: Cassandra's prophecies), and leaves a piece of the mover's colour on the to
+/// square.
+fn check_ordinary_captures<G: Game>(g: &mut G, actions: &[G::Action]) {
+    let before = g
+        .board()
+        .expect("facts declare static_exchange, but the game has no board")
+        .clone();
+    let us = before.turn();
+    // Per action: its move, if it plays one, and the squares it changes off its path.
+    let mut played = Vec::new();
+    for &a in actions {
+        g.apply(a);
+        let m = g.board().and_then(|b| b.last_move());
+        let after = g.board().expect("a board after the move").clone();
+        g.undo();
+        let Some(m) = m.filter(|&m| before.last_move() != Some(m)) else {
+            continue;
+        };
+        let ep = before
+            .ep_square()
+            .filter(|&e| e == m.to() && before.piece_at(m.to()).is_none());
+        let elsewhere: Vec<_> = (0..64u8)
+            .map(crate::Square::new)
+            .filter(|&sq| sq != m.from() && sq != m.to())
+            .filter(|sq| !(ep.is_some() && sq.file() == m.to().file() && sq.rank() == m.from().rank()))
+            .filter(|&sq| before.piece_at(sq) != after.piece_at(sq))
+            .map(|sq| (sq, after.piece_at(sq)))
+            .collect();
+        played.push((a, m, after.piece_at(m.to()), elsewhere));
+    }
+    let quiet: Vec<_> = played
+        .iter()
+        .filter(|p| before.captured_piece(p.1).is_none() && before.piece_at(p.1.from()).is_some_and(|x| x.role != crate::Role::King))
+        .map(|p| &p.3)
+        .collect();
+    for (a, m, landed, elsewhere) in &played {
+        let Some(taken) = before.captured_piece(*m) else {
+            continue;
+        };
+        let text = g.action_notation(*a);
+        assert_ne!(taken.color, us, "static_exchange: '{text}' takes its own piece");
+        assert!(
+            landed.is_some_and(|p| p.color == us),
+            "static_exchange: after the capture '{text}' the mover has no piece on its square"
+        );
+        for change in elsewhere {
+            assert!(
+                quiet.iter().any(|q| q.contains(change)),
+                "static_exchange: the capture '{text}' changed {:?} too, as no quiet move does",
+                change.0
+            );
+        }
+    }
+}
+
+/// What `game_check` claims where the board's check is the game's too: the game's
+/// check of the seat to move is the board's.
+fn check_game_check<G: Game>(g: &G, facts: &GameFacts) {
+    if facts.board_check {
+        let b = g.board().expect("facts declare board_check, but the game has no board");
+        assert_eq!(
+            g.in_check(),
+            b.in_check(),
+            "board_check: the game's check differs from the board's"
+        );
     }
 }
 

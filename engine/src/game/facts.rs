@@ -82,6 +82,33 @@ pub struct GameFacts {
     /// `agents/data/eval/orthodox.toml` there). False for every variant, even one built
     /// on the orthodox board: its positions mean something else.
     pub orthodox_positions: bool,
+    /// [`super::Game::in_check`] is the game's check for the seat to move: a seat in it
+    /// must answer it, so searches extend it, search its evasions in quiescence and do
+    /// not prune there (`alphabeta`). Implied by `board_check` (where the board's check
+    /// is the game's, the default `in_check` reads the board). Half Alice (its mirrored
+    /// sides), Crowded House (capturable by the next seat) and Adrenaline (checkers'
+    /// extra steps) declare it with their own `in_check`.
+    pub game_check: bool,
+    /// Every seat decision is a whole turn after which the other team decides (or the
+    /// game ends), so a node's static score bounds its quiet moves within a margin:
+    /// searches may prune near the leaves there (reverse futility, futility, late-move
+    /// pruning, the adaptive reductions). False where a turn is several decisions of one
+    /// seat (Two Move's cards and moves, Adrenaline's steps, Zombie's zombies,
+    /// Clairvoyant's purchases), where chance falls between a seat's decisions
+    /// (Expedition) or at simultaneous nodes. The conformance check verifies a `true`.
+    pub quiet_pruning: bool,
+    /// A capture takes exactly the enemy piece on the destination square and moves
+    /// nothing else, and any piece of either colour may answer on that square, so the
+    /// static exchange of the board's pieces is the exchange of the game: searches may
+    /// order and prune captures by it (`alphabeta`'s SEE). False where captures take
+    /// something else (Adrenaline's checkers, Zombie's burials), only one side of a
+    /// mirror may answer (Half Alice), or capture patterns are hidden (Masquerade). The
+    /// conformance check verifies the board part of a `true`.
+    pub static_exchange: bool,
+    /// The name of the search evaluation fitted to this game's own positions (the agents'
+    /// `data/eval/<eval>.toml`); empty where the game has none and the general board
+    /// weights apply. A variant names itself (its registry name; a test checks).
+    pub eval: &'static str,
 }
 
 impl GameFacts {
@@ -99,7 +126,53 @@ impl GameFacts {
         board_check: false,
         null_move: false,
         orthodox_positions: false,
+        game_check: false,
+        quiet_pruning: false,
+        static_exchange: false,
+        eval: "",
     };
+
+    /// Declares the searches' switches that follow from the board's check being the
+    /// game's (orthodox chess, Chess960, Cassandra): `board_check`, `game_check`,
+    /// `quiet_pruning` and `static_exchange` together.
+    pub const fn with_orthodox_search(self) -> GameFacts {
+        GameFacts {
+            board_check: true,
+            game_check: true,
+            quiet_pruning: true,
+            static_exchange: true,
+            ..self
+        }
+    }
+
+    /// Declares that [`super::Game::in_check`] is the game's check (see
+    /// [`GameFacts::game_check`]).
+    pub const fn with_game_check(self, game_check: bool) -> GameFacts {
+        GameFacts { game_check, ..self }
+    }
+
+    /// Declares that every seat decision is a whole turn (see
+    /// [`GameFacts::quiet_pruning`]).
+    pub const fn with_quiet_pruning(self, quiet_pruning: bool) -> GameFacts {
+        GameFacts {
+            quiet_pruning,
+            ..self
+        }
+    }
+
+    /// Declares that captures are the board's ordinary ones (see
+    /// [`GameFacts::static_exchange`]).
+    pub const fn with_static_exchange(self, static_exchange: bool) -> GameFacts {
+        GameFacts {
+            static_exchange,
+            ..self
+        }
+    }
+
+    /// Names the evaluation fitted to this game's positions (see [`GameFacts::eval`]).
+    pub const fn with_eval(self, eval: &'static str) -> GameFacts {
+        GameFacts { eval, ..self }
+    }
 
     /// Declares whether the game offers a pass for null-move pruning (see
     /// [`GameFacts::null_move`]).

@@ -395,6 +395,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// Whether the seat to move stands in the game's check, for searches (check
+    /// extensions, evasions in quiescence, no pruning in check) where the facts declare
+    /// [`GameFacts::game_check`]. The default reads the [`board`](Game::board)'s check of
+    /// its side to move (false without a board), which is the game's where the facts
+    /// declare `board_check`; a variant whose check is its own (Half Alice's sides,
+    /// Crowded House's next seat) overrides it.
+    fn in_check(&self) -> bool {
+        self.board().is_some_and(|b| b.in_check())
+    }
+
     /// The orthodox move `action` plays, when the action itself names one (chess's
     /// moves). Agents read it for capture detection and move ordering without playing
     /// the action; with `None` (the default) an agent on a variant with a

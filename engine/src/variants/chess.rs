@@ -285,9 +285,10 @@ impl Game for Chess {
         // every position is orthodox (the fitted evaluation applies).
         GameFacts::TWO_SEAT_CLASSIC
             .with_chance(self.random_start)
-            .with_board_check(true)
+            .with_orthodox_search()
             .with_null_move(true)
             .with_orthodox_positions(true)
+            .with_eval("orthodox")
     }
 
     fn num_seats(&self) -> usize {

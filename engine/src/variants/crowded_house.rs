@@ -267,8 +267,18 @@ impl Game for CrowdedHouse {
             // Check is "capturable by the next seat", not by the whole other colour.
             board_check: false,
             null_move: false,
+            // Its own check (`CrowdedHouse::in_check`); the seats alternate colours, so
+            // every decision is a turn after which the other team decides. Recaptures
+            // are limited by the seats' halves: no static exchange.
+            game_check: true,
+            quiet_pruning: true,
+            eval: "crowded-house",
             ..GameFacts::TWO_SEAT_CLASSIC
         }
+    }
+
+    fn in_check(&self) -> bool {
+        CrowdedHouse::in_check(self)
     }
 
     fn new(params: &CrowdedHouseParams) -> CrowdedHouse {

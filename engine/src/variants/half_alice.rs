@@ -436,8 +436,18 @@ impl Game for HalfAlice {
     type Params = HalfAliceParams;
 
     fn facts(&self) -> GameFacts {
-        // The combined board shows a check after most moves: not the game's check.
-        GameFacts::TWO_SEAT_CLASSIC.with_board_check(false)
+        // The combined board shows a check after most moves: not the game's check,
+        // which is the king attacked on its own side (`HalfAlice::in_check`). A turn is
+        // one move; captures are on one side of the mirror only (no static exchange).
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_board_check(false)
+            .with_game_check(true)
+            .with_quiet_pruning(true)
+            .with_eval("half-alice")
+    }
+
+    fn in_check(&self) -> bool {
+        HalfAlice::in_check(self)
     }
 
     fn new(params: &HalfAliceParams) -> HalfAlice {

@@ -9,7 +9,15 @@ impl Game for Adrenaline {
     fn facts(&self) -> GameFacts {
         // A turn may be a move, extra king steps and a checker placement: a seat
         // decision is not one move of the board's side.
-        GameFacts::TWO_SEAT_CLASSIC.with_board_check(false)
+        // Its check counts the checkers' extra steps (`Adrenaline::in_check`).
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_board_check(false)
+            .with_game_check(true)
+            .with_eval("adrenaline")
+    }
+
+    fn in_check(&self) -> bool {
+        Adrenaline::in_check(self)
     }
 
     fn new(params: &AdrenalineParams) -> Adrenaline {

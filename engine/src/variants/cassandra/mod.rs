@@ -465,7 +465,19 @@ impl Game for Cassandra {
     type Params = CassandraParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(self.params.secret)
+        // A turn is one orthodox move under orthodox check and then the mover's prophecy
+        // (a second decision: no quiet pruning); captures are the board's.
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_hidden_information(self.params.secret)
+            .with_game_check(true)
+            .with_static_exchange(true)
+            .with_eval("cassandra")
+    }
+
+    /// The board's check, at a move decision only (at the prophecy the board's side to
+    /// move is the other seat).
+    fn in_check(&self) -> bool {
+        !self.awaiting_prophecy && self.board.in_check()
     }
 
     fn new(params: &CassandraParams) -> Cassandra {

@@ -9,7 +9,9 @@ impl Game for Clairvoyant {
     type Params = ClairvoyantParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_hidden_information(true)
+            .with_eval("clairvoyant")
     }
 
     fn new(params: &ClairvoyantParams) -> Clairvoyant {

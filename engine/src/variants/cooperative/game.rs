@@ -32,6 +32,7 @@ impl Game for Cooperative {
     fn facts(&self) -> GameFacts {
         GameFacts {
             utility: Utility::Identical,
+            eval: "cooperative",
             ..GameFacts::TWO_SEAT_CLASSIC
                 .with_chance(true)
                 .with_hidden_information(true)

@@ -513,7 +513,9 @@ impl Game for Expedition {
     type Params = ExpeditionParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_chance(true)
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_chance(true)
+            .with_eval("expedition")
     }
 
     fn new(params: &ExpeditionParams) -> Expedition {

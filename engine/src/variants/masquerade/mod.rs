@@ -462,6 +462,10 @@ impl Game for Masquerade {
         GameFacts::TWO_SEAT_CLASSIC
             .with_hidden_information(true)
             .with_chance(self.sources.contains(&Source::Random))
+            // A turn is one move or one capture attempt; patterns are hidden, so no
+            // static exchange, and there is no check.
+            .with_quiet_pruning(true)
+            .with_eval("masquerade")
     }
 
     /// Parameters should have passed [`MasqueradeParams::validate`] (the registry checks);

@@ -713,6 +713,7 @@ impl Game for Synchronous {
     fn facts(&self) -> GameFacts {
         GameFacts {
             dynamics: Dynamics::Simultaneous,
+            eval: "synchronous",
             ..GameFacts::TWO_SEAT_CLASSIC
         }
     }

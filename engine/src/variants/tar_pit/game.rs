@@ -11,6 +11,7 @@ impl Game for TarPit {
         GameFacts::TWO_SEAT_CLASSIC
             .with_chance(true)
             .with_hidden_information(true)
+            .with_eval("tar-pit")
     }
 
     fn new(params: &TarPitParams) -> TarPit {

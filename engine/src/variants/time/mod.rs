@@ -731,7 +731,11 @@ impl Game for TimeChess {
     type Params = TimeParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
+        // Every phase is one decision of one colour, the colours alternate.
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_hidden_information(true)
+            .with_quiet_pruning(true)
+            .with_eval("time")
     }
 
     /// Parameters should have passed [`TimeParams::validate`] (the registry checks).

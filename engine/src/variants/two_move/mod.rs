@@ -650,6 +650,7 @@ impl Game for TwoMove {
     fn facts(&self) -> GameFacts {
         GameFacts {
             dynamics: Dynamics::Simultaneous,
+            eval: "two-move",
             ..GameFacts::TWO_SEAT_CLASSIC
         }
     }

@@ -8,7 +8,9 @@ impl Game for Zombie {
     type Params = ZombieParams;
 
     fn facts(&self) -> GameFacts {
-        GameFacts::TWO_SEAT_CLASSIC.with_hidden_information(true)
+        GameFacts::TWO_SEAT_CLASSIC
+            .with_hidden_information(true)
+            .with_eval("zombie")
     }
 
     fn new(params: &ZombieParams) -> Zombie {
