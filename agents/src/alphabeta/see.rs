@@ -4,7 +4,7 @@
 //! attackers are recomputed against the shrinking occupancy.
 //!
 //! The search uses it only where the game's facts say captures are the board's ordinary
-//! ones (`GameFacts::static_exchange`: orthodox chess, Chess960, Cassandra): the
+//! ones (`GameFacts::static_exchange`: orthodox chess and Chess960): the
 //! quiescence search skips
 //! captures that lose material and the move ordering puts them after the quiet moves'
 //! killers. Decisions: a promotion counts only the piece taken (the new piece's gain is

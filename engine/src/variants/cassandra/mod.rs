@@ -466,11 +466,11 @@ impl Game for Cassandra {
 
     fn facts(&self) -> GameFacts {
         // A turn is one orthodox move under orthodox check and then the mover's prophecy
-        // (a second decision: no quiet pruning); captures are the board's.
+        // (a second decision: no quiet pruning). No static exchange: a prophecy falling
+        // due may remove the capturer on its square (the conformance check found it).
         GameFacts::TWO_SEAT_CLASSIC
             .with_hidden_information(self.params.secret)
             .with_game_check(true)
-            .with_static_exchange(true)
             .with_eval("cassandra")
     }
 
