@@ -89,6 +89,10 @@ impl Game for GolfHole {
             board_check: false,
             null_move: false,
             orthodox_positions: false,
+            game_check: false,
+            quiet_pruning: false,
+            static_exchange: false,
+            eval: "",
         }
     }
 
