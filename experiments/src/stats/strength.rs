@@ -54,6 +54,16 @@ pub const MEASURED: &[Measured] = &[
         low: 2085.0,
         high: 2456.0,
     },
+    // The strong member of verdict runs (issue 66, 2026-12-07): a node budget, rated in
+    // results/strength/member (100 games against SF2000, 60 against SF1800, fitted with
+    // epoch-6's runs: `rate.md` there).
+    Measured {
+        spec: "alphabeta:depth=64,nodes=100000",
+        epoch: 6,
+        elo: 2104.0,
+        low: 1994.0,
+        high: 2233.0,
+    },
     Measured {
         spec: "alphabeta:depth=3",
         epoch: 6,
