@@ -109,6 +109,15 @@ pub use spec::{AgentError, Spec};
 /// budget for `alphabeta` and `expectimax`, `worlds` times for `pimc`) and now keeps it
 /// (results/budgets/README.md lists the kept runs this touches); a node player stopped
 /// at the next multiple of 1024 nodes and now at the budget.
+/// Nor for issue 66's search switches (2026-12-07: check extensions, pruning near the
+/// leaves and SEE follow the finer facts `game_check`, `quiet_pruning` and
+/// `static_exchange`) and the games' own fitted evaluations (`GameFacts::eval`): orthodox
+/// chess and Chess960 declare exactly what they did (every switch on, the same
+/// evaluation), so the rated players play the same moves there and every rating
+/// stands; play changed only in the variants that now switch something on (Half Alice,
+/// Crowded House, Adrenaline, Cassandra) or have an adopted fitted evaluation, where no
+/// rating is kept (ratings are orthodox). A variant run records the commit that played
+/// it (run.json), which is what tells its players apart.
 pub const EPOCH: u32 = 6;
 
 /// A decision maker for games of type `G`.

@@ -103,13 +103,9 @@ fn main() {
     let out = args.first().filter(|a| !a.is_empty()).cloned();
     let seeds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
     let depth: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let mut md = String::new();
-    writeln!(
-        md,
-        "| game | switched on by its facts | positions | nodes, on | nodes, off | on/off | pruning only | pruning/off | time on/off |"
-    )
-    .unwrap();
-    writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|").unwrap();
+    let mut csv = String::from(
+        "game,switched_on,positions,nodes_on,nodes_off,on_over_off,pruning_only,pruning_over_off,time_on_over_off\n",
+    );
     for &name in registry::VARIANTS {
         if name == "golf" {
             continue; // a puzzle for one seat: the Golf solver, not alphabeta, plays it
@@ -119,7 +115,11 @@ fn main() {
         let line = format!(
             "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {:.2} |",
             r.game,
-            if r.switched.is_empty() { "nothing" } else { &r.switched },
+            if r.switched.is_empty() {
+                "nothing"
+            } else {
+                &r.switched
+            },
             r.positions,
             r.on.0,
             r.off.0,
@@ -129,11 +129,21 @@ fn main() {
             r.on.1 / r.off.1.max(1e-9),
         );
         println!("{line}");
-        md.push_str(&line);
-        md.push('\n');
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let quoted: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                if c.contains(',') {
+                    format!("\"{c}\"")
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        writeln!(csv, "{}", quoted.join(",")).unwrap();
     }
     if let Some(path) = out {
-        std::fs::write(&path, md).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        std::fs::write(&path, csv).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
         eprintln!("wrote {path}");
     }
 }

@@ -288,7 +288,9 @@ fn check_whole_turns<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
                 g.team(seat),
                 "quiet_pruning: after '{text}' seat {next} of the mover's team decides again"
             ),
-            other => panic!("quiet_pruning: after '{text}' a {other:?} node follows a seat's decision"),
+            other => {
+                panic!("quiet_pruning: after '{text}' a {other:?} node follows a seat's decision")
+            }
         }
         g.undo();
     }
@@ -321,7 +323,9 @@ fn check_ordinary_captures<G: Game>(g: &mut G, actions: &[G::Action]) {
         let elsewhere: Vec<_> = (0..64u8)
             .map(crate::Square::new)
             .filter(|&sq| sq != m.from() && sq != m.to())
-            .filter(|sq| !(ep.is_some() && sq.file() == m.to().file() && sq.rank() == m.from().rank()))
+            .filter(|sq| {
+                !(ep.is_some() && sq.file() == m.to().file() && sq.rank() == m.from().rank())
+            })
             .filter(|&sq| before.piece_at(sq) != after.piece_at(sq))
             .map(|sq| (sq, after.piece_at(sq)))
             .collect();
@@ -329,7 +333,12 @@ fn check_ordinary_captures<G: Game>(g: &mut G, actions: &[G::Action]) {
     }
     let quiet: Vec<_> = played
         .iter()
-        .filter(|p| before.captured_piece(p.1).is_none() && before.piece_at(p.1.from()).is_some_and(|x| x.role != crate::Role::King))
+        .filter(|p| {
+            before.captured_piece(p.1).is_none()
+                && before
+                    .piece_at(p.1.from())
+                    .is_some_and(|x| x.role != crate::Role::King)
+        })
         .map(|p| &p.3)
         .collect();
     for (a, m, landed, elsewhere) in &played {
@@ -337,7 +346,10 @@ fn check_ordinary_captures<G: Game>(g: &mut G, actions: &[G::Action]) {
             continue;
         };
         let text = g.action_notation(*a);
-        assert_ne!(taken.color, us, "static_exchange: '{text}' takes its own piece");
+        assert_ne!(
+            taken.color, us,
+            "static_exchange: '{text}' takes its own piece"
+        );
         assert!(
             landed.is_some_and(|p| p.color == us),
             "static_exchange: after the capture '{text}' the mover has no piece on its square"
@@ -356,7 +368,9 @@ fn check_ordinary_captures<G: Game>(g: &mut G, actions: &[G::Action]) {
 /// check of the seat to move is the board's.
 fn check_game_check<G: Game>(g: &G, facts: &GameFacts) {
     if facts.board_check {
-        let b = g.board().expect("facts declare board_check, but the game has no board");
+        let b = g
+            .board()
+            .expect("facts declare board_check, but the game has no board");
         assert_eq!(
             g.in_check(),
             b.in_check(),

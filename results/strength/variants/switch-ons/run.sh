@@ -12,7 +12,7 @@ BIN=${BIN:-target/quick/chesslab}
 BASE=${BASE:?set BASE to the chesslab binary of commit 23ccd1b}
 O=results/strength/variants/switch-ons
 cargo build --profile quick -p benches --bin switch_ons
-./target/quick/switch_ons $O/nodes-d3.md 3 3
+./target/quick/switch_ons $O/nodes-d3.csv 3 3
 for V in half-alice crowded-house cassandra adrenaline; do
   $BIN tournament --variant $V --games 100 --random-opening-plies 4 --seed 6620 --threads 1 \
     --agents "alphabeta:time_ms=20,ext:cmd=$BASE ext-bot --variant $V --agent alphabeta%3Atime_ms=20" \
