@@ -17,13 +17,15 @@
 //! the tables it fits ([`shape_fit`]). Their weights default to 0, so
 //! [`EvalWeights::default`] is the original evaluator, and every
 //! caller that does not ask for more (MCTS cut-offs, expectimax, golf) scores exactly as
-//! before. The search's evaluator, [`Evaluator::search`], holds two weight sets, TOML
-//! files compiled in: [`orthodox_weights`] (`agents/data/eval/orthodox.toml`, the
-//! piece-square tables `chesslab texel-tables` fitted to Stockfish's scores) for games
-//! whose positions are orthodox (`GameFacts::orthodox_positions`: orthodox chess, Chess960),
-//! and [`search_weights`] (`agents/data/eval/chess.toml`, hand-set) for every other game
-//! with a board. Decision (generation 4, issue 36): the fitted tables are the default
-//! only where they were fitted, so variants' play and their kept runs are unchanged
+//! before. The search's evaluator, [`Evaluator::search`], holds TOML weight files
+//! compiled in: [`search_weights`] (`agents/data/eval/chess.toml`, hand-set) for every
+//! game with a board, and, per game that has one, the file fitted to that game's own
+//! positions ([`fitted`], issue 66), chosen by the game's `GameFacts::eval`:
+//! [`orthodox_weights`] (`agents/data/eval/orthodox.toml`, the piece-square tables
+//! `chesslab texel-tables` fitted to Stockfish's scores) for orthodox chess and Chess960
+//! (`GameFacts::orthodox_positions`), and a variant's `chesslab texel` fit where it beat
+//! chess.toml (results/strength/variants/evals). Decision (generation 4, issue 36): the
+//! fitted tables are the default only where they were fitted
 //! (`the_search_evaluator_uses_the_fitted_tables_only_in_orthodox_games`).
 //! `alphabeta` uses it unless the spec gives `eval=FILE` (then the file scores every
 //! game), and `eval.*` keys apply on top of either. The terms read the orthodox board,
@@ -39,8 +41,9 @@
 //! pieces, attacked squares and pawns some thirty times a call, which the baseline
 //! target does in a dozen instructions each); the integers are the same
 //! (`popcnt_and_portable_evaluations_agree`).
-//! Tests: below, and `tables::tests`, `terms::tests`.
+//! Tests: below, and `fitted::tests`, `tables::tests`, `terms::tests`.
 
+pub mod fitted;
 pub mod shape_fit;
 pub mod tables;
 pub mod terms;
@@ -162,12 +165,11 @@ pub fn search_weights() -> &'static EvalWeights {
 /// orthodox chess, Chess960): `agents/data/eval/orthodox.toml`, compiled in, the
 /// piece-square tables fitted to Stockfish's scores (generation 4).
 pub fn orthodox_weights() -> &'static EvalWeights {
-    static W: OnceLock<EvalWeights> = OnceLock::new();
-    W.get_or_init(|| {
-        toml::from_str(include_str!("../../data/eval/orthodox.toml"))
-            .expect("agents/data/eval/orthodox.toml holds eval weights")
-    })
+    fitted::fitted_weights(ORTHODOX).expect("agents/data/eval/orthodox.toml is in fitted::FITTED")
 }
+
+/// The `GameFacts::eval` of orthodox chess and Chess960.
+pub const ORTHODOX: &str = "orthodox";
 
 /// The weights turned into centipawn tables per role and square (value plus scaled
 /// bonus, middle game and endgame) and centipawn term weights, so scoring a board costs
@@ -183,6 +185,9 @@ pub struct Evaluator {
     /// The evaluator for games whose positions are orthodox (`GameFacts::orthodox_positions`),
     /// where it differs: the search's ([`Evaluator::search`]) has one, others none.
     orthodox: Option<Box<Evaluator>>,
+    /// The other games' fitted evaluators by `GameFacts::eval` ([`fitted::FITTED`]), where
+    /// they differ from this one: the search's has them, others none.
+    fitted: Vec<(&'static str, Evaluator)>,
 }
 
 impl Default for Evaluator {
@@ -212,29 +217,54 @@ impl Evaluator {
             mg,
             eg,
             orthodox: None,
+            fitted: Vec::new(),
         }
     }
 
-    /// The search's evaluator: [`search_weights`] for boards in general and
-    /// [`orthodox_weights`] where the game's positions are orthodox, each passed through
-    /// `adjust` (a spec's `eval.*` keys), so one setting moves both alike.
+    /// The search's evaluator: [`search_weights`] for boards in general and one
+    /// evaluator per fitted file ([`fitted::FITTED`]: [`orthodox_weights`] where the
+    /// game's positions are orthodox, a variant's own fit where it has one), each passed
+    /// through `adjust` (a spec's `eval.*` keys), so one setting moves all alike. A fitted
+    /// evaluator equal to the general one is dropped, so with `eval=FILE` (the same
+    /// weights whatever `adjust` is given) the file scores every game.
     pub fn search(adjust: impl Fn(EvalWeights) -> EvalWeights) -> Self {
         let mut e = Evaluator::new(adjust(search_weights().clone()));
-        let orthodox = Evaluator::new(adjust(orthodox_weights().clone()));
-        if orthodox != e {
-            e.orthodox = Some(Box::new(orthodox));
+        let mut fitted = Vec::new();
+        for &(name, _) in fitted::FITTED {
+            let w = fitted::fitted_weights(name).expect("an entry's weights");
+            let own = Evaluator::new(adjust(w.clone()));
+            if own != e {
+                fitted.push((name, own));
+            }
         }
+        if let Some(i) = fitted.iter().position(|(n, _)| *n == ORTHODOX) {
+            e.orthodox = Some(Box::new(fitted.remove(i).1));
+        }
+        e.fitted = fitted;
         e
     }
 
     /// The evaluator that scores `game`: the orthodox one where the game's positions are
-    /// orthodox and there is one, else this one.
+    /// orthodox and there is one (one flag: orthodox play looks no name up), else the
+    /// one fitted to the game's `GameFacts::eval` where there is one, else this one.
     #[inline(always)]
     fn for_game<G: Game>(&self, game: &G) -> &Evaluator {
-        match &self.orthodox {
-            Some(o) if game.facts().orthodox_positions => o,
-            _ => self,
+        if self.orthodox.is_none() && self.fitted.is_empty() {
+            return self;
         }
+        let facts = game.facts();
+        match &self.orthodox {
+            Some(o) if facts.orthodox_positions => o,
+            _ => self.fitted_named(facts.eval),
+        }
+    }
+
+    #[inline(always)]
+    fn fitted_named(&self, eval: &str) -> &Evaluator {
+        self.fitted
+            .iter()
+            .find(|(n, _)| *n == eval)
+            .map_or(self, |(_, e)| e)
     }
 
     pub fn weights(&self) -> &EvalWeights {
@@ -579,8 +609,8 @@ mod tests {
     }
 
     /// Generation 4's decision: the fitted tables score orthodox chess and Chess960, the
-    /// hand-set ones every variant, `eval.*` keys move both, and an `eval=FILE` (one
-    /// weight set for both) scores every game alike.
+    /// hand-set ones every variant without a fit of its own (issue 66), `eval.*` keys move
+    /// both, and an `eval=FILE` (one weight set for both) scores every game alike.
     #[test]
     fn the_search_evaluator_uses_the_fitted_tables_only_in_orthodox_games() {
         use engine::variants::adrenaline::{Adrenaline, AdrenalineParams};
@@ -601,13 +631,15 @@ mod tests {
         let search = Evaluator::search(|w| w);
         let fitted = Evaluator::new(orthodox_weights().clone());
         let hand = Evaluator::new(search_weights().clone());
+        // The variant's own fit where it has one (issue 66, `fitted`), else chess.toml.
+        let own = Evaluator::new(fitted::weights_for(variant.facts().eval).clone());
         for seat in 0..2 {
             assert_eq!(search.evaluate(&chess, seat), fitted.evaluate(&chess, seat));
             assert_ne!(search.evaluate(&chess, seat), hand.evaluate(&chess, seat));
             assert_eq!(search.evaluate(&c960, seat), fitted.evaluate(&c960, seat));
             assert_eq!(
                 search.evaluate(&variant, seat),
-                hand.evaluate(&variant, seat)
+                own.evaluate(&variant, seat)
             );
         }
         // The same weights but the tables: the fitted file is chess.toml refitted.
@@ -630,7 +662,7 @@ mod tests {
         assert!(knight.evaluate(&uneven, 0) < search.evaluate(&uneven, 0));
         // One file for both: no orthodox set, the file scores chess too.
         let file = Evaluator::search(|_| EvalWeights::default());
-        assert!(file.orthodox.is_none());
+        assert!(file.orthodox.is_none() && file.fitted.is_empty());
         assert_eq!(
             file.evaluate(&chess, 0),
             Evaluator::default().evaluate(&chess, 0)
