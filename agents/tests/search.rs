@@ -789,7 +789,7 @@ fn pruning_switches_on_where_the_facts_allow() {
     let (on, off) = both(&house, 4);
     assert!(on < off, "Crowded House: {on} nodes pruned, {off} not");
     let cassandra = Cassandra::from_opening(&CassandraParams::default(), KIWIPETE).unwrap();
-    assert!(!cassandra.facts().static_exchange && !cassandra.facts().quiet_pruning);
+    assert!(!cassandra.facts().game_check && !cassandra.facts().static_exchange);
     let (on, off) = both(&cassandra, 3);
     assert_eq!(on, off, "Cassandra");
     let adrenaline = Adrenaline::from_opening(&AdrenalineParams::default(), KIWIPETE).unwrap();

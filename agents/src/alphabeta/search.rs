@@ -11,7 +11,7 @@
 //! - check extensions and quiescence evasions where the game's check is known
 //!   (`GameFacts::board_check`, or `GameFacts::game_check` with the game's own
 //!   [`Game::in_check`]: Half Alice's sides, Crowded House's next seat, Adrenaline's
-//!   extra steps, Cassandra at a move), then no deeper than `ext_limit`;
+//!   extra steps), then no deeper than `ext_limit`;
 //! - pruning near the leaves (below) where besides every decision is a whole turn
 //!   (`GameFacts::quiet_pruning`: orthodox chess, Chess960, Half Alice, Crowded House;
 //!   Masquerade and Time declare whole turns but no check, so they stay unpruned):

@@ -87,7 +87,8 @@ pub struct GameFacts {
     /// not prune there (`alphabeta`). Implied by `board_check` (where the board's check
     /// is the game's, the default `in_check` reads the board). Half Alice (its mirrored
     /// sides), Crowded House (capturable by the next seat) and Adrenaline (checkers'
-    /// extra steps) declare it with their own `in_check`.
+    /// extra steps) declare it with their own `in_check`. Cassandra's check at a move is
+    /// the board's, but it does not declare it: extending it measured worse (its facts).
     pub game_check: bool,
     /// Every seat decision is a whole turn after which the other team decides (or the
     /// game ends), so a node's static score bounds its quiet moves within a margin:
@@ -133,7 +134,7 @@ impl GameFacts {
     };
 
     /// Declares the searches' switches that follow from the board's check being the
-    /// game's (orthodox chess, Chess960, Cassandra): `board_check`, `game_check`,
+    /// game's (orthodox chess, Chess960): `board_check`, `game_check`,
     /// `quiet_pruning` and `static_exchange` together.
     pub const fn with_orthodox_search(self) -> GameFacts {
         GameFacts {
