@@ -407,3 +407,72 @@ fn information_keys_differ_exactly_when_observations_differ() {
         }
     }
 }
+
+/// The full-information twin (`open_assignments`): the properties above where they still
+/// apply. Sampled worlds are the state itself, information keys are the state key, and
+/// both seats tell every pair of assignments apart (where the hidden game's assigned side
+/// sees only that a choice was made).
+#[test]
+fn open_assignments_twin_hides_nothing() {
+    let mut rng = Pcg64::seed_from_u64(15);
+    for (i, base) in [MasqueradeParams::default(), random_params()]
+        .into_iter()
+        .enumerate()
+    {
+        let params = MasqueradeParams {
+            open_assignments: true,
+            ..base
+        };
+        for _ in 0..4 {
+            let mut p = new_playout(&params);
+            let mut actions = Vec::new();
+            let mut nodes = 0;
+            loop {
+                let g = &mut p.game;
+                for seat in 0..2 {
+                    assert_eq!(g.information_key(seat), g.state_key());
+                    let w = g.sample_world(seat, &mut rng);
+                    assert_eq!(w.state_key(), g.state_key());
+                    for c in [Color::White, Color::Black] {
+                        assert_eq!(w.given(c), g.given(c));
+                    }
+                }
+                match g.turn() {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let mut out = Vec::new();
+                        g.chance_outcomes(&mut out);
+                        actions = out.into_iter().map(|o| o.0).collect();
+                    }
+                    Turn::Seat(s) => g.legal_actions(s, &mut actions),
+                    t => panic!("unexpected {t:?}"),
+                }
+                // Keys follow the full state: two failed attempts with the same lesson
+                // reach one state (the record is not part of it), and any two different
+                // assignments are told apart by both seats.
+                let assigning = matches!(actions[0], MasqueradeAction::Assign(_));
+                let mut keys: Vec<[u64; 2]> = Vec::new();
+                for &a in &actions {
+                    g.apply(a);
+                    let k = [g.information_key(0), g.information_key(1)];
+                    assert_eq!(k, [g.state_key(); 2], "mode {i}");
+                    keys.push(k);
+                    g.undo();
+                }
+                for seat in 0..2 {
+                    let mut ks: Vec<u64> = keys.iter().map(|k| k[seat]).collect();
+                    ks.sort_unstable();
+                    ks.dedup();
+                    if assigning {
+                        assert_eq!(ks.len(), actions.len(), "mode {i}: seat {seat}");
+                    }
+                }
+                nodes += 1;
+                if !step(&mut p, &mut rng) {
+                    break;
+                }
+            }
+            assert!(nodes > 2);
+        }
+    }
+}

@@ -48,6 +48,28 @@
 //! - `sample_world(seat)` draws the seat's own assignment uniformly from its consistent
 //!   set (not from any model of how the opponent chooses).
 //!
+//! The full-information twin (issue 67, `open_assignments = true`; off by default, and
+//! then left out of the serialised parameters so recorded games keep their digest):
+//! - Both assignments are public as soon as they are made: every seat's observation
+//!   shows the assignment its own pieces received, the facts say perfect information
+//!   (chance stays with `assignment = "random"`), `information_key` is the state key
+//!   and `sample_world` returns the state itself.
+//! - Every other rule is the seed's: the same attempts are offered (a side that knows a
+//!   pattern misses may still try it, a deliberate pass), the same answers, the same
+//!   draws. With `assignment = "choose"` Black assigns White's pieces knowing what White
+//!   gave its own: the steps stay in their order, and hiding the first choice would be
+//!   fog.
+//! - The consistent sets, and the tallies built on them (`{side}_knows`,
+//!   `{side}_consistent`, `{side}_known_types`), still follow the answers alone, so a
+//!   twin's report reads them as it reads the hidden game's: what the attempts pinned
+//!   down, not what the side knew.
+//! - Tests: `rule_masquerade_open_assignments_show_each_side_its_own_patterns`,
+//!   `rule_masquerade_open_assignments_play_by_the_same_rules` (seeded random games of
+//!   the hidden game replay in the twin with the same legal lists, answers, boards,
+//!   results and tallies), `rule_masquerade_open_assignments_is_a_parameter_left_out_when_off`,
+//!   `masquerade_open_assignments_conforms_to_the_game_api`, and
+//!   `open_assignments_twin_hides_nothing` in `engine/tests/masquerade_info.rs`.
+//!
 //! Notation: moves in UCI (`e2e4`, castling `e1g1`, pawn captures `e4d5`), attempts as
 //! `b1xc3?`, passes `pass`, assignments `assign:KQ,QN,RB,BK,NR` (pairs of piece letter and
 //! pattern letter, printed in the order K, Q, R, B, N; any order and `assign:<index>`
@@ -93,6 +115,11 @@ pub struct MasqueradeParams {
     pub white_assigns: Option<String>,
     /// A fixed assignment Black gives White's pieces; skips that step.
     pub black_assigns: Option<String>,
+    /// The full-information twin (issue 67): both assignments are public the moment
+    /// they are made; every other rule stays. Left out of the serialised parameters when
+    /// off, so the default set (and the digest of every recorded game) is unchanged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open_assignments: bool,
 }
 
 impl Default for MasqueradeParams {
@@ -102,6 +129,7 @@ impl Default for MasqueradeParams {
             assignment: "choose".into(),
             white_assigns: None,
             black_assigns: None,
+            open_assignments: false,
         }
     }
 }
@@ -138,6 +166,11 @@ pub const MASQUERADE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
         "black_assigns",
         "a fixed assignment Black gives White's pieces; skips that step",
         "five letter pairs, or unset",
+    ),
+    crate::game::ParamDoc::new(
+        "open_assignments",
+        "the full-information twin: both assignments are public as soon as they are made (each side knows its own pieces' patterns); every other rule is the same",
+        "true or false (seed: false, assignments secret)",
     ),
 ];
 
@@ -257,6 +290,8 @@ pub struct Masquerade {
     /// A running hash of the public events (order-sensitive).
     public: u64,
     records: Vec<Record>,
+    /// The full-information twin: assignments are public (`open_assignments`).
+    open: bool,
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -298,9 +333,22 @@ impl Masquerade {
             consistent: [ALL_ASSIGNMENTS; 2],
             winner: None,
             records: Vec::new(),
+            open: false,
         };
         m.phase = m.next_phase_from(Color::Black);
         m
+    }
+
+    /// The game as the full-information twin (`open: true`: both assignments public) or
+    /// as the seed's game (`false`, the default).
+    pub fn with_open_assignments(mut self, open: bool) -> Masquerade {
+        self.open = open;
+        self
+    }
+
+    /// Whether the assignments are public (the `open_assignments` twin).
+    pub fn open_assignments(&self) -> bool {
+        self.open
     }
 
     fn next_phase_from(&self, pieces: Color) -> Phase {
@@ -460,7 +508,7 @@ impl Game for Masquerade {
 
     fn facts(&self) -> GameFacts {
         GameFacts::TWO_SEAT_CLASSIC
-            .with_hidden_information(true)
+            .with_hidden_information(!self.open)
             .with_chance(self.sources.contains(&Source::Random))
             // A turn is one move or one capture attempt; patterns are hidden, so no
             // static exchange, and there is no check.
@@ -473,12 +521,14 @@ impl Game for Masquerade {
     fn new(params: &MasqueradeParams) -> Masquerade {
         let sources = params.sources().unwrap_or([Source::Choose; 2]);
         Masquerade::from_board(Board::startpos(), sources, params.ply_cap)
+            .with_open_assignments(params.open_assignments)
     }
 
     fn from_opening(params: &MasqueradeParams, opening: &str) -> Result<Masquerade, GameError> {
         let sources = params.sources().unwrap_or([Source::Choose; 2]);
         let board = board_from_fen(opening)?;
-        Ok(Masquerade::from_board(board, sources, params.ply_cap))
+        Ok(Masquerade::from_board(board, sources, params.ply_cap)
+            .with_open_assignments(params.open_assignments))
     }
 
     fn num_seats(&self) -> usize {
@@ -625,11 +675,17 @@ impl Game for Masquerade {
     }
 
     fn information_key(&self, seat: Seat) -> u64 {
+        if self.open {
+            return self.state_key();
+        }
         self.key_with(Some(seat))
     }
 
     fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Masquerade {
         let mut w = self.clone();
+        if self.open {
+            return w;
+        }
         let own = seat.min(1);
         if w.given[own].is_some() {
             let set = self.consistent[own];
@@ -650,6 +706,17 @@ impl Game for Masquerade {
             Some(a) => a.to_string(),
             None => "not yet".into(),
         };
+        // The twin shows each side the assignment its own pieces received.
+        let own = match (self.open, self.given[me.index()]) {
+            (false, _) => String::new(),
+            (true, Some(a)) => {
+                format!("{}'s assignment of your pieces (open): {a} | ", them.name())
+            }
+            (true, None) => format!(
+                "{}'s assignment of your pieces (open): not yet | ",
+                them.name()
+            ),
+        };
         let log: Vec<String> = self
             .records
             .iter()
@@ -665,7 +732,7 @@ impl Game for Masquerade {
             })
             .collect();
         format!(
-            "{} | {phase} | you are {}; you assigned {}'s pieces: {made} | your pieces: {} | \
+            "{} | {phase} | you are {}; you assigned {}'s pieces: {made} | {own}your pieces: {} | \
              {}'s pieces: {} | attempts: {}",
             self.board.fen(),
             me.name(),

@@ -645,3 +645,155 @@ fn features_count_pieces_whose_pattern_is_known() {
     // White: the king (the rook's pattern is unknown); Black: king and knight.
     assert_eq!(values, [0.0, -1.0, 0.0, 1.0, 0.0, -1.0]);
 }
+
+// ----- the full-information twin (issue 67) ---------------------------------------------
+
+fn open(params: MasqueradeParams) -> MasqueradeParams {
+    MasqueradeParams {
+        open_assignments: true,
+        ..params
+    }
+}
+
+#[test]
+fn masquerade_open_assignments_conforms_to_the_game_api() {
+    for (i, assignment) in ["choose", "random"].into_iter().enumerate() {
+        let g = Masquerade::new(&open(MasqueradeParams {
+            assignment: assignment.into(),
+            ..Default::default()
+        }));
+        assert!(g.is_perfect_information(), "{assignment}");
+        conformance::check(&g, 4, 20 + i as u64);
+    }
+}
+
+#[test]
+fn rule_masquerade_open_assignments_show_each_side_its_own_patterns() {
+    use rand::SeedableRng;
+    // The hidden game's pair (`rule_a_seat_knows_the_assignment_it_made_never_its_own`):
+    // two games that differ only in White's assignment of Black's pieces.
+    let fen = "4k3/8/8/n7/8/8/8/R3K3 w - - 0 1";
+    let twin = |w: &str, b: &str| pos(fen, w, b).with_open_assignments(true);
+    let a = twin(ORTHO, "KK,QQ,RR,BN,NB");
+    let b = twin(ORTHO, "KN,QQ,RR,BB,NK");
+    for seat in 0..2 {
+        assert_ne!(
+            a.information_key(seat),
+            b.information_key(seat),
+            "seat {seat}"
+        );
+        assert_eq!(a.information_key(seat), a.state_key());
+        assert_ne!(a.observation(seat), b.observation(seat), "seat {seat}");
+    }
+    // White sees the assignment Black gave White's pieces, Black the one White gave its.
+    assert!(a
+        .observation(0)
+        .contains("black's assignment of your pieces (open): KK,QQ,RR,BN,NB"));
+    assert!(a.observation(1).contains(&format!(
+        "white's assignment of your pieces (open): {ORTHO}"
+    )));
+    // Choosing: the side whose pieces are assigned sees the choice at once.
+    let g = Masquerade::new(&open(MasqueradeParams::default()));
+    let x = replay(g.clone(), &["assign:5"]).unwrap();
+    let y = replay(g, &["assign:77"]).unwrap();
+    assert_ne!(x.information_key(1), y.information_key(1));
+    let five = Assignment::from_index(5).unwrap().to_string();
+    assert!(x.observation(1).contains(&format!("(open): {five}")));
+    // Nothing is left to sample.
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+    for seat in 0..2 {
+        assert_eq!(
+            a.sample_world(seat, &mut rng).given(Color::White),
+            a.given(Color::White)
+        );
+        assert_eq!(a.sample_world(seat, &mut rng).state_key(), a.state_key());
+    }
+    // The hidden game is unchanged: the same pair is one information state for White.
+    assert_eq!(
+        pos(fen, ORTHO, "KK,QQ,RR,BN,NB").information_key(0),
+        pos(fen, ORTHO, "KN,QQ,RR,BB,NK").information_key(0)
+    );
+}
+
+#[test]
+fn rule_masquerade_open_assignments_play_by_the_same_rules() {
+    use rand::{Rng, SeedableRng};
+    // Seeded random games of the hidden game replay in the twin action for action: the
+    // same legal lists, the same answers to every attempt, the same boards and results.
+    for (i, assignment) in ["choose", "random"].into_iter().enumerate() {
+        let params = MasqueradeParams {
+            assignment: assignment.into(),
+            ..Default::default()
+        };
+        for seed in 0..6u64 {
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(100 * i as u64 + seed);
+            let mut hidden = Masquerade::new(&params);
+            let mut twin = Masquerade::new(&open(params.clone()));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut attempts = 0;
+            loop {
+                assert_eq!(hidden.turn(), twin.turn());
+                let action = match hidden.turn() {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let mut out = Vec::new();
+                        hidden.chance_outcomes(&mut out);
+                        let mut twin_out = Vec::new();
+                        twin.chance_outcomes(&mut twin_out);
+                        assert_eq!(out, twin_out);
+                        out[rng.gen_range(0..out.len())].0
+                    }
+                    Turn::Seat(s) => {
+                        hidden.legal_actions(s, &mut a);
+                        twin.legal_actions(s, &mut b);
+                        assert_eq!(a, b, "seed {seed}: legal actions differ");
+                        a[rng.gen_range(0..a.len())]
+                    }
+                    t => panic!("unexpected {t:?}"),
+                };
+                attempts += usize::from(matches!(action, MasqueradeAction::Attempt(..)));
+                let text = hidden.action_notation(action);
+                assert_eq!(twin.parse_action(&text), Ok(action));
+                hidden.apply(action);
+                twin.apply(action);
+                assert_eq!(hidden.board_ref().fen(), twin.board_ref().fen());
+                assert_eq!(hidden.events().last(), twin.events().last());
+                assert_eq!(hidden.state_key(), twin.state_key());
+            }
+            assert!(attempts > 0, "seed {seed}: no attempt was tried");
+            assert_eq!(hidden.result(), twin.result());
+            assert_eq!(hidden.tallies(), twin.tallies());
+            assert!(!hidden.is_perfect_information() && twin.is_perfect_information());
+        }
+    }
+}
+
+#[test]
+fn rule_masquerade_open_assignments_is_a_parameter_left_out_when_off() {
+    // Off, the key is not serialised: the defaults' TOML (and so the digest of every
+    // recorded game's parameters) is what it was before the twin existed.
+    let text = toml::to_string(&MasqueradeParams::default()).unwrap();
+    assert!(!text.contains("open_assignments"), "{text}");
+    let on: MasqueradeParams = toml::from_str("open_assignments = true").unwrap();
+    assert!(on.open_assignments);
+    assert!(toml::to_string(&on)
+        .unwrap()
+        .contains("open_assignments = true"));
+    // Through the registry, as `--params` reads it: the twin's facts say perfect.
+    struct Perfect;
+    impl registry::VariantVisitor for Perfect {
+        type Output = bool;
+        fn visit<G: Game>(self, _: &'static str, p: G::Params) -> bool {
+            G::new(&p).is_perfect_information()
+        }
+    }
+    assert_eq!(
+        registry::visit("masquerade", Some("open_assignments = true"), Perfect),
+        Ok(true)
+    );
+    assert_eq!(registry::visit("masquerade", None, Perfect), Ok(false));
+    assert!(registry::visit("masquerade", Some("open_assignments = 1"), Perfect).is_err());
+    assert!(MASQUERADE_PARAM_DOCS
+        .iter()
+        .any(|d| d.key == "open_assignments"));
+}
