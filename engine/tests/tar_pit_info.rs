@@ -208,3 +208,55 @@ fn information_keys_are_equal_exactly_when_observations_are() {
         "the test must compare equal observations too"
     );
 }
+
+/// The open-hands twin: the properties above where they still apply. Sampled worlds are
+/// the state itself, information keys are the state key, and keys are equal exactly when
+/// the (now complete) observations are, over the same random games.
+#[test]
+fn open_hands_twin_keys_follow_its_observations() {
+    let mut rng = Pcg64::seed_from_u64(6);
+    let params = TarPitParams {
+        open_hands: true,
+        ..busy_params()
+    };
+    let mut all = states(3, 17, &params);
+    // Sampled worlds join the states, as above (here they are copies of the state).
+    let extra: Vec<TarPit> = all
+        .iter()
+        .step_by(3)
+        .flat_map(|g| [g.sample_world(0, &mut rng), g.sample_world(1, &mut rng)])
+        .collect();
+    all.extend(extra);
+    let mut equal_pairs = 0;
+    for g in &all {
+        for seat in 0..2 {
+            assert_eq!(g.information_key(seat), g.state_key());
+            let w = g.sample_world(seat, &mut rng);
+            assert_eq!(w.state_key(), g.state_key());
+            assert_eq!(w.hand(Color::White), g.hand(Color::White));
+            assert_eq!(w.hand(Color::Black), g.hand(Color::Black));
+            assert_eq!(w.pile(), g.pile());
+            assert!(!g.observation(seat).contains("draw:?"));
+        }
+    }
+    for seat in 0..2 {
+        let keyed: Vec<(u64, String)> = all
+            .iter()
+            .map(|g| (g.information_key(seat), g.observation(seat)))
+            .collect();
+        for i in 0..keyed.len() {
+            for j in i + 1..keyed.len() {
+                assert_eq!(
+                    keyed[i].0 == keyed[j].0,
+                    keyed[i].1 == keyed[j].1,
+                    "states {i} and {j}, seat {seat}"
+                );
+                equal_pairs += usize::from(keyed[i].0 == keyed[j].0);
+            }
+        }
+    }
+    assert!(
+        equal_pairs > 10,
+        "the test must compare equal observations too"
+    );
+}

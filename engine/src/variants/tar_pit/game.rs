@@ -10,7 +10,7 @@ impl Game for TarPit {
     fn facts(&self) -> GameFacts {
         GameFacts::TWO_SEAT_CLASSIC
             .with_chance(true)
-            .with_hidden_information(true)
+            .with_hidden_information(!self.params.open_hands)
             .with_eval("tar-pit")
     }
 
@@ -143,10 +143,16 @@ impl Game for TarPit {
     }
 
     fn information_key(&self, seat: Seat) -> u64 {
+        if self.params.open_hands {
+            return self.state_key();
+        }
         self.key_with(Some(Color::from_index(seat.min(1))))
     }
 
     fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> TarPit {
+        if self.params.open_hands {
+            return self.clone();
+        }
         info::sample_world(self, Color::from_index(seat.min(1)), rng)
     }
 

@@ -25,6 +25,10 @@
 //! its distribution does not depend on the hidden truth. Decision: it is not the exact
 //! posterior, which would also weigh deals by how many orders of the draws fit the
 //! record; a searcher that samples many worlds is not misled by anything it could know.
+//!
+//! In the open-hands twin (`TarPitParams::open_hands`) nothing is hidden: the
+//! observation shows both hands, the pile's cards and every draw, and `sample_world`
+//! is not called here (the game returns the state itself).
 
 use super::{cards, next_view, Card, Core, Counts, Phase, TarPit, TarPitAction, KINDS};
 use crate::square::Color;
@@ -285,7 +289,8 @@ fn build(g: &TarPit, me: Color, dealt: &[(usize, usize)]) -> (TarPit, bool) {
     (w, fits)
 }
 
-fn action_text(a: TarPitAction, viewer: Color, actor: Color) -> String {
+/// `a` as `viewer` saw it; with `open` (the open-hands twin) every draw is seen.
+fn action_text(a: TarPitAction, viewer: Color, actor: Color, open: bool) -> String {
     match a {
         TarPitAction::Move(m) => {
             let promo = m
@@ -293,7 +298,7 @@ fn action_text(a: TarPitAction, viewer: Color, actor: Color) -> String {
                 .map_or(String::new(), |r| r.char().to_string());
             format!("{}{}{promo}", m.from(), m.to())
         }
-        TarPitAction::Draw(_) if actor != viewer => "draw:?".into(),
+        TarPitAction::Draw(_) if actor != viewer && !open => "draw:?".into(),
         TarPitAction::Throw(s) => format!("throw:{s}"),
         TarPitAction::Card(c, Some(s)) => format!("card:{c}@{s}"),
         TarPitAction::Card(c, None) => format!("card:{c}"),
@@ -309,6 +314,19 @@ fn action_text(a: TarPitAction, viewer: Color, actor: Color) -> String {
 pub(super) fn observation(g: &TarPit, me: Color) -> String {
     let opp = me.other();
     let c = &g.core;
+    let open = g.params.open_hands;
+    // The twin shows the opponent's hand and the pile's cards; the seed's game counts them.
+    let (their_hand, pile) = if open {
+        (
+            cards::describe(&c.hands[opp.index()]),
+            cards::describe(&c.pile),
+        )
+    } else {
+        (
+            format!("{} cards", cards::total(&c.hands[opp.index()])),
+            format!("{} cards", cards::total(&c.pile)),
+        )
+    };
     let list = |col: Color| {
         let v: Vec<String> = c.checkers[col.index()].map(|s| s.to_string()).collect();
         if v.is_empty() {
@@ -329,11 +347,11 @@ pub(super) fn observation(g: &TarPit, me: Color) -> String {
     let log: Vec<String> = g
         .records
         .iter()
-        .map(|r| action_text(r.action, me, r.actor))
+        .map(|r| action_text(r.action, me, r.actor, open))
         .collect();
     format!(
         "{} | {phase} | checkers white: {} black: {} | front white {} black {} | you are {}; \
-         your hand: {} | {}'s hand: {} cards | draw pile: {} cards | discards: {} | log: {}",
+         your hand: {} | {}'s hand: {their_hand} | draw pile: {pile} | discards: {} | log: {}",
         g.board.fen(),
         list(Color::White),
         list(Color::Black),
@@ -342,8 +360,6 @@ pub(super) fn observation(g: &TarPit, me: Color) -> String {
         me.name(),
         cards::describe(&c.hands[me.index()]),
         opp.name(),
-        cards::total(&c.hands[opp.index()]),
-        cards::total(&c.pile),
         cards::describe(&c.discard),
         if log.is_empty() {
             "-".into()

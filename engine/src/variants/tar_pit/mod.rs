@@ -75,6 +75,21 @@
 //! `draw:?`). `sample_world` deals the opponent's hand and the draw pile consistently
 //! with that record.
 //!
+//! The full-information twin (issue 67, `open_hands = true`; off by default, and then
+//! left out of the serialised parameters so recorded games keep their digest): both
+//! hands are public and every seat sees every card drawn (`draw:N`, not `draw:?`), so
+//! the draw pile's cards are known too (the deck less the hands and the discards); its
+//! order is not, and never was state: draws stay chance nodes with the same
+//! probabilities. The facts say perfect information with chance, `information_key` is
+//! the state key, `sample_world` returns the state itself, and each observation shows
+//! the opponent's hand and the pile's cards. Every rule of play is the seed's. Tests:
+//! `rule_tar_pit_open_hands_show_the_opponents_hand_and_draws`,
+//! `rule_tar_pit_open_hands_play_by_the_same_rules` (seeded random games of the seed's
+//! game replay in the twin with the same legal lists, draw probabilities, states,
+//! results and tallies), `rule_tar_pit_open_hands_is_a_parameter_left_out_when_off`,
+//! `tar_pit_open_hands_conforms_to_the_game_api`, and
+//! `open_hands_twin_keys_follow_its_observations` in `engine/tests/tar_pit_info.rs`.
+//!
 //! Files: `mod.rs` (this: parameters, actions, phases, the game's state and accessors),
 //! `cards.rs` (the deck), `info.rs` (observations and sampled worlds), `moves.rs` (attacks
 //! and moves with tar, the checkers' moves), `turn.rs` (the turn's flow, the actions
@@ -121,6 +136,11 @@ pub struct TarPitParams {
     pub checkers_per_colour: u8,
     /// Cards per colour in the deck.
     pub deck: DeckParams,
+    /// The full-information twin (issue 67): both hands (and so the draw pile's cards)
+    /// are public; every other rule stays. Left out of the serialised parameters when
+    /// off, so the default set (and the digest of every recorded game) is unchanged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open_hands: bool,
 }
 
 impl Default for TarPitParams {
@@ -131,6 +151,7 @@ impl Default for TarPitParams {
             black_checkers: 6,
             checkers_per_colour: 12,
             deck: DeckParams::SEED,
+            open_hands: false,
         }
     }
 }
@@ -161,6 +182,11 @@ pub const TAR_PIT_PARAM_DOCS: &[crate::game::ParamDoc] = &[
         "deck",
         "cards per colour in the deck: pawns, knights, bishops, rooks, queens, kings and checker cards (the sixes)",
         "0 to 16 each; at least one card per checker in front",
+    ),
+    crate::game::ParamDoc::new(
+        "open_hands",
+        "the full-information twin: both hands are public, every card drawn is seen by both (the draw pile's cards follow); every other rule is the same, draws stay chance",
+        "true or false (seed: false, hands hidden)",
     ),
 ];
 
