@@ -485,3 +485,92 @@ fn particle_regime_keeps_the_information_properties() {
     }
     assert!(checked >= 2, "only {checked} particle-regime pairs checked");
 }
+
+/// `record` replayed into a new game with `params`.
+fn replay_with(record: &[String], params: &ZombieParams) -> Zombie {
+    let mut g = Zombie::new(params);
+    for a in record {
+        let x = g.parse_action(a).unwrap();
+        g.apply(x);
+    }
+    g
+}
+
+/// The open-burials twin: the properties above where they still apply. Over the same
+/// kind of states (playouts replayed with other burial choices), sampled worlds are the
+/// state itself, information keys are the state key, and every pair of states the seed's
+/// game lumps into one information state although the burials differ is told apart by
+/// the twin's keys.
+#[test]
+fn open_burials_twin_keys_follow_its_observations() {
+    let open = ZombieParams {
+        open_burials: true,
+        ..params(400)
+    };
+    let mut records: Vec<Vec<String>> = Vec::new();
+    for seed in 0..6 {
+        let (_, record) = playout(seed, 40, 400);
+        for (i, a) in record.iter().enumerate() {
+            if !a.starts_with("bury:") {
+                continue;
+            }
+            let h = replay_with(&record[..i], &params(400));
+            let mut options = Vec::new();
+            if let Turn::Seat(s) = h.turn() {
+                h.legal_actions(s, &mut options);
+            }
+            for o in options.into_iter().take(3) {
+                let mut k = h.clone();
+                let mut rec: Vec<String> = record[..i].to_vec();
+                rec.push(k.action_notation(o));
+                k.apply(o);
+                for b in &record[i + 1..] {
+                    match k.parse_action(b) {
+                        Ok(x) => {
+                            k.apply(x);
+                            rec.push(b.clone());
+                        }
+                        Err(_) => break,
+                    }
+                }
+                records.push(rec);
+            }
+        }
+        records.push(record);
+    }
+    let hidden: Vec<Zombie> = records
+        .iter()
+        .map(|r| replay_with(r, &params(400)))
+        .collect();
+    let twins: Vec<Zombie> = records.iter().map(|r| replay_with(r, &open)).collect();
+    let mut rng = Pcg64::seed_from_u64(12);
+    for (h, t) in hidden.iter().zip(&twins) {
+        assert_eq!(t.state_key(), h.state_key());
+        for seat in 0..2 {
+            assert_eq!(t.information_key(seat), t.state_key());
+            let w = t.sample_world(seat, &mut rng);
+            assert_eq!(w.state_key(), t.state_key());
+            assert_eq!(w.grid(Color::White), t.grid(Color::White));
+            assert_eq!(w.grid(Color::Black), t.grid(Color::Black));
+        }
+    }
+    let mut lumped = 0;
+    for seat in 0..2 {
+        let them = Color::from_index(seat).other();
+        for i in 0..hidden.len() {
+            for j in i + 1..hidden.len() {
+                let same_info = hidden[i].information_key(seat) == hidden[j].information_key(seat);
+                if same_info && hidden[i].grid(them) != hidden[j].grid(them) {
+                    lumped += 1;
+                    assert_ne!(
+                        twins[i].information_key(seat),
+                        twins[j].information_key(seat),
+                        "seat {seat}: states {i} and {j}"
+                    );
+                    assert_ne!(twins[i].observation(seat), twins[j].observation(seat));
+                }
+            }
+        }
+    }
+    assert!(lumped > 0, "no pair the seed's game cannot tell apart");
+}

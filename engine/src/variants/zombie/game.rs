@@ -9,7 +9,7 @@ impl Game for Zombie {
 
     fn facts(&self) -> GameFacts {
         GameFacts::TWO_SEAT_CLASSIC
-            .with_hidden_information(true)
+            .with_hidden_information(!self.open_burials)
             .with_eval("zombie")
     }
 
@@ -133,6 +133,9 @@ impl Game for Zombie {
     }
 
     fn information_key(&self, seat: Seat) -> u64 {
+        if self.open_burials {
+            return self.state_key();
+        }
         let me = seat.min(1);
         mix(
             mix(
@@ -144,6 +147,9 @@ impl Game for Zombie {
     }
 
     fn sample_world(&self, seat: Seat, rng: &mut dyn RngCore) -> Zombie {
+        if self.open_burials {
+            return self.clone();
+        }
         let mut w = self.clone();
         // The mover's actions depend on its grid: list them again when asked.
         w.listed_fresh = false;
@@ -176,10 +182,19 @@ impl Game for Zombie {
             .iter()
             .map(|(sq, r)| format!("{sq}:{}", r.char().to_ascii_uppercase()))
             .collect();
-        let theirs: String = self.s.grids[me.other().index()]
-            .iter()
-            .map(|(_, r)| r.char().to_ascii_uppercase())
-            .collect();
+        // The twin shows where the opponent buried, the seed's game only what.
+        let theirs: String = if self.open_burials {
+            let open: Vec<String> = self.s.grids[me.other().index()]
+                .iter()
+                .map(|(sq, r)| format!("{sq}:{}", r.char().to_ascii_uppercase()))
+                .collect();
+            open.join(" ")
+        } else {
+            self.s.grids[me.other().index()]
+                .iter()
+                .map(|(_, r)| r.char().to_ascii_uppercase())
+                .collect()
+        };
         let zombies: Vec<String> = self.s.zombies.map(|s| s.to_string()).collect();
         format!(
             "{} | you are {} | zombies: {} | your burials: {} | your pieces buried by {}: {} | {}",

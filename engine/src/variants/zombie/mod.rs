@@ -118,6 +118,22 @@
 //! `information_key(seat)` hashes the public record and the seat's own burial choices
 //! only. The properties are tested in `engine/tests/zombie_info.rs`.
 //!
+//! The full-information twin (issue 67, `open_burials = true`; off by default, and then
+//! left out of the serialised parameters so recorded games keep their digest): every
+//! burial is made in the open. Both grids are public: the facts say perfect information,
+//! `information_key` is the state key, `sample_world` returns the state itself (no
+//! belief filter is built), and each seat's observation lists the opponent's burials
+//! square by square (`your pieces buried by white: d5:P`). Every rule of play is the
+//! seed's, the reveal test included: it reads the mover's own burials only, and the
+//! opponent's never made a move legal or illegal (they can only return the mover's own
+//! pieces, after the move is judged). Tests (`tests/twin.rs`):
+//! `rule_zombie_open_burials_show_the_opponent_where_it_buried`,
+//! `rule_zombie_open_burials_play_by_the_same_rules` (seeded random games of the seed's
+//! game replay in the twin with the same legal lists, events, states, results and
+//! tallies), `rule_zombie_open_burials_is_a_parameter_left_out_when_off`,
+//! `conformance_random_games_with_open_burials`, and
+//! `open_burials_twin_keys_follow_its_observations` in `engine/tests/zombie_info.rs`.
+//!
 //! Notation: moves in UCI (`e2e4`, castling `e1g1`, a zombie's move too), `end`,
 //! `bury:c6`, `promote:n` (only with `promotion_choice`).
 //!
@@ -125,7 +141,8 @@
 //! belief cache), `belief.rs` (burial grids and the belief filter), `moves.rs` (move
 //! generation and king safety with returning burials), `turn.rs` (the game's end and
 //! applying actions), `game.rs` (the `Game` implementation, notation included),
-//! `tests/mod.rs` (the `rule_*` tests), `tests/draws.rs` (the end by the common draw rules).
+//! `tests/mod.rs` (the `rule_*` tests), `tests/draws.rs` (the end by the common draw rules),
+//! `tests/twin.rs` (the open-burials twin).
 
 pub mod belief;
 mod game;
@@ -177,6 +194,11 @@ pub struct ZombieParams {
     /// returns as (`promote:q`, `promote:r`, `promote:b`, `promote:n`); off (the seed's
     /// rule), it returns as a queen.
     pub promotion_choice: bool,
+    /// The full-information twin (issue 67): every burial's square is public; every
+    /// other rule stays. Left out of the serialised parameters when off, so the default
+    /// set (and the digest of every recorded game) is unchanged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open_burials: bool,
 }
 
 impl Default for ZombieParams {
@@ -184,6 +206,7 @@ impl Default for ZombieParams {
         ZombieParams {
             ply_cap: 400,
             promotion_choice: false,
+            open_burials: false,
         }
     }
 }
@@ -199,6 +222,11 @@ pub const ZOMBIE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
         "promotion_choice",
         "a zombie pawn rising on its last rank returns as the piece its owner chooses (off, the seed's rule: a queen)",
         "true or false (seed: false)",
+    ),
+    crate::game::ParamDoc::new(
+        "open_burials",
+        "the full-information twin: every burial is made in the open (both players see both grids); every other rule is the same, the reveal test included",
+        "true or false (seed: false, burials secret)",
     ),
 ];
 
@@ -316,6 +344,8 @@ pub struct Zombie {
     history: Vec<Undo>,
     ply_cap: u32,
     promotion_choice: bool,
+    /// The full-information twin: both grids are public (`open_burials`).
+    open_burials: bool,
     /// Hash of the public record after each event (parallel to `events`): the key of
     /// the belief cache.
     chain: Vec<u64>,
@@ -432,6 +462,7 @@ impl Zombie {
             history: Vec::new(),
             ply_cap,
             promotion_choice: false,
+            open_burials: false,
             chain: Vec::new(),
             cache: Arc::default(),
             listed: Vec::new(),
@@ -445,7 +476,13 @@ impl Zombie {
     /// The game with the parameters `from_board` does not take.
     fn with_params(mut self, params: &ZombieParams) -> Zombie {
         self.promotion_choice = params.promotion_choice;
+        self.open_burials = params.open_burials;
         self
+    }
+
+    /// Whether burials are public (the `open_burials` twin).
+    pub fn open_burials(&self) -> bool {
+        self.open_burials
     }
 
     /// The side whose turn it is (the owner of a risen pawn may choose its piece first:

@@ -827,3 +827,4 @@ fn features_count_zombies_and_graveyard() {
 }
 
 mod draws;
+mod twin;
