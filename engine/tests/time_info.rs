@@ -290,3 +290,52 @@ fn information_keys_differ_after_different_histories() {
     assert_eq!(a.board_ref().key(), b.board_ref().key());
     assert_ne!(a.information_key(0), b.information_key(0));
 }
+
+/// The sighted twin: the properties above where they still apply. Nothing is hidden
+/// from anyone (no belief, sampled worlds are the state itself, information keys are the
+/// state key), and the opponent's Midday and Midnight moves, which the seed's blind seat
+/// cannot tell apart unless they take one of its pieces, are told apart by the twin's
+/// keys for both seats.
+#[test]
+fn sighted_twin_hides_nothing() {
+    let mut rng = Pcg64::seed_from_u64(21);
+    let (mut told, mut lumped) = (0, 0);
+    for i in 0..8 {
+        let mut g = start(i).with_sighted(true);
+        let mut actions = Vec::new();
+        loop {
+            for seat in 0..2 {
+                assert!(!g.hides_from(seat));
+                assert_eq!(g.information_key(seat), g.state_key());
+                assert_eq!(g.sample_world(seat, &mut rng).state_key(), g.state_key());
+                assert!(g.observation(seat).contains(" | board "));
+            }
+            assert!(belief::consistent_moves(&g).is_empty());
+            let Turn::Seat(s) = g.turn() else { break };
+            let phase = g.phase();
+            g.legal_actions(s, &mut actions);
+            if matches!(phase, Phase::Midday | Phase::Midnight) {
+                // The seat blind at this phase in the seed's game (there from the same
+                // board), and its keys after each move in both games.
+                let blind = 1 - s;
+                let mut h = TimeChess::from_board_at(g.board_ref().clone(), phase, 120).unwrap();
+                let mut twin_keys = BTreeSet::new();
+                let mut seed_keys = BTreeSet::new();
+                for &a in &actions {
+                    g.apply(a);
+                    twin_keys.insert(g.information_key(blind));
+                    g.undo();
+                    h.apply(a);
+                    seed_keys.insert(h.information_key(blind));
+                    h.undo();
+                }
+                assert_eq!(twin_keys.len(), actions.len());
+                told += 1;
+                lumped += usize::from(seed_keys.len() < actions.len());
+            }
+            let a = actions[rng.gen_range(0..actions.len())];
+            g.apply(a);
+        }
+    }
+    assert!(told > 20 && lumped > 10, "{told} {lumped}");
+}

@@ -47,8 +47,9 @@ pub fn describe(game: &TimeChess, me: Color) -> String {
     let head = format!(
         "{} ({}), {} to move; you are {}",
         phase.name(),
-        match phase.blind() {
+        match game.blind_seat(phase) {
             Some(c) => format!("{} blind", c.name()),
+            None if game.is_sighted() => "all see".into(),
             None => "twilight".into(),
         },
         phase.mover().name(),
@@ -62,7 +63,7 @@ pub fn describe(game: &TimeChess, me: Color) -> String {
             }
         }
     }
-    if over || phase.blind() != Some(me) {
+    if over || game.blind_seat(phase) != Some(me) {
         return format!("{head} | board {}{}", b.fen(), tail(&learned));
     }
     // Blind: the enemy pieces as they stood when last seen.

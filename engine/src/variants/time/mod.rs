@@ -112,12 +112,33 @@
 //! random, greedy and lean playouts and scripted games, and checks every legal list,
 //! sampled action, board and result against the engine.
 //!
+//! The sighted twin (issue 67; [`TimeChess::with_sighted`]): Time Chess without blind
+//! phases. Every phase is seen by both seats, so every move is an ordinary sighted move
+//! (orthodox, never taking a king); Black still moves first and the six phases keep their
+//! order (repetition still needs the same phase). The facts say perfect information,
+//! `information_key` is the state key, `sample_world` returns the state itself and the
+//! observation is the board for both. What differs from the seed's game, exactly: no
+//! move is blind, so no try is forfeited, stopped short of the king, or captures on its
+//! way, no blind move leaves its own king in check, nobody passes, and the blind tallies
+//! stay 0; mate and stalemate are judged at every turn (the seed's game judges them only
+//! at sighted turns). Every other rule is the seed's: a record of the twin is a legal
+//! record of the seed's game and leads to the same boards, except that an en passant
+//! capture at what would be a blind turn is forfeited there (a blind pawn diagonal onto an
+//! empty square), and that the twin may end in mate or stalemate at such a turn where the
+//! seed's blind mover plays on. Tests (`tests/twin.rs`):
+//! `rule_time_sighted_every_phase_is_seen_by_both`,
+//! `rule_time_sighted_judges_mate_at_every_turn`,
+//! `rule_time_sighted_play_by_the_same_rules_but_no_move_is_blind`,
+//! `time_sighted_conforms_to_the_game_api`, and `sighted_twin_hides_nothing` in
+//! `engine/tests/time_info.rs`.
+//!
 //! Notation: UCI as the mover chose it (`e2e4`, blind tries as tried, castling `e8g8`),
 //! `pass`.
 //!
 //! Files: `mod.rs` (this: the game), `belief.rs` (the blind seat's belief), `playout.rs`
 //! (the lean playout), `tests/mod.rs` (the `rule_*` tests), `tests/generators.rs` (the
-//! generators against each other, the reference and the apply loop).
+//! generators against each other, the reference and the apply loop), `tests/twin.rs` (the
+//! sighted twin).
 
 pub mod belief;
 mod playout;
@@ -298,6 +319,8 @@ pub struct TimeChess {
     sets_fresh: bool,
     /// The blind seat's belief at the current state, worked out on first use.
     belief: OnceLock<Arc<[Move]>>,
+    /// The full-information twin (`sighted`): no phase is blind.
+    sighted: bool,
 }
 
 pub(crate) fn mix(h: u64, x: u64) -> u64 {
@@ -423,9 +446,42 @@ impl TimeChess {
             sets: playout::Batches::new(Bitboard::EMPTY),
             sets_fresh: false,
             belief: OnceLock::new(),
+            sighted: false,
         };
         g.judge();
         g
+    }
+
+    /// The game as the full-information twin (`true`: every phase is seen by both, every
+    /// move is a sighted move) or as the seed's game (`false`, the default). Set at the
+    /// start: the start position is judged again under the chosen rule.
+    pub fn with_sighted(mut self, sighted: bool) -> TimeChess {
+        debug_assert!(self.records.is_empty(), "the twin is chosen at the start");
+        if sighted != self.sighted {
+            self.sighted = sighted;
+            self.judge();
+        }
+        self
+    }
+
+    /// Whether this is the sighted twin (no blind phases).
+    pub fn is_sighted(&self) -> bool {
+        self.sighted
+    }
+
+    /// Whether the mover plays blind at `phase` (Evening, Morning; never in the twin).
+    #[inline(always)]
+    pub fn blind_turn(&self, phase: Phase) -> bool {
+        !self.sighted && phase.is_blind_turn()
+    }
+
+    /// Who is blind at `phase` (never anyone in the twin).
+    pub fn blind_seat(&self, phase: Phase) -> Option<Color> {
+        if self.sighted {
+            None
+        } else {
+            phase.blind()
+        }
     }
 
     /// The orthodox start with Black to move (Dawn).
@@ -472,7 +528,7 @@ impl TimeChess {
     /// opponent moved unseen just before.
     pub fn hides_from(&self, seat: Seat) -> bool {
         let ph = self.phase();
-        ph.is_blind_turn()
+        self.blind_turn(ph)
             && ph.mover().index() == seat
             && !self.records.is_empty()
             && self.result.is_none()
@@ -528,16 +584,16 @@ impl TimeChess {
             self.sets.draw(&self.board, rng)
         } else {
             let mut sets = playout::Batches::new(Bitboard::EMPTY);
-            TimeChess::fill_sets(&self.board, self.phase(), &mut sets);
+            TimeChess::fill_sets(&self.board, self.blind_turn(self.phase()), &mut sets);
             sets.draw(&self.board, rng)
         };
         mv.map_or(TimeAction::Pass, TimeAction::Move)
     }
 
-    /// The moves of the side to move as target sets: blind tries, or sighted moves (see
-    /// [`playout::sighted_sets`]).
-    fn fill_sets(board: &Board, phase: Phase, sets: &mut playout::Batches) {
-        if phase.is_blind_turn() {
+    /// The moves of the side to move as target sets: blind tries (`blind`), or sighted
+    /// moves (see [`playout::sighted_sets`]).
+    fn fill_sets(board: &Board, blind: bool, sets: &mut playout::Batches) {
+        if blind {
             sets.reset(Bitboard::EMPTY);
             playout::blind_sets(board, sets);
         } else {
@@ -589,7 +645,7 @@ impl TimeChess {
     // ----- status ------------------------------------------------------------------------
 
     fn compute_moves(&self, out: &mut MoveList) {
-        if self.phase().is_blind_turn() {
+        if self.blind_turn(self.phase()) {
             TimeChess::blind_moves(&self.board, out);
         } else {
             TimeChess::sighted_moves(&self.board, out);
@@ -608,8 +664,9 @@ impl TimeChess {
     #[inline(always)]
     fn judge_at(&mut self, plies: usize) {
         let phase = self.phase_at(plies);
-        TimeChess::fill_sets(&self.board, phase, &mut self.sets);
-        let no_moves = !phase.is_blind_turn() && !self.sets.any_legal(&self.board);
+        let blind = self.blind_turn(phase);
+        TimeChess::fill_sets(&self.board, blind, &mut self.sets);
+        let no_moves = !blind && !self.sets.any_legal(&self.board);
         self.sets_fresh = true;
         self.result = self.compute_result(plies, phase, no_moves);
     }
@@ -633,7 +690,7 @@ impl TimeChess {
         if plies as u64 >= self.ply_cap as u64 {
             return draw("cap");
         }
-        if !phase.is_blind_turn() && no_moves {
+        if !self.blind_turn(phase) && no_moves {
             return Some(crate::variants::no_moves_result(
                 self.board.turn(),
                 self.board.in_check(),
@@ -680,13 +737,13 @@ impl TimeChess {
         if !self.sets_fresh {
             // As `sample_action` does on stale sets: a refill without the judgement's
             // exact king filter, so the draw (and its rejections) match.
-            TimeChess::fill_sets(&self.board, self.phase(), &mut self.sets);
+            TimeChess::fill_sets(&self.board, self.blind_turn(self.phase()), &mut self.sets);
         }
         // Moves leave no history entry; one copy of the position takes them all back.
         let start = self.board.snapshot();
         let mut plies = 0usize;
         while self.result.is_none() {
-            let blind = self.phase_at(base + plies).is_blind_turn();
+            let blind = self.blind_turn(self.phase_at(base + plies));
             let played = match self.sets.draw(&self.board, rng) {
                 None => None,
                 Some(m) if blind => self.resolve_blind(m),
@@ -733,7 +790,7 @@ impl Game for TimeChess {
     fn facts(&self) -> GameFacts {
         // Every phase is one decision of one colour, the colours alternate.
         GameFacts::TWO_SEAT_CLASSIC
-            .with_hidden_information(true)
+            .with_hidden_information(!self.sighted)
             .with_quiet_pruning(true)
             .with_eval("time")
     }
@@ -802,7 +859,7 @@ impl Game for TimeChess {
             obs: self.obs,
             result: self.result,
         };
-        let blind_turn = phase.is_blind_turn();
+        let blind_turn = self.blind_turn(phase);
         let played = match action {
             TimeAction::Pass => None,
             TimeAction::Move(m) if blind_turn => self.resolve_blind(m),
@@ -860,7 +917,7 @@ impl Game for TimeChess {
             seen ^ action_code(action).wrapping_mul(SPREAD).rotate_left(29),
         );
         let o = them.index();
-        self.obs[o] = if phase.blind() == Some(them) {
+        self.obs[o] = if self.blind_seat(phase) == Some(them) {
             mix(
                 self.obs[o],
                 rec.captured_on.map_or(0, |s| s.index() as u64 + 1),
@@ -911,6 +968,9 @@ impl Game for TimeChess {
     }
 
     fn information_key(&self, seat: Seat) -> u64 {
+        if self.sighted {
+            return self.state_key();
+        }
         mix(self.obs[seat.min(1)], 11 + seat as u64)
     }
 
@@ -972,7 +1032,7 @@ impl Game for TimeChess {
                 && Square::parse(&t[2..4]).is_some());
         Err(err(if !shape_ok {
             "expected a UCI move like 'e2e4' or 'pass'".into()
-        } else if phase.is_blind_turn() {
+        } else if self.blind_turn(phase) {
             format!(
                 "not a blind try for {} at {} (tries are moves of your own pieces on a \
                  board holding only them; 'pass' only when there is none)",

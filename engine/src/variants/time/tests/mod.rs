@@ -722,3 +722,4 @@ fn rule_blind_promotion_is_offered_and_resolved_like_any_pawn_move() {
 }
 
 mod generators;
+mod twin;
