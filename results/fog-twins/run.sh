@@ -1,0 +1,106 @@
+#!/bin/sh
+# The fog twins of issue 67: each hidden game's verdict-row player in self-play in the
+# game's full-information twin, with the hidden run's seed, opening plies and threads,
+# so a twin's row sits beside its hidden run's (results/fog-twins/README.md).
+#
+#   sh results/fog-twins/run.sh                  # the four twins, 1000 games each (hours)
+#   sh results/fog-twins/run.sh time time-hidden # Time's twin and its hidden game
+#   GAMES=4 OUT=/tmp/fog sh results/fog-twins/run.sh zombie   # a smoke test of one
+#
+# Environment: CHESSLAB (the binary; default target/quick/chesslab, built with
+# `cargo build --profile quick -p experiments --bin chesslab`), GAMES (default 1000), OUT
+# (the folder the run folders go in; default results/fog-twins). Arguments: the games to
+# play (zombie, time, masquerade, tar-pit; default all four, Time last), and
+# `<game>-hidden` for the hidden game itself with the same command and build, into
+# `<game>-hidden/`. A run that stops resumes where it stopped when started again
+# (`--resume`).
+set -eu
+
+BIN=${CHESSLAB:-target/quick/chesslab}
+GAMES=${GAMES:-1000}
+OUT=${OUT:-results/fog-twins}
+HERE=results/fog-twins
+
+# The hidden runs' players (their run.json files).
+D2=pimc:search=alphabeta,depth=2,quiescence=true,worlds=6
+T25=pimc:search=alphabeta,worlds=10,time_ms=25
+
+run() {
+    name=$1
+    shift
+    mkdir -p "$OUT"
+    resume=
+    if [ -e "$OUT/$name/games.csv" ]; then
+        resume=--resume
+    fi
+    echo "== $name: $*" >&2
+    # shellcheck disable=SC2086
+    "$BIN" balance "$@" --games "$GAMES" --out "$OUT/$name" $resume
+}
+
+# The run's title word: the twin's name, or `hidden`.
+label() {
+    if [ -n "$2" ]; then echo hidden; else echo "$1"; fi
+}
+
+# play NAME [hidden]: the twin of NAME, or with `hidden` the hidden game itself with the
+# same command and build (the hidden runs under results/ were played by earlier builds of
+# the agents; run.json's agents_epoch says which).
+play() {
+    game=$1
+    fog=${2:-}
+    case $game in
+    zombie)
+        # As results/zombie/pimc-d2 (seed 40, 8 random opening plies, one thread).
+        params=$HERE/zombie-open-burials.toml
+        [ -n "$fog" ] && params=
+        set -- --variant zombie --agents "$D2,$D2" --random-opening-plies 8 --seed 40 \
+            --threads 1 --title "Zombie, $(label "open burials" "$fog") (fog twins)"
+        ;;
+    time)
+        # As results/time/pimc-d2 (seed 40, 8 random opening plies, one thread; that run
+        # played 400 games, with the seeds of this run's first 400).
+        params=$HERE/time-sighted.toml
+        [ -n "$fog" ] && params=
+        set -- --variant time --agents "$D2,$D2" --random-opening-plies 8 --seed 40 \
+            --threads 1 --title "Time Chess, $(label "sighted" "$fog") (fog twins)"
+        ;;
+    masquerade)
+        # As results/masquerade/pimc (random assignments, seed 1, two threads, the same
+        # splits by the king's and queen's patterns).
+        params=$HERE/masquerade-open-assignments.toml
+        [ -n "$fog" ] && params=results/masquerade/random-assignment.toml
+        set -- --variant masquerade --agents "$T25,$T25" --seed 1 --threads 2 \
+            --split white_gave_queen@0+black_gave_queen@1 \
+            --split white_gave_king@0+black_gave_king@1 \
+            --title "Masquerade, $(label "open assignments" "$fog") (fog twins)"
+        ;;
+    tar-pit)
+        # As the rated runs of results/tar-pit/handicaps/pimc at the seed's setting
+        # (pimc/checkers/a: seed 1, two threads, no random opening plies).
+        params=$HERE/tar-pit-open-hands.toml
+        [ -n "$fog" ] && params=
+        set -- --variant tar-pit --agents "$T25,$T25" --seed 1 --threads 2 \
+            --title "Tar Pit, $(label "open hands" "$fog") (fog twins)"
+        ;;
+    *)
+        echo "unknown game '$game' (zombie, time, masquerade, tar-pit, each with -hidden)" >&2
+        exit 2
+        ;;
+    esac
+    if [ -n "$params" ]; then
+        set -- "$@" --params "$params"
+    fi
+    run "$game${fog:+-hidden}" "$@"
+}
+
+if [ $# -eq 0 ]; then
+    # Time last: its parameter is not in the build yet (README.md).
+    set -- zombie masquerade tar-pit time
+fi
+for name in "$@"; do
+    case $name in
+    *-hidden) play "${name%-hidden}" hidden ;;
+    *) play "$name" ;;
+    esac
+done
