@@ -17,6 +17,7 @@ mod kept_play;
 mod ladder_cli;
 mod layout;
 mod numeric_flags;
+mod openings_screen;
 mod outside_bots;
 mod panel_cli;
 mod rate;

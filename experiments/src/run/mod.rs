@@ -14,6 +14,7 @@ pub mod gameplay;
 pub mod interrupt;
 pub mod matches;
 pub mod merge;
+pub mod opening_screen;
 pub mod opening_suite;
 pub mod openings;
 pub mod progress;

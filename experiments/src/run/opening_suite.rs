@@ -20,7 +20,13 @@
 //!   (`rule_openings_cmd_distinct_reproducible`).
 //! - Attempts are capped at 200 per wanted opening; fewer kept openings is an error
 //!   naming how many were found, and nothing is written.
+//! - Screened (issue 67): a candidate the judge keeps is then searched by the opening
+//!   screen ([`crate::run::opening_screen`], `--screen-depth`, on by default) and dropped
+//!   when the screen flags it (a forced win for either side, or at least
+//!   `--screen-margin` pawns). The judge stays the material search, so a variant without
+//!   material difference still gets its random openings, less the decided ones.
 
+use crate::run::opening_screen::{Screen, Screener};
 use crate::run::openings::actions_text;
 use anyhow::{bail, Result};
 use engine::game::{joint_notation, Game, Turn};
@@ -33,7 +39,17 @@ const TRIES_PER_OPENING: usize = 200;
 /// A finished game's value in the judge's search (far beyond any material count).
 const WIN: f64 = 1000.0;
 
-/// The suite's lines (`actions: ...`), in the order found.
+/// What building a suite found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suite {
+    /// The suite's lines (`actions: ...`), in the order found.
+    pub lines: Vec<String>,
+    /// Candidates the judge kept and the screen flagged (dropped).
+    pub screened_out: usize,
+}
+
+/// The suite's lines (`actions: ...`), in the order found; with `screen`, candidates it
+/// flags are dropped.
 pub fn suite<G: Game>(
     params: &G::Params,
     plies: u32,
@@ -41,7 +57,10 @@ pub fn suite<G: Game>(
     seed: u64,
     depth: u32,
     margin: f64,
-) -> Result<Vec<String>> {
+    screen: Option<Screen>,
+) -> Result<Suite> {
+    let mut screener = screen.map(Screener::<G>::new).transpose()?;
+    let mut screened_out = 0;
     let mut rng = Pcg64::seed_from_u64(crate::util::mix(seed, 0x0BE7));
     let mut kept: Vec<String> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
@@ -59,6 +78,10 @@ pub fn suite<G: Game>(
         }
         if judge(&game, depth).abs() <= margin {
             seen.insert(text.clone());
+            if screener.as_mut().is_some_and(|s| s.flag(&game).is_some()) {
+                screened_out += 1;
+                continue;
+            }
             kept.push(text);
         }
     }
@@ -69,7 +92,10 @@ pub fn suite<G: Game>(
             kept.len()
         );
     }
-    Ok(kept)
+    Ok(Suite {
+        lines: kept,
+        screened_out,
+    })
 }
 
 /// `plies` random decisions from the start, then any chance nodes; `None` if it ends.
@@ -159,10 +185,10 @@ mod tests {
     #[test]
     fn rule_openings_cmd_distinct_reproducible() {
         let p = ChessParams::default();
-        let a = suite::<Chess>(&p, 6, 20, 3, 1, 1.0).unwrap();
+        let a = suite::<Chess>(&p, 6, 20, 3, 1, 1.0, None).unwrap().lines;
         assert_eq!(a.len(), 20);
-        assert_eq!(a, suite::<Chess>(&p, 6, 20, 3, 1, 1.0).unwrap());
-        assert_ne!(a, suite::<Chess>(&p, 6, 20, 4, 1, 1.0).unwrap());
+        assert_eq!(a, suite::<Chess>(&p, 6, 20, 3, 1, 1.0, None).unwrap().lines);
+        assert_ne!(a, suite::<Chess>(&p, 6, 20, 4, 1, 1.0, None).unwrap().lines);
         let distinct: BTreeSet<&String> = a.iter().collect();
         assert_eq!(distinct.len(), a.len());
         for line in &a {
@@ -176,12 +202,12 @@ mod tests {
         let p = ChessParams::default();
         // Level within a quarter pawn at depth 1 (pawn = 1): no line keeps a capture the
         // mover cannot recapture.
-        for line in suite::<Chess>(&p, 8, 15, 5, 1, 0.25).unwrap() {
+        for line in suite::<Chess>(&p, 8, 15, 5, 1, 0.25, None).unwrap().lines {
             let g: Chess = crate::run::openings::start_of(&p, &line).unwrap();
             assert!(judge(&g, 1).abs() <= 0.25, "{line}");
         }
         // An impossible demand is an error, not a short book.
-        let e = suite::<Chess>(&p, 1, 21, 1, 0, 0.0).unwrap_err();
+        let e = suite::<Chess>(&p, 1, 21, 1, 0, 0.0, None).unwrap_err();
         assert!(e.to_string().contains("found only 20"), "{e}");
     }
 }

@@ -21,7 +21,7 @@ impl RunFigures {
     /// Replays a run folder's games.csv (its own report is not rewritten).
     pub(super) fn of_folder(dir: &Path, title: Option<String>) -> Result<RunFigures> {
         let games = dir.join("games.csv");
-        let a = analyse(&games, None, &[], title, None)
+        let a = analyse(&games, None, &[], title, None, None)
             .with_context(|| format!("run folder {}", dir.display()))?;
         let mut agents: Vec<String> = a.games.iter().flat_map(|g| g.agents.clone()).collect();
         agents.sort();

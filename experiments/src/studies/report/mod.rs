@@ -126,6 +126,11 @@ pub struct ReportArgs {
     /// Replace an existing --out report (and the tallies.csv beside it).
     #[arg(long)]
     pub force: bool,
+    /// Leave out the games whose opening is a line of this list (`chesslab openings
+    /// --screen`'s flagged lines, matched by the line's text) before computing; the
+    /// report says how many were left out.
+    #[arg(long, value_name = "FLAGGED", conflicts_with_all = ["ladder", "compare", "again"])]
+    pub exclude_openings: Option<PathBuf>,
     #[command(flatten)]
     pub options: ReportOptions,
 }
@@ -142,6 +147,7 @@ impl ReportArgs {
             params,
             out: None,
             force: false,
+            exclude_openings: None,
             options,
         }
     }
@@ -344,7 +350,8 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
     let csv_path = md_path.with_file_name("tallies.csv");
     {
         let run = crate::run::replay::run_json_of(&args.games);
-        let inputs = crate::run::replay::inputs_of(&args.games, args.params.as_ref(), &run);
+        let mut inputs = crate::run::replay::inputs_of(&args.games, args.params.as_ref(), &run);
+        inputs.extend(args.exclude_openings.as_deref());
         // Default outputs belong to the run: replaced, but never onto an input.
         let force = args.force || args.out.is_none();
         crate::util::check_output(&md_path, &inputs, force, "--out")?;
@@ -370,6 +377,7 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         &splits,
         args.options.title.clone(),
         Some(&plots),
+        args.exclude_openings.as_deref(),
     )?;
     let Analysis { report, games, .. } = analysis;
     // The tallies go first: a folder that refuses them refuses the report too, and the
@@ -378,6 +386,10 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         Some(p) => format!("--out {}", p.display()),
         None => format!("the report beside {}", args.games.display()),
     };
+    if let Some(dir) = md_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--out: cannot create the folder {}", dir.display()))?;
+    }
     record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)
         .with_context(|| format!("{given}: cannot write its tallies.csv beside it"))?;
     draw_report_plots(&plots, &games, &report, &splits)
@@ -430,11 +442,37 @@ fn analyse(
     splits: &[Split],
     title: Option<String>,
     plots: Option<&PlotNames>,
+    exclude: Option<&Path>,
 ) -> Result<Analysis> {
-    let loaded = record::load(games_path)?;
+    let mut loaded = record::load(games_path)?;
     if loaded.rows.is_empty() {
         bail!("{} holds no finished games", games_path.display());
     }
+    // `--exclude-openings`: the games from flagged openings leave before anything is
+    // computed (both games of a pair share the opening, so pairs stay whole).
+    let excluded = match exclude {
+        Some(path) => {
+            let flagged = crate::run::opening_screen::read_flagged(path)
+                .with_context(|| format!("--exclude-openings {}", path.display()))?;
+            let before = loaded.rows.len();
+            loaded.rows.retain(|r| {
+                !flagged.contains(&crate::run::opening_screen::opening_key(&r.opening))
+            });
+            if loaded.rows.is_empty() {
+                bail!(
+                    "--exclude-openings {}: every game of {} starts from a listed opening; nothing to report",
+                    path.display(),
+                    games_path.display()
+                );
+            }
+            Some((
+                path.to_path_buf(),
+                flagged.len(),
+                before - loaded.rows.len(),
+            ))
+        }
+        None => None,
+    };
     if let Some(v) = loaded
         .rows
         .iter()
@@ -529,6 +567,17 @@ fn analyse(
             report.markdown.insert_str(at + 2, &note);
         }
         eprintln!("note: {}", note.trim_end());
+    }
+    if let Some((path, listed, dropped)) = &excluded {
+        let note = format!(
+            "Excluded: {dropped} games whose opening is one of the {listed} lines of {} (`--exclude-openings`); the {} other games are reported.\n\n",
+            path.display(),
+            loaded.rows.len()
+        );
+        if let Some(at) = report.markdown.find("\n\n") {
+            report.markdown.insert_str(at + 2, &note);
+        }
+        report.summary.insert_str(0, &note.replace("\n\n", "\n"));
     }
     for (tally, seat) in splits.iter().flat_map(|s| &s.parts) {
         if !report.tally_names.contains(tally) {
