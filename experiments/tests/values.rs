@@ -98,7 +98,7 @@ fn rule_values_chess_end_to_end() {
     );
     let out = dir.path().join("out");
     values::run(&args("chess", from, &out)).unwrap();
-    for f in ["values.csv", "values.toml", "report.md", "values.svg"] {
+    for f in ["values.csv", "values.toml", "report.md", "values.svg", "cv.csv"] {
         assert!(out.join(f).exists(), "{f}");
     }
     let csv = std::fs::read_to_string(out.join("values.csv")).unwrap();
@@ -115,6 +115,22 @@ fn rule_values_chess_end_to_end() {
     let w: agents::eval::EvalWeights = toml::from_str(&toml_text).unwrap();
     assert_eq!(w.pawn, 1.0);
     assert!((w.queen - value("queen")).abs() < 1e-3);
+    // cv.csv: every game's held-out losses, whose position-weighted means are the
+    // report's cross-validated losses (the intervals over games are computed from them).
+    let cv = std::fs::read_to_string(out.join("cv.csv")).unwrap();
+    let rows: Vec<Vec<f64>> = cv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert!(rows.len() > 250 && rows.len() <= 300, "{} games", rows.len());
+    let n: f64 = rows.iter().map(|r| r[1]).sum();
+    let orthodox = rows.iter().map(|r| r[1] * r[4]).sum::<f64>() / n;
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains(&format!("orthodox 1/3/3/5/9 {orthodox:.4} ± ")),
+        "{orthodox:.4} not in the report"
+    );
 }
 
 #[test]

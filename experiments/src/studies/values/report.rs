@@ -139,11 +139,17 @@ pub fn markdown(l: &Learned, from: &Path) -> String {
         s.push_str(&zorkmid_rate(l, z));
     }
     let (learned, free, ortho) = l.cv;
+    let hw = |i| super::cv_half_width(&l.cv_games, i);
     let _ = write!(
         s,
-        "\nFive-fold cross-validated log loss (by game; lower is better): learned {learned:.4}, \
-         orthodox 1/3/3/5/9 {ortho:.4}, material-free {free:.4}.\n\
+        "\nFive-fold cross-validated log loss (by game; lower is better; 95% intervals over \
+         games, each game's positions scored by the fold that held it out, in `cv.csv`): \
+         learned {learned:.4} ± {:.4}, orthodox 1/3/3/5/9 {ortho:.4} ± {:.4}, material-free \
+         {free:.4} ± {:.4}.\n\
          Pawn coefficient {:.4} (logit per pawn), intercept {:.4} (seat 0's edge at equal material).\n",
+        hw(0),
+        hw(2),
+        hw(1),
         l.model.weights.first().copied().unwrap_or(f64::NAN),
         l.model.intercept
     );
@@ -385,8 +391,27 @@ pub fn svg(path: &Path, l: &Learned) -> Result<()> {
     Ok(())
 }
 
+/// `cv.csv`: each game's cross-validated log losses (the unit of the intervals).
+fn cv_csv(l: &Learned) -> String {
+    let mut s = String::from("game,positions,learned,material_free,orthodox\n");
+    for g in &l.cv_games {
+        let _ = writeln!(
+            s,
+            "{},{},{:.6},{:.6},{:.6}",
+            g.game, g.positions, g.learned, g.free, g.orthodox
+        );
+    }
+    s
+}
+
 /// The files [`write`] puts in its folder.
-pub const FILES: [&str; 4] = ["values.csv", "values.toml", "report.md", "values.svg"];
+pub const FILES: [&str; 5] = [
+    "values.csv",
+    "values.toml",
+    "report.md",
+    "values.svg",
+    "cv.csv",
+];
 
 pub fn write(dir: &Path, l: &Learned, from: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -400,6 +425,7 @@ pub fn write(dir: &Path, l: &Learned, from: &Path) -> Result<()> {
     }
     put("values.toml", toml(l))?;
     put("report.md", markdown(l, from))?;
+    put("cv.csv", cv_csv(l))?;
     svg(&dir.join("values.svg"), l)
 }
 
@@ -425,6 +451,7 @@ mod tests {
                 (9.0, 8.0, 10.0),
             ],
             cv,
+            cv_games: Vec::new(),
             bootstrap: 10,
             params: None,
         }
