@@ -98,7 +98,13 @@ fn rule_values_chess_end_to_end() {
     );
     let out = dir.path().join("out");
     values::run(&args("chess", from, &out)).unwrap();
-    for f in ["values.csv", "values.toml", "report.md", "values.svg", "cv.csv"] {
+    for f in [
+        "values.csv",
+        "values.toml",
+        "report.md",
+        "values.svg",
+        "cv.csv",
+    ] {
         assert!(out.join(f).exists(), "{f}");
     }
     let csv = std::fs::read_to_string(out.join("values.csv")).unwrap();
@@ -123,7 +129,11 @@ fn rule_values_chess_end_to_end() {
         .skip(1)
         .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
         .collect();
-    assert!(rows.len() > 250 && rows.len() <= 300, "{} games", rows.len());
+    assert!(
+        rows.len() > 250 && rows.len() <= 300,
+        "{} games",
+        rows.len()
+    );
     let n: f64 = rows.iter().map(|r| r[1]).sum();
     let orthodox = rows.iter().map(|r| r[1] * r[4]).sum::<f64>() / n;
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();

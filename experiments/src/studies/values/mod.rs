@@ -181,7 +181,11 @@ pub fn cv_half_width(games: &[CvGame], which: usize) -> f64 {
     if games.len() < 2 || n == 0.0 {
         return f64::NAN;
     }
-    let mean = games.iter().map(|g| loss(g) * g.positions as f64).sum::<f64>() / n;
+    let mean = games
+        .iter()
+        .map(|g| loss(g) * g.positions as f64)
+        .sum::<f64>()
+        / n;
     let k = games.len() as f64;
     let ss: f64 = games
         .iter()
