@@ -33,7 +33,18 @@ use std::sync::OnceLock;
 
 /// The games with a fitted evaluation: (`GameFacts::eval` name, the text of
 /// `agents/data/eval/<name>.toml`). chess.toml is not here: it is the fallback.
-pub const FITTED: &[(&str, &str)] = &[("orthodox", include_str!("../../data/eval/orthodox.toml"))];
+pub const FITTED: &[(&str, &str)] = &[
+    ("orthodox", include_str!("../../data/eval/orthodox.toml")),
+    (
+        "half-alice",
+        include_str!("../../data/eval/half-alice.toml"),
+    ),
+    ("cassandra", include_str!("../../data/eval/cassandra.toml")),
+    (
+        "synchronous",
+        include_str!("../../data/eval/synchronous.toml"),
+    ),
+];
 
 /// The weights of the entry called `eval` in [`FITTED`], if there is one (read once).
 pub fn fitted_weights(eval: &str) -> Option<&'static EvalWeights> {
