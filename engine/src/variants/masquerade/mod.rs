@@ -170,7 +170,7 @@ pub const MASQUERADE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
     crate::game::ParamDoc::new(
         "open_assignments",
         "the full-information twin: both assignments are public as soon as they are made (each side knows its own pieces' patterns); every other rule is the same",
-        "true or false (seed: false, assignments secret)",
+        "true or false; unset (the default) is false, the seed's secret assignments",
     ),
 ];
 

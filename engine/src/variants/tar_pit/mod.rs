@@ -186,7 +186,7 @@ pub const TAR_PIT_PARAM_DOCS: &[crate::game::ParamDoc] = &[
     crate::game::ParamDoc::new(
         "open_hands",
         "the full-information twin: both hands are public, every card drawn is seen by both (the draw pile's cards follow); every other rule is the same, draws stay chance",
-        "true or false (seed: false, hands hidden)",
+        "true or false; unset (the default) is false, the seed's hidden hands",
     ),
 ];
 

@@ -226,7 +226,7 @@ pub const ZOMBIE_PARAM_DOCS: &[crate::game::ParamDoc] = &[
     crate::game::ParamDoc::new(
         "open_burials",
         "the full-information twin: every burial is made in the open (both players see both grids); every other rule is the same, the reveal test included",
-        "true or false (seed: false, burials secret)",
+        "true or false; unset (the default) is false, the seed's secret burials",
     ),
 ];
 
