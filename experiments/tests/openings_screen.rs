@@ -230,7 +230,7 @@ fn report_excludes_the_games_of_flagged_openings() {
     assert_eq!(tallies.lines().count(), 1 + 4, "{tallies}");
     // A list that is not one is an error naming the line, and writes no report.
     std::fs::write(&list, "actions: e2e4 e7e5\n").unwrap();
-    let out2 = dir.path().join("report2.md");
+    let out2 = dir.path().join("second").join("report.md");
     let o = chesslab(&[
         "report",
         "--games",
