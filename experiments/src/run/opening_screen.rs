@@ -347,7 +347,7 @@ impl ScreenProgress {
                     self.flagged, self.capped
                 ));
             }
-            None if self.done % LINES_EVERY == 0 || self.done == self.total => {
+            None if self.done.is_multiple_of(LINES_EVERY) || self.done == self.total => {
                 let mut err = std::io::stderr();
                 let _ = writeln!(
                     err,
