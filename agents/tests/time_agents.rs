@@ -55,7 +55,10 @@ fn check_finished(g: &TimeChess, cap: usize) {
 }
 
 fn game(cap: u32) -> TimeChess {
-    TimeChess::new(&TimeParams { ply_cap: cap })
+    TimeChess::new(&TimeParams {
+        ply_cap: cap,
+        ..Default::default()
+    })
 }
 
 #[test]

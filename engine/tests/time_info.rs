@@ -17,7 +17,10 @@ const OPENINGS: &[&str] = &[
 ];
 
 fn start(i: usize) -> TimeChess {
-    let p = TimeParams { ply_cap: 120 };
+    let p = TimeParams {
+        ply_cap: 120,
+        ..Default::default()
+    };
     match i % (OPENINGS.len() + 1) {
         0 => TimeChess::new(&p),
         k => TimeChess::from_opening(&p, OPENINGS[k - 1]).unwrap(),

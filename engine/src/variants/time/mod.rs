@@ -112,10 +112,11 @@
 //! random, greedy and lean playouts and scripted games, and checks every legal list,
 //! sampled action, board and result against the engine.
 //!
-//! The sighted twin (issue 67; [`TimeChess::with_sighted`]): Time Chess without blind
-//! phases. Every phase is seen by both seats, so every move is an ordinary sighted move
-//! (orthodox, never taking a king); Black still moves first and the six phases keep their
-//! order (repetition still needs the same phase). The facts say perfect information,
+//! The sighted twin (issue 67; `sighted = true`, [`TimeChess::with_sighted`]; off by
+//! default, and then left out of the serialised parameters so recorded games keep their
+//! digest): Time Chess without blind phases. Every phase is seen by both seats, so every
+//! move is an ordinary sighted move (orthodox, never taking a king); Black still moves
+//! first and the six phases keep their order (repetition still needs the same phase). The facts say perfect information,
 //! `information_key` is the state key, `sample_world` returns the state itself and the
 //! observation is the board for both. What differs from the seed's game, exactly: no
 //! move is blind, so no try is forfeited, stopped short of the king, or captures on its
@@ -129,6 +130,7 @@
 //! `rule_time_sighted_every_phase_is_seen_by_both`,
 //! `rule_time_sighted_judges_mate_at_every_turn`,
 //! `rule_time_sighted_play_by_the_same_rules_but_no_move_is_blind`,
+//! `rule_time_sighted_is_a_parameter_left_out_when_off`,
 //! `time_sighted_conforms_to_the_game_api`, and `sighted_twin_hides_nothing` in
 //! `engine/tests/time_info.rs`.
 //!
@@ -167,20 +169,35 @@ use std::sync::{Arc, OnceLock};
 pub struct TimeParams {
     /// Plies after which the game is a draw recorded as `cap`.
     pub ply_cap: u32,
+    /// The full-information twin (issue 67): no blind phases, every move a sighted one
+    /// ([`TimeChess::with_sighted`]). Left out of the serialised parameters when off, so
+    /// the default set (and the digest of every recorded game) is unchanged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sighted: bool,
 }
 
 impl Default for TimeParams {
     fn default() -> Self {
-        TimeParams { ply_cap: 400 }
+        TimeParams {
+            ply_cap: 400,
+            sighted: false,
+        }
     }
 }
 
 /// What each of [`TimeParams`]'s keys is (printed by `chesslab params`).
-pub const TIME_PARAM_DOCS: &[crate::game::ParamDoc] = &[crate::game::ParamDoc::new(
-    "ply_cap",
-    "plies after which the game ends as a draw recorded as `cap`",
-    "1 or more",
-)];
+pub const TIME_PARAM_DOCS: &[crate::game::ParamDoc] = &[
+    crate::game::ParamDoc::new(
+        "ply_cap",
+        "plies after which the game ends as a draw recorded as `cap`",
+        "1 or more",
+    ),
+    crate::game::ParamDoc::new(
+        "sighted",
+        "the full-information twin: no blind phases, every phase seen by both and every move a sighted one; Black still moves first and the six phases keep their order",
+        "true or false; unset (the default) is false, the seed's blind phases",
+    ),
+];
 
 impl VariantParams for TimeParams {
     const DOCS: &'static [crate::game::ParamDoc] = TIME_PARAM_DOCS;
@@ -797,13 +814,13 @@ impl Game for TimeChess {
 
     /// Parameters should have passed [`TimeParams::validate`] (the registry checks).
     fn new(params: &TimeParams) -> TimeChess {
-        TimeChess::startpos(params.ply_cap.max(1))
+        TimeChess::startpos(params.ply_cap.max(1)).with_sighted(params.sighted)
     }
 
     fn from_opening(params: &TimeParams, opening: &str) -> Result<TimeChess, GameError> {
         let board = Board::from_fen_king_en_prise(opening)
             .map_err(|e| GameError::opening_fen(opening, e))?;
-        Ok(TimeChess::from_board(board, params.ply_cap))
+        Ok(TimeChess::from_board(board, params.ply_cap).with_sighted(params.sighted))
     }
 
     fn num_seats(&self) -> usize {

@@ -49,7 +49,10 @@ fn moved(to: &str, captured: Option<Role>) -> Option<BlindOutcome> {
 #[test]
 fn time_chess_conforms_to_the_game_api() {
     conformance::check(&TimeChess::new(&TimeParams::default()), 20, 7);
-    let short = TimeParams { ply_cap: 30 };
+    let short = TimeParams {
+        ply_cap: 30,
+        ..Default::default()
+    };
     conformance::check(&TimeChess::new(&short), 10, 8);
 }
 
@@ -544,7 +547,10 @@ fn rule_draws_are_judged_after_every_ply() {
     assert_eq!(g.last_blind_outcome(), Some(BlindOutcome::Forfeited));
     assert_eq!(g.result().map(|r| r.reason), Some("fifty-moves"));
     // The cap counts every ply.
-    let mut g = TimeChess::new(&TimeParams { ply_cap: 3 });
+    let mut g = TimeChess::new(&TimeParams {
+        ply_cap: 3,
+        ..Default::default()
+    });
     for a in ["e7e5", "e2e4", "a7a6"] {
         assert_eq!(g.result(), None);
         play(&mut g, a);

@@ -176,3 +176,24 @@ fn rule_time_sighted_play_by_the_same_rules_but_no_move_is_blind() {
         "{compared} {blind_plies}"
     );
 }
+
+#[test]
+fn rule_time_sighted_is_a_parameter_left_out_when_off() {
+    let text = toml::to_string(&TimeParams::default()).unwrap();
+    assert_eq!(text, "ply_cap = 400\n");
+    let on: TimeParams = toml::from_str("sighted = true").unwrap();
+    assert!(on.sighted && on.validate().is_ok());
+    assert!(toml::to_string(&on).unwrap().contains("sighted = true"));
+    assert!(TIME_PARAM_DOCS.iter().any(|d| d.key == "sighted"));
+    assert!(TimeChess::new(&on).is_sighted());
+    struct Perfect;
+    impl VariantVisitor for Perfect {
+        type Output = bool;
+        fn visit<G: Game>(self, _: &'static str, p: G::Params) -> bool {
+            G::new(&p).is_perfect_information()
+        }
+    }
+    assert_eq!(visit("time", Some("sighted = true"), Perfect), Ok(true));
+    assert_eq!(visit("time", None, Perfect), Ok(false));
+    assert!(visit("time", Some("sighted = \"no\""), Perfect).is_err());
+}
