@@ -21,6 +21,7 @@
 //!   (`GameFacts::static_exchange`: orthodox chess and Chess960; Cassandra's prophecies
 //!   may remove a capturer, Half Alice's mirror and Crowded House's halves limit who
 //!   answers).
+//!
 //! Reductions and extensions change depth only; a
 //! reduced move that beats alpha is searched again at full depth, so a reduction can
 //! delay but not hide a good move found at full depth. Each feature can be switched off
