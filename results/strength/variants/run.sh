@@ -1,6 +1,7 @@
 #!/bin/sh
 # Issue 66: per game, the best player against the player its verdict row rests on, at equal
-# time. Step 1 measures the row player's mean wall time per decision over 10 self-play games
+# time. Where the row player searches by time, the best player gets the same `time_ms`;
+# otherwise step 1 measures the row player's mean wall time per decision over 10 self-play games
 # (one at a time, by the build that plays it); step 2 gives the best player that time as its `time_ms` (rounded up, at
 # least 1) and plays 200 games (100 colour-swapped pairs) against the row player, one at a
 # time. Rows: rows.tsv. Cooperative (one team) is played apart at the end: mean team score
@@ -20,6 +21,9 @@ grep -v '^#' $O/rows.tsv | while IFS="$(printf '\t')" read -r game variant param
   [ -n "$ONLY" ] && [ "$ONLY" != "$game" ] && continue
   P=""; [ "$params" != "-" ] && P="--params $params"
   mkdir -p $O/$game
+  # A row player by time: the best player gets the same budget (not the measured mean).
+  RT=$(echo "$row" | sed -n 's/.*time_ms=\([0-9]*\).*/\1/p')
+  [ -n "$RT" ] && [ ! -f $O/$game/row-ms.txt ] && echo "$RT" > $O/$game/row-ms.txt
   if [ ! -f $O/$game/row-ms.txt ]; then
     rm -rf $O/$game/timing
     RB=$BIN; [ "$build" = base ] && RB=${BASE:?set BASE to the chesslab binary of commit 23ccd1b}
