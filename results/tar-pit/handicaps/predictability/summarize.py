@@ -18,9 +18,12 @@ RUNS = [
     ("no-checker-cards", "ismcts", "no checker cards"),
     ("checkers-b", "ismcts", "White four checkers"),
     ("white-2-checkers", "ismcts", "White two checkers"),
+    ("pimc-seed-budgeted", "pimc-today", "seed (six checkers, checker cards in the deck)"),
+    ("pimc-both-4-checkers", "pimc-today", "four checkers each"),
 ]
 PLAYER = {
     "pimc": "pimc:search=alphabeta,worlds=10,time_ms=25",
+    "pimc-today": "pimc:search=alphabeta,worlds=10,time_ms=25 (budget kept)",
     "ismcts": "ismcts:iters=40,cutoff=8",
 }
 
@@ -39,7 +42,7 @@ out = [["run", "player", "setting", "games", "log_loss", "half_width", "vs_seed"
 seed = {}
 for run, who, setting in RUNS:
     m, h, k = loss(run)
-    if run in ("pimc-checkers-a", "checkers-a"):
+    if run in ("pimc-checkers-a", "checkers-a", "pimc-seed-budgeted"):
         seed[who] = (m, h)
         d = ["", ""]
     else:
