@@ -62,7 +62,12 @@ fn check_captures<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
 ///   terminal returns fit the declared utility (zero-sum: they sum to zero; teams:
 ///   partners equal and the sum is zero; identical: all equal), and where the facts
 ///   claim `board_check`, the board's side to move is the seat's colour and no legal
-///   move hands the turn to the same colour or leaves the mover's king attacked;
+///   move hands the turn to the same colour or leaves the mover's king attacked (and
+///   `Game::in_check` is the board's check); where they claim `quiet_pruning`, every
+///   legal action ends the game or hands the decision to the other team; where they
+///   claim `static_exchange`, a capture changes the board only on its own squares (or as
+///   a quiet move here does too) and leaves the mover's piece there (tests below: false
+///   claims are caught);
 ///   `apply_null` passes only where the facts declare `null_move`, and `undo_null`
 ///   restores the state;
 /// - where the game lists its captures ([`Game::legal_captures`]), the list is exactly
@@ -409,4 +414,93 @@ fn apply_and_check_undo<G: Game>(g: &mut G, f: impl Fn(&mut G)) {
     );
     assert_eq!(g.turn(), before_turn, "undo did not restore the turn");
     f(g);
+}
+
+/// The checks of the search facts can fail: a game that claims what its rules do not give
+/// is caught naming the fact (Cassandra's turn is a move and then a prophecy, and a
+/// prophecy falling due may remove a capturer).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameError, Seat};
+    use crate::variants::cassandra::{Cassandra, CassandraAction, CassandraParams};
+
+    /// Cassandra with facts it does not have.
+    #[derive(Clone, Debug)]
+    struct Claiming(Cassandra, GameFacts);
+
+    impl Game for Claiming {
+        type Action = CassandraAction;
+        type Params = CassandraParams;
+        fn facts(&self) -> GameFacts {
+            self.1
+        }
+        fn new(params: &CassandraParams) -> Self {
+            let g = Cassandra::new(params);
+            let f = g.facts();
+            Claiming(g, f)
+        }
+        fn num_seats(&self) -> usize {
+            self.0.num_seats()
+        }
+        fn turn(&self) -> Turn {
+            self.0.turn()
+        }
+        fn legal_actions(&self, seat: Seat, out: &mut Vec<CassandraAction>) {
+            self.0.legal_actions(seat, out)
+        }
+        fn apply(&mut self, action: CassandraAction) {
+            self.0.apply(action)
+        }
+        fn undo(&mut self) {
+            self.0.undo()
+        }
+        fn result(&self) -> Option<crate::game::GameResult> {
+            self.0.result()
+        }
+        fn state_key(&self) -> u64 {
+            self.0.state_key()
+        }
+        fn observation(&self, seat: Seat) -> String {
+            self.0.observation(seat)
+        }
+        fn action_notation(&self, action: CassandraAction) -> String {
+            self.0.action_notation(action)
+        }
+        fn parse_action(&self, text: &str) -> Result<CassandraAction, GameError> {
+            self.0.parse_action(text)
+        }
+        fn history_len(&self) -> usize {
+            self.0.history_len()
+        }
+        fn board(&self) -> Option<&crate::Board> {
+            self.0.board()
+        }
+    }
+
+    fn caught(facts: GameFacts) -> String {
+        let g = Claiming(Cassandra::new(&CassandraParams::default()), facts);
+        let err = std::panic::catch_unwind(|| check(&g, 12, 3)).expect_err("a false claim passed");
+        err.downcast_ref::<String>().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_false_quiet_pruning_claim_is_caught() {
+        let f = Cassandra::new(&CassandraParams::default()).facts();
+        assert!(check_passes(f), "Cassandra's own facts pass");
+        let msg = caught(f.with_quiet_pruning(true));
+        assert!(msg.contains("quiet_pruning"), "{msg}");
+    }
+
+    #[test]
+    fn a_false_static_exchange_claim_is_caught() {
+        let f = Cassandra::new(&CassandraParams::default()).facts();
+        let msg = caught(f.with_static_exchange(true));
+        assert!(msg.contains("static_exchange"), "{msg}");
+    }
+
+    fn check_passes(facts: GameFacts) -> bool {
+        let g = Claiming(Cassandra::new(&CassandraParams::default()), facts);
+        std::panic::catch_unwind(|| check(&g, 2, 3)).is_ok()
+    }
 }
