@@ -386,10 +386,6 @@ pub fn run_report(args: &ReportArgs) -> Result<()> {
         Some(p) => format!("--out {}", p.display()),
         None => format!("the report beside {}", args.games.display()),
     };
-    if let Some(dir) = md_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--out: cannot create the folder {}", dir.display()))?;
-    }
     record::write_atomic(&csv_path, &tallies_csv(&games, &report.tally_names)?)
         .with_context(|| format!("{given}: cannot write its tallies.csv beside it"))?;
     draw_report_plots(&plots, &games, &report, &splits)
