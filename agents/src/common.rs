@@ -37,6 +37,27 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::time::{Duration, Instant};
 
+/// The smallest `time_ms` (one microsecond, the budget's resolution).
+pub const MIN_TIME_MS: f64 = 0.001;
+/// The largest `time_ms` (about 31 years: a budget that is not meant to stop anything).
+pub const MAX_TIME_MS: f64 = 1e12;
+
+/// A `time_ms` value as a duration, to the microsecond.
+pub fn time_from_ms(ms: f64) -> Duration {
+    Duration::from_micros((ms.clamp(MIN_TIME_MS, MAX_TIME_MS) * 1000.0).round() as u64)
+}
+
+/// A duration as a `time_ms` value: whole milliseconds as before, else the fraction to
+/// the microsecond without trailing zeros (`0.31`), so a spec survives a round trip.
+pub fn ms_text(t: Duration) -> String {
+    let us = t.as_micros();
+    if us % 1000 == 0 {
+        return (us / 1000).to_string();
+    }
+    let frac = format!("{:03}", us % 1000);
+    format!("{}.{}", us / 1000, frac.trim_end_matches('0'))
+}
+
 /// How much search an agent may spend on one decision. Any limit that is set stops the
 /// search; at least one is always set.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,7 +76,7 @@ impl Budget {
         let mut b = Budget {
             iters: given("iters"),
             nodes: given("nodes"),
-            time: given("time_ms").map(Duration::from_millis),
+            time: s.given("time_ms").then(|| time_from_ms(s.real("time_ms"))),
         };
         if b.iters.is_none() && b.nodes.is_none() && b.time.is_none() {
             b.iters = s.opt_int("iters");
@@ -114,7 +135,7 @@ impl Budget {
             parts.push(format!("nodes={n}"));
         }
         if let Some(t) = self.time {
-            parts.push(format!("time_ms={}", t.as_millis()));
+            parts.push(format!("time_ms={}", ms_text(t)));
         }
     }
 }
@@ -503,6 +524,21 @@ mod tests {
     use super::*;
     use engine::variants::chess::{Chess, ChessParams};
     use engine::variants::masquerade::{Masquerade, MasqueradeParams};
+
+    #[test]
+    fn rule_budget_time_takes_fractions_of_a_millisecond() {
+        let spec = Spec::parse("mcts:time_ms=0.31").unwrap();
+        let b = Budget::from_spec(&spec, None).unwrap();
+        assert_eq!(b.time, Some(Duration::from_micros(310)));
+        let mut parts = Vec::new();
+        b.spec_parts(&mut parts);
+        assert_eq!(parts, ["time_ms=0.31"]);
+        // Whole milliseconds print as before; the resolution is a microsecond.
+        assert_eq!(ms_text(Duration::from_millis(25)), "25");
+        assert_eq!(ms_text(time_from_ms(1.5)), "1.5");
+        assert_eq!(ms_text(time_from_ms(0.0014)), "0.001");
+        assert_eq!(ms_text(time_from_ms(2.0405)), "2.041");
+    }
 
     /// A uniform playout as it was written before `Game::sample_legal_action`: list the
     /// actions, draw one index with `gen_range`.

@@ -471,8 +471,9 @@ mod tests {
     fn rule_settings_in_range_by_the_schema() {
         for (spec, key, rule) in [
             ("mcts:c=-1", "'c'", "from 0 to 100"),
-            ("mcts:time_ms=0", "'time_ms'", ">= 1"),
-            ("alphabeta:time_ms=0", "'time_ms'", ">= 1"),
+            ("mcts:time_ms=0", "'time_ms'", "from 0.001"),
+            ("alphabeta:time_ms=0", "'time_ms'", "from 0.001"),
+            ("alphabeta:time_ms=0.0004", "'time_ms'", "from 0.001"),
             ("pimc:worlds=0", "'worlds'", "from 1 to 100000"),
             ("alphabeta:worlds=0", "'worlds'", "from 1 to 100000"),
             ("alphabeta:noise=20000", "'noise'", "from 0 to 10000"),

@@ -311,13 +311,16 @@ pub const BUDGET: &[Setting] = &[
     },
     Setting {
         key: "time_ms",
-        kind: Kind::Int {
-            min: 1,
-            max: u64::MAX,
+        // A fraction of a millisecond is allowed (issue 66): players that decide in well
+        // under a millisecond, such as a depth-2 search of orthodox chess, can only be
+        // met at equal time with a budget that small. Read to the microsecond.
+        kind: Kind::Real {
+            min: crate::common::MIN_TIME_MS,
+            max: crate::common::MAX_TIME_MS,
         },
         default: "",
         tunable: false,
-        help: "milliseconds of the whole decision: sampling, set-up and every world included",
+        help: "milliseconds of the whole decision (a fraction allowed, to the microsecond): sampling, set-up and every world included",
     },
 ];
 
@@ -411,7 +414,7 @@ mod tests {
         let e = read("mcts:cutoff=10001", UCT).unwrap_err().to_string();
         assert!(e.contains("from 0 to 10000"), "{e}");
         let e = read("mcts:time_ms=0", BUDGET).unwrap_err().to_string();
-        assert!(e.contains("'time_ms'") && e.contains(">= 1"), "{e}");
+        assert!(e.contains("'time_ms'") && e.contains("from 0.001"), "{e}");
         let e = read("mcts:rollout=smart", UCT).unwrap_err().to_string();
         assert!(e.contains("one of random, heavy"), "{e}");
         // Every choice of every agent suggests its word for a near miss.

@@ -87,6 +87,29 @@ fn alphabeta_plays_by_time() {
 }
 
 #[test]
+fn alphabeta_starved_of_budget_plays_its_ordering_not_a_random_move() {
+    // One node: the root is counted and its first move's search is refused at once. The
+    // move is then the ordering's first (here the queen capture, by MVV-LVA), the same for
+    // every seed; before, a random legal move was drawn. The same holds for a time budget
+    // of one microsecond, whatever the root managed.
+    let g = chess("rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3");
+    let bishop_takes_queen = g.board_ref().parse_uci("c1g5").unwrap();
+    for spec in ["alphabeta:nodes=1", "alphabeta:time_ms=0.001"] {
+        let mut moves = Vec::new();
+        for seed in 0..12 {
+            let mut agent = build::<Chess>(spec).unwrap();
+            let mut rng = Pcg64::seed_from_u64(seed);
+            let a = agent.act(&g, 0, &mut rng);
+            moves.push(agents::alphabeta::move_of(&mut g.clone(), a));
+        }
+        assert!(moves.iter().all(|m| *m == moves[0]), "{spec}: {moves:?}");
+        if spec.contains("nodes") {
+            assert_eq!(moves[0], Some(bishop_takes_queen), "{spec}");
+        }
+    }
+}
+
+#[test]
 fn alphabeta_keeps_a_clock_under_tc() {
     // One second for the whole game and no increment: 40 plies from the start must fit
     // (the budget shrinks with the clock) and every move must be legal.

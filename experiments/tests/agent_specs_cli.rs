@@ -62,7 +62,7 @@ fn rule_agent_settings_out_of_range_are_refused() {
     refused("mcts:c=-1,greedy", "must be a finite number from 0 to 100");
     refused(
         "mcts:time_ms=0,greedy",
-        "'time_ms': must be an integer >= 1",
+        "'time_ms': must be a finite number from 0.001",
     );
     refused(
         "pimc:worlds=0,greedy",

@@ -497,6 +497,13 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         }
+        // Stopped before any move was searched to the end (a budget of a few nodes or a
+        // fraction of a millisecond): the ordering's first move (the table's move, else the
+        // best capture by MVV-LVA or a killer) is the search's best guess, and playing it
+        // keeps the decision a search's rather than a random draw.
+        if self.stopped && best.is_none() {
+            best = moves.first().map(|c| c.0);
+        }
         self.bufs[0] = moves;
         if !self.stopped {
             self.root_scores = scores;

@@ -277,8 +277,10 @@ pub fn checked_spec(
         if let Some((max, flag)) = bound {
             // Values that do not parse are left to the agent's own reader, which names
             // the rule; only numbers above the limit are this module's.
-            if let Ok(n) = v.parse::<u64>() {
-                if n > max {
+            // Read as a number with its fraction (`time_ms` takes one): a whole-number
+            // read would let `1000.5` past a limit of 1000.
+            if let Ok(n) = v.parse::<f64>() {
+                if n > max as f64 {
                     return Err(ApiError::bad_request(format!(
                         "agent '{spec}': {k}={n} is over the server's limit of {max} ({flag})"
                     )));
@@ -303,18 +305,6 @@ pub fn checked_spec(
         .iter()
         .find(|s| s.key == "iters")
         .is_some_and(|s| s.default.is_empty());
-    if let Some(t) = out
-        .iter()
-        .find(|(k, _)| k == "time_ms")
-        .and_then(|(_, v)| v.parse::<u64>().ok())
-    {
-        if t > limits.max_time_ms {
-            return Err(ApiError::bad_request(format!(
-                "agent '{spec}': time_ms={t} is over the server's limit of {} ms per decision (--max-time-ms)",
-                limits.max_time_ms
-            )));
-        }
-    }
     if has("time_ms")
         && !given(&out, "time_ms")
         && (given(&out, "iters") || given(&out, "nodes") || no_default_budget)
@@ -391,7 +381,13 @@ mod tests {
         let out =
             checked_spec("pimc:worlds=10,iters=5000", &limits, &evals, Use::BotsOnly).unwrap();
         assert!(out.contains("time_ms=1000"), "{out}");
-        for spec in ["pimc:worlds=10,time_ms=1001", "mcts:time_ms=1001"] {
+        let out = checked_spec("alphabeta:time_ms=0.5", &limits, &evals, Use::BotsOnly).unwrap();
+        assert!(out.contains("time_ms=0.5"), "{out}");
+        for spec in [
+            "pimc:worlds=10,time_ms=1001",
+            "mcts:time_ms=1001",
+            "mcts:time_ms=1000.5",
+        ] {
             let e = checked_spec(spec, &limits, &evals, Use::BotsOnly).unwrap_err();
             assert!(format!("{e:?}").contains("--max-time-ms"), "{spec}: {e:?}");
         }
