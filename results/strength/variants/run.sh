@@ -2,13 +2,14 @@
 # Issue 66: per game, the best player against the player its verdict row rests on, at equal
 # time. Where the row player searches by time, the best player gets the same `time_ms`;
 # otherwise step 1 measures the row player's mean wall time per decision over 10 self-play games
-# (one at a time, by the build that plays it); step 2 gives the best player that time as its `time_ms` (rounded up, at
-# least 1) and plays 200 games (100 colour-swapped pairs) against the row player, one at a
+# (one at a time, by the build that plays it); step 2 gives the best player that time as its `time_ms` (rounded up
+# to 0.01 ms) and plays 200 games (100 colour-swapped pairs) against the row player, one at a
 # time. Rows: rows.tsv. Cooperative (one team) is played apart at the end: mean team score
 # of each team over the same 200 deals. BIN names the binary (this tree). Rows whose row build
 # is "base" (the games whose search switches changed: Half Alice, Crowded House, Adrenaline)
 # play the row player by BASE, the build of commit 23ccd1b, through `chesslab ext-bot` (which
-# cannot take an opening book: those rows start from 8 random plies); elsewhere today's build
+# cannot take an opening book: those rows start from 8 random plies; the best player's time is
+# then measured apart, in best-timing/); elsewhere today's build
 # plays the row player, with the variants' hand-set weights named (`eval=`) so that a fitted
 # evaluation adopted later does not change it.
 set -e
@@ -22,7 +23,7 @@ grep -v '^#' $O/rows.tsv | while IFS="$(printf '\t')" read -r game variant param
   P=""; [ "$params" != "-" ] && P="--params $params"
   mkdir -p $O/$game
   # A row player by time: the best player gets the same budget (not the measured mean).
-  RT=$(echo "$row" | sed -n 's/.*time_ms=\([0-9]*\).*/\1/p')
+  RT=$(echo "$row" | sed -n 's/.*time_ms=\([0-9.]*\).*/\1/p')
   [ -n "$RT" ] && [ ! -f $O/$game/row-ms.txt ] && echo "$RT" > $O/$game/row-ms.txt
   if [ ! -f $O/$game/row-ms.txt ]; then
     rm -rf $O/$game/timing
@@ -36,7 +37,10 @@ secs = sum(float(r["seconds"]) for r in rows)
 plies = sum(int(r["plies"]) for r in rows)
 # Simultaneous games record one ply per joint action, decided by both seats.
 per_ply = 2 if sys.argv[2] in ("two-move", "synchronous") else 1
-print(max(1, math.ceil(secs * 1000 / (plies * per_ply))))
+# Rounded up to a hundredth of a millisecond (whole milliseconds, at least 1, before
+# session 35: the rows whose row-ms.txt holds a whole number were measured so).
+ms = max(0.01, math.ceil(secs * 100_000 / (plies * per_ply)) / 100)
+print(("%.2f" % ms).rstrip("0").rstrip("."))
 PY
   fi
   T=$(cat $O/$game/row-ms.txt)
@@ -47,10 +51,20 @@ PY
   fi
   $BIN tournament --variant $variant $P $start --agents "$B,$R" --games $GAMES --seed 6640 \
     --threads 1 --out $O/$game/match --resume
+  # Through ext-bot the row player's decisions carry the protocol's cost, which the match's
+  # timings cannot tell from the best player's: the best player's own time is then measured
+  # as the row player's was, by 10 self-play games (table.py reads best-timing/ first).
+  if [ "$build" = base ] && [ ! -f $O/$game/best-timing/timings.csv ]; then
+    rm -rf $O/$game/best-timing
+    $BIN tournament --variant $variant $P $start --agents "$B,$B" --games 10 --seed 6630 \
+      --threads 1 --out $O/$game/best-timing >/dev/null 2>&1
+  fi
 done
-# Cooperative: no opponent; each team plays the same 200 deals (seed 6650), hand of three.
+# Cooperative: no opponent; each team plays the same 200 deals (seed 6650), hand of three:
+# the verdict's ISMCTS team and PIMC over UCT at the same time (alpha-beta searches two
+# sides, and Cooperative's two seats are one team, so PIMC over alpha-beta cannot play it).
 if [ -z "$ONLY" ] || [ "$ONLY" = cooperative ]; then
-  for team in "ismcts:time_ms=25" "pimc:search=alphabeta,worlds=10,time_ms=25"; do
+  for team in "ismcts:time_ms=25" "pimc:worlds=10,time_ms=25"; do
     name=$(echo "$team" | cut -d: -f1)
     $BIN tournament --variant cooperative --agents "$team,$team" --games $GAMES --seed 6650 \
       --threads 1 --out $O/cooperative/$name --resume

@@ -3,7 +3,8 @@
 measured wall time per decision. The row player's is from its 10 self-play games
 (timing/timings.csv); the best player's is the match's mean time per ply (match/timings.csv)
 less the row player's share (one decision each per ply; both seats decide at every ply of
-the simultaneous games). README.md quotes times.csv and the matches' pairings through
+the simultaneous games), or, where the row player played through ext-bot (whose protocol
+adds to the match's time), from the best player's own 10 self-play games (best-timing/). README.md quotes times.csv and the matches' pairings through
 `chesslab tables` blocks, which CI checks.
 
 python3 results/strength/variants/table.py
@@ -38,6 +39,11 @@ def main():
             continue
         row_ms /= per
         best_ms = max(0.0, 2 * match_ms / per - row_ms)
+        # Rows played through ext-bot: the match's time holds the protocol's cost, so the
+        # best player's own time is its 10 self-play games' (best-timing/, as the row's).
+        own = os.path.join(d, "best-timing", "timings.csv")
+        if os.path.exists(own):
+            best_ms = ms_per_ply(own)[0] / per
         budget = open(os.path.join(d, "row-ms.txt")).read().strip()
         out.append(f"{game},{row_ms:.2f},{best_ms:.2f},{budget},{games}")
     open(os.path.join(HERE, "times.csv"), "w").write("\n".join(out) + "\n")
