@@ -37,6 +37,7 @@ mod texel;
 mod tournament_cli;
 mod trace_cli;
 mod values;
+mod verdicts_page;
 
 /// A file under tests/ that is not listed above would never run.
 #[test]

@@ -29,6 +29,7 @@ pub mod trace;
 pub mod tune;
 pub mod uci;
 pub mod values;
+pub mod verdicts;
 pub mod verify;
 
 /// `chesslab --version`: the package version and the commit it was built from
@@ -112,6 +113,9 @@ pub enum Command {
     Starts(starts::StartsArgs),
     /// Rewrite (or --check) the README figure tables under results/ from their CSVs.
     Tables(tables::TablesArgs),
+    /// Write (or --check) results/VERDICTS.md, the designer's page: one answer a design
+    /// question from results/verdicts.toml and the runs it names, with a plot each.
+    Verdicts(verdicts::VerdictsArgs),
     /// The agent catalogue: every agent, what it is, its settings, ranges and defaults.
     Agents(agents::AgentsArgs),
     /// A variant's default parameters as a commented TOML file for --params (what each
@@ -254,6 +258,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => rate::run(&args),
         Command::Values(args) => values::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Verdicts(args) => verdicts::run(&args),
         Command::Texel(args) => texel::run(&args),
         Command::TexelTables(args) => texel_tables::run(&args),
         Command::Starts(args) => starts::run(&args),

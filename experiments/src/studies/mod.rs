@@ -17,3 +17,4 @@ pub mod texel;
 pub mod texel_tables;
 pub mod tune;
 pub mod values;
+pub mod verdicts;
