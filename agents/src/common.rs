@@ -51,7 +51,7 @@ pub fn time_from_ms(ms: f64) -> Duration {
 /// the microsecond without trailing zeros (`0.31`), so a spec survives a round trip.
 pub fn ms_text(t: Duration) -> String {
     let us = t.as_micros();
-    if us % 1000 == 0 {
+    if us.is_multiple_of(1000) {
         return (us / 1000).to_string();
     }
     let frac = format!("{:03}", us % 1000);

@@ -3,7 +3,7 @@
 //!
 //! - [`cli`]: one small file per subcommand (arguments, help, calling the library,
 //!   printing); depends on everything below, nothing depends on it.
-//! - [`studies`]: balance and report, tune, values, texel, texel_tables, the README tables: studies made of
+//! - [`studies`]: balance and report, tune, values, texel, texel_tables, the README tables, the verdicts page: studies made of
 //!   many games; `studies::panel` (a panel of players) sits below the studies that share
 //!   it.
 //! - [`serve`]: the playtest board (HTTP) and the UCI engine: bots for outside programs.

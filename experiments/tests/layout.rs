@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
         "studies::starts",
         "studies::texel",
         "studies::texel_tables",
+        "studies::verdicts",
         "serve",
         "golf",
     ],

@@ -51,10 +51,11 @@ PY
   fi
   $BIN tournament --variant $variant $P $start --agents "$B,$R" --games $GAMES --seed 6640 \
     --threads 1 --out $O/$game/match --resume
-  # Through ext-bot the row player's decisions carry the protocol's cost, which the match's
-  # timings cannot tell from the best player's: the best player's own time is then measured
-  # as the row player's was, by 10 self-play games (table.py reads best-timing/ first).
-  if [ "$build" = base ] && [ ! -f $O/$game/best-timing/timings.csv ]; then
+  # The match's timings cannot tell the two players' times apart (through ext-bot the row
+  # player's decisions also carry the protocol's cost, and a depth player's time moves with
+  # the machine's load): the best player's own time is measured as the row player's was,
+  # by 10 self-play games (table.py reads best-timing/).
+  if [ ! -f $O/$game/best-timing/timings.csv ]; then
     rm -rf $O/$game/best-timing
     $BIN tournament --variant $variant $P $start --agents "$B,$B" --games 10 --seed 6630 \
       --threads 1 --out $O/$game/best-timing >/dev/null 2>&1
