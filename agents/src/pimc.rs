@@ -33,8 +33,11 @@
 //!   apart, White always buried under its lowest square (a1, its back rank: the piece
 //!   rises beside its own king later) and Black under its most advanced piece, and
 //!   self-play at depth 2 scored White 0.075 over 40 games (results/zombie/README.md).
-//!   Perfect-information play, where the agent is rated, is unchanged. Test:
-//!   `rule_pimc_breaks_ties_at_random_in_hidden_games`.
+//!   Perfect-information play, where the agent is rated, is unchanged; `ties=random`
+//!   draws there too, for the fog twins (a hidden game's open twin played by the same
+//!   player: with the first kept, both games of a pair were one game). Tests:
+//!   `rule_pimc_breaks_ties_at_random_in_hidden_games`,
+//!   `rule_pimc_random_ties_draw_in_open_games_too`.
 //! - The searcher's tables are fresh for every world (a transposition entry of one world
 //!   would otherwise score a position of another world that shares its key).
 //! - `quiescence` is off by default here (on in `alphabeta`): in a sampled world of
@@ -83,7 +86,7 @@ pub enum PimcSearch {
 }
 
 /// The keys `pimc` adds to UCT's.
-fn pimc_settings() -> [Setting; 5] {
+fn pimc_settings() -> [Setting; 6] {
     [
         WORLDS,
         Setting {
@@ -117,6 +120,13 @@ fn pimc_settings() -> [Setting; 5] {
             tunable: true,
             help: "search=alphabeta ranks by mean minus risk times the spread over worlds",
         },
+        Setting {
+            key: "ties",
+            kind: Kind::Choice(&["auto", "random"]),
+            default: "auto",
+            tunable: false,
+            help: "search=alphabeta: equal best actions drawn at random in hidden games and the first kept in open ones (auto), or drawn at random everywhere (random: the fog twins' player)",
+        },
     ]
 }
 
@@ -129,6 +139,8 @@ pub struct PimcAgent {
     /// Alphabeta per world (`search=alphabeta`); its time is the whole decision's.
     ab: AlphaBetaConfig,
     risk: f64,
+    /// `ties=random`: equal best actions drawn at random in perfect-information games too.
+    random_ties: bool,
     rng: AgentRng,
     spec: String,
     /// Iterations and nodes of the last decision, over every world.
@@ -180,6 +192,7 @@ impl PimcAgent {
             config,
             ab,
             risk: s.real("risk"),
+            random_ties: s.choice("ties") == "random",
             rng: AgentRng::from_settings(&s),
             spec: spec.canonical(),
             stats: crate::SearchStats::default(),
@@ -194,6 +207,7 @@ impl PimcAgent {
             config,
             ab: AlphaBetaConfig::default(),
             risk: 0.0,
+            random_ties: false,
             rng: AgentRng { seed: None },
             spec: format!("pimc:worlds={worlds}"),
             stats: crate::SearchStats::default(),
@@ -222,7 +236,11 @@ impl<G: Game> Agent<G> for PimcAgent {
                 pimc_decide(game, seat, self.worlds, &config, &mut rng)
             }
             PimcSearch::AlphaBeta => {
-                worlds_alphabeta(game, seat, self.worlds, &self.ab, self.risk, &mut rng)
+                let rank = Ranking {
+                    risk: self.risk,
+                    random_ties: self.random_ties,
+                };
+                worlds_alphabeta(game, seat, self.worlds, &self.ab, rank, &mut rng)
             }
         });
         self.stats = crate::common::take_counts();
@@ -234,6 +252,14 @@ impl<G: Game> Agent<G> for PimcAgent {
     }
 }
 
+/// How the worlds' scores pick an action: [`choose`]'s `risk`, and whether equal best
+/// actions are drawn at random in a perfect-information game too (`ties=random`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ranking {
+    pub risk: f64,
+    pub random_ties: bool,
+}
+
 /// Searches `worlds` worlds drawn with `sample_world(seat)` by alphabeta (the config's
 /// depth per world; its nodes and time are the decision's, shared over the worlds by
 /// [`Shares`]) and plays the action [`choose`] picks.
@@ -242,7 +268,7 @@ pub fn worlds_alphabeta<G: Game>(
     seat: Seat,
     worlds: usize,
     config: &AlphaBetaConfig,
-    risk: f64,
+    rank: Ranking,
     rng: &mut Pcg64,
 ) -> G::Action {
     let started = Instant::now();
@@ -278,8 +304,9 @@ pub fn worlds_alphabeta<G: Game>(
         scores.push(search.root_scores(&w, time));
         used += search.info.nodes;
     }
-    let best = choose(&scores, risk);
-    match break_tie(&best, !game.is_perfect_information(), rng) {
+    let best = choose(&scores, rank.risk);
+    let random = rank.random_ties || !game.is_perfect_information();
+    match break_tie(&best, random, rng) {
         Some(a) => a,
         // No world finished even its first iteration in its share of the time: UCT with
         // voting on a small budget rather than a random move, within what is left of the
@@ -457,7 +484,7 @@ mod tests {
                         seat,
                         4,
                         &config,
-                        0.0,
+                        Ranking::default(),
                         &mut Pcg64::seed_from_u64(seed),
                     );
                     assert!(legal.contains(&a));
@@ -472,6 +499,46 @@ mod tests {
     }
 
     #[test]
+    fn rule_pimc_random_ties_draw_in_open_games_too() {
+        // Zombie with open burials (the fog twin) is a perfect-information game: by
+        // default the first of the equal burials is kept, so every seed buries under the
+        // same square; `ties=random` draws among them, as in the hidden game, so that the
+        // twins' player is the hidden game's player (results/fog-twins).
+        use engine::variants::zombie::{Zombie, ZombieParams};
+        let mut g = Zombie::new(&ZombieParams {
+            open_burials: true,
+            ..ZombieParams::default()
+        });
+        for t in "e2e4 end d7d5 end e4d5 end".split(' ') {
+            let a = g.parse_action(t).expect(t);
+            g.apply(a);
+        }
+        assert!(g.is_perfect_information());
+        let config = AlphaBetaConfig {
+            depth: 1,
+            tt_bits: 10,
+            ..AlphaBetaConfig::default()
+        };
+        let burials = |random_ties: bool| -> std::collections::BTreeSet<String> {
+            let rank = Ranking {
+                risk: 0.0,
+                random_ties,
+            };
+            (0..16)
+                .map(|seed| {
+                    let a =
+                        worlds_alphabeta(&g, 0, 4, &config, rank, &mut Pcg64::seed_from_u64(seed));
+                    g.action_notation(a)
+                })
+                .collect()
+        };
+        assert_eq!(burials(false).len(), 1, "{:?}", burials(false));
+        assert!(burials(true).len() >= 4, "{:?}", burials(true));
+        let spec = Spec::parse("pimc:search=alphabeta,ties=random").unwrap();
+        assert!(PimcAgent::from_spec(&spec).unwrap().random_ties);
+    }
+
+    #[test]
     fn rule_pimc_alphabeta_is_deterministic_for_a_seed() {
         let config = AlphaBetaConfig {
             depth: 2,
@@ -480,8 +547,12 @@ mod tests {
         };
         for seed in 0..6 {
             let (g, s) = some_position(seed);
-            let first = worlds_alphabeta(&g, s, 3, &config, 0.5, &mut Pcg64::seed_from_u64(9));
-            let again = worlds_alphabeta(&g, s, 3, &config, 0.5, &mut Pcg64::seed_from_u64(9));
+            let rank = Ranking {
+                risk: 0.5,
+                random_ties: false,
+            };
+            let first = worlds_alphabeta(&g, s, 3, &config, rank, &mut Pcg64::seed_from_u64(9));
+            let again = worlds_alphabeta(&g, s, 3, &config, rank, &mut Pcg64::seed_from_u64(9));
             assert_eq!(first, again, "seed {seed}");
         }
     }
@@ -501,7 +572,14 @@ mod tests {
         };
         let scores = AlphaBeta::new(config.clone()).root_scores(&g, None);
         let top = scores[0].1;
-        let a = worlds_alphabeta(&g, s, 2, &config, 0.0, &mut Pcg64::seed_from_u64(1));
+        let a = worlds_alphabeta(
+            &g,
+            s,
+            2,
+            &config,
+            Ranking::default(),
+            &mut Pcg64::seed_from_u64(1),
+        );
         let mine = scores.iter().find(|m| m.0 == a).expect("a root move").1;
         assert_eq!(mine, top, "chose a move scored {mine}, best is {top}");
     }

@@ -21,9 +21,12 @@ GAMES=${GAMES:-1000}
 OUT=${OUT:-results/fog-twins}
 HERE=results/fog-twins
 
-# The hidden runs' players (their run.json files).
-D2=pimc:search=alphabeta,depth=2,quiescence=true,worlds=6
-T25=pimc:search=alphabeta,worlds=10,time_ms=25
+# The hidden runs' players (their run.json files), with `ties=random`: equal best actions
+# drawn at random in the open twin as in the hidden game (where it is the default, so the
+# hidden runs named without it play the same moves). Without it the twin's player kept the
+# first of equal actions and both games of a pair were one game (README.md, Zombie).
+D2=pimc:search=alphabeta,depth=2,quiescence=true,worlds=6,ties=random
+T25=pimc:search=alphabeta,worlds=10,time_ms=25,ties=random
 
 run() {
     name=$1
