@@ -10,7 +10,8 @@
 # Environment: CHESSLAB (the binary; default target/quick/chesslab, built with
 # `cargo build --profile quick -p experiments --bin chesslab`), GAMES (default 1000), OUT
 # (the folder the run folders go in; default results/fog-twins). Arguments: the games to
-# play (zombie, time, masquerade, tar-pit; default all four, Time last), and
+# play (chess: the orthodox baseline of the D2 player; zombie, time, masquerade, tar-pit;
+# default the four twins, Time last), and
 # `<game>-hidden` for the hidden game itself with the same command and build, into
 # `<game>-hidden/`. A run that stops resumes where it stopped when started again
 # (`--resume`).
@@ -53,6 +54,14 @@ play() {
     game=$1
     fog=${2:-}
     case $game in
+    chess)
+        # Orthodox chess by the same player and build, the baseline the rules are measured
+        # from (Zombie's and Time's hidden runs were set beside generation 3's orthodox
+        # run; today's build plays orthodox chess differently from generation 3).
+        params=
+        set -- --variant chess --agents "$D2,$D2" --random-opening-plies 8 --seed 40 \
+            --threads 1 --title "Orthodox chess, the fog twins' player"
+        ;;
     zombie)
         # As results/zombie/pimc-d2 (seed 40, 8 random opening plies, one thread).
         params=$HERE/zombie-open-burials.toml
@@ -87,7 +96,7 @@ play() {
             --title "Tar Pit, $(label "open hands" "$fog") (fog twins)"
         ;;
     *)
-        echo "unknown game '$game' (zombie, time, masquerade, tar-pit, each with -hidden)" >&2
+        echo "unknown game '$game' (chess, or zombie, time, masquerade, tar-pit, each with -hidden)" >&2
         exit 2
         ;;
     esac
