@@ -46,15 +46,18 @@
 //! token) followed by the game's actions; and the share of games in the most common line,
 //! with the warning threshold of 5% of games (test `rule_metrics_opening_diversity`).
 //!
-//! Intervals: normal approximations, mean ± 1.96 standard errors over games (for a share,
-//! the standard error of a proportion, floored at one game's weight so 0% and 100% do
-//! not print as certainties). The first seat's score is the exception (issue 37): when
-//! every game names its colour-swapped pair, its interval is over pairs
-//! ([`Estimate::clustered_score`]: floored at one pair's weight, as shares are at one
-//! game's), because with deterministic agents from one opening the two
-//! games of a pair can be the same game (test
-//! `rule_intervals_over_pairs_count_identical_pairs_once`). Differences between two runs take
-//! √(h₁² + h₂²) as their half-width (independent runs).
+//! Intervals: normal approximations, mean ± 1.96 standard errors. When every game names
+//! its colour-swapped pair (issue 37 for the score, issue 67 for the rest), every figure's
+//! interval is over pairs ([`Estimate::clustered`]): the first seat's score, decisiveness
+//! and drawishness ([`Estimate::clustered_score`], floored at one pair's weight so 0% and
+//! 100% do not print as certainties), duration, lead changes and drama (over the pairs
+//! of the decisive games), because with deterministic agents from one opening the two
+//! games of a pair can be the same game and must count once (tests
+//! `rule_intervals_over_pairs_count_identical_pairs_once`,
+//! `rule_intervals_over_pairs_for_every_figure`). Without recorded pairs they are over
+//! games (a share's standard error floored at one game's weight). Opening diversity's
+//! shares stay over games: they count lines, not a per-game figure's spread. Differences
+//! between two runs take √(h₁² + h₂²) as their half-width (independent runs).
 //!
 //! Over openings (issue 37, session 26): when a book opening is played by more than one
 //! pair (1000 pairs from a 200-opening book play each opening five times), those pairs
@@ -226,7 +229,7 @@ pub struct GameTrace {
     /// The line: opening tokens, then the game's actions.
     pub line: Vec<String>,
     /// The colour-swapped pair (or rotation cycle) the game belongs to, when recorded:
-    /// the first seat's score is then estimated over pairs ([`Estimate::clustered`]).
+    /// every interval is then over pairs ([`Estimate::clustered`]).
     pub pair: Option<u64>,
     /// The book opening the game started from (its text in `games.csv`; empty when the
     /// run had no book).
@@ -367,41 +370,61 @@ fn diversity_at(lines: &[&[String]], plies: Option<usize>) -> Diversity {
 /// The metrics of `games`.
 pub fn compute(games: &[GameTrace]) -> Metrics {
     let n = games.len();
-    let decisive = games.iter().filter(|g| g.first_return != 0.0).count();
     let scores: Vec<f64> = games.iter().map(|g| (g.first_return + 1.0) / 2.0).collect();
-    let lengths: Vec<f64> = games.iter().map(|g| g.plies as f64).collect();
-    let has_eval = games.iter().any(|g| g.evals.iter().any(|&e| e != 0.0));
-    let lead_changes = has_eval.then(|| {
-        Estimate::of(
-            &games
+    // Every per-game figure is over pairs when every game names its pair (issue 67).
+    let by_pair = games.iter().all(|g| g.pair.is_some());
+    let over = |values: &[(&GameTrace, f64)], share: bool| -> Estimate {
+        if by_pair {
+            let xs: Vec<(u64, f64)> = values
                 .iter()
-                .map(|g| lead_changes(&g.evals))
-                .collect::<Vec<_>>(),
-        )
-    });
-    let dramas: Vec<f64> = games
+                .map(|(g, x)| (g.pair.unwrap_or_default(), *x))
+                .collect();
+            if share {
+                Estimate::clustered_score(&xs)
+            } else {
+                Estimate::clustered(&xs)
+            }
+        } else {
+            Estimate::of(&values.iter().map(|v| v.1).collect::<Vec<_>>())
+        }
+    };
+    let each = |f: &dyn Fn(&GameTrace) -> f64| -> Vec<(&GameTrace, f64)> {
+        games.iter().map(|g| (g, f(g))).collect()
+    };
+    let share = |f: &dyn Fn(&GameTrace) -> bool| -> Estimate {
+        if by_pair {
+            over(&each(&|g| if f(g) { 1.0 } else { 0.0 }), true)
+        } else {
+            Estimate::share(games.iter().filter(|g| f(g)).count(), n)
+        }
+    };
+    let has_eval = games.iter().any(|g| g.evals.iter().any(|&e| e != 0.0));
+    let lead_changes = has_eval.then(|| over(&each(&|g| lead_changes(&g.evals)), false));
+    let dramas: Vec<(&GameTrace, f64)> = games
         .iter()
         .filter(|g| g.first_return != 0.0)
-        .map(|g| drama(&g.evals, g.first_return.signum()))
+        .map(|g| (g, drama(&g.evals, g.first_return.signum())))
         .collect();
-    let drama = (has_eval && !dramas.is_empty()).then(|| Estimate::of(&dramas));
+    let drama = (has_eval && !dramas.is_empty()).then(|| over(&dramas, false));
     let lines: Vec<&[String]> = games.iter().map(|g| g.line.as_slice()).collect();
     Metrics {
         games: n,
-        decisiveness: Estimate::share(decisive, n),
-        drawishness: Estimate::share(n - decisive, n),
-        duration: Estimate::of(&lengths),
-        first_move_advantage: if games.iter().all(|g| g.pair.is_some()) {
-            let by_pair: Vec<(u64, f64)> = games
-                .iter()
-                .zip(&scores)
-                .map(|(g, &s)| (g.pair.unwrap_or_default(), s))
-                .collect();
-            Estimate::clustered_score(&by_pair)
+        decisiveness: share(&|g| g.first_return != 0.0),
+        drawishness: share(&|g| g.first_return == 0.0),
+        duration: over(&each(&|g| g.plies as f64), false),
+        first_move_advantage: if by_pair {
+            over(
+                &games
+                    .iter()
+                    .zip(&scores)
+                    .map(|(g, &s)| (g, s))
+                    .collect::<Vec<_>>(),
+                true,
+            )
         } else {
             Estimate::of(&scores)
         },
-        by_opening: if games.iter().all(|g| g.pair.is_some()) {
+        by_opening: if by_pair {
             over_openings(
                 &games
                     .iter()
@@ -597,6 +620,66 @@ mod tests {
             g.pair = Some(*p);
         }
         assert!((compute(&games).first_move_advantage.half - pairs.half).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rule_intervals_over_pairs_for_every_figure() {
+        // 20 pairs whose two games are the same game (deterministic players from one
+        // opening): 40 games, but 20 samples. Every figure's interval over pairs must
+        // be that of the 20 distinct games, not of 40.
+        let one = |p: u64| {
+            let ret = [1.0, 0.0, -1.0][(p % 3) as usize];
+            let evals: Vec<f64> = (0..(p % 5 + 2))
+                .map(|i| ((i * 7 + p) % 5) as f64 - 2.0)
+                .collect();
+            GameTrace {
+                pair: Some(p),
+                ..game(ret, &evals, &format!("l{p}"))
+            }
+        };
+        let doubled: Vec<GameTrace> = (0..40u64).map(|i| one(i / 2)).collect();
+        let distinct: Vec<GameTrace> = (0..20u64).map(one).collect();
+        let (d, s) = (compute(&doubled), compute(&distinct));
+        let figures = |m: &Metrics| {
+            vec![
+                m.first_move_advantage,
+                m.decisiveness,
+                m.drawishness,
+                m.duration,
+                m.lead_changes.expect("material"),
+                m.drama.expect("decisive games"),
+            ]
+        };
+        for (a, b) in figures(&d).iter().zip(figures(&s)) {
+            assert!((a.mean - b.mean).abs() < 1e-12, "{a:?} vs {b:?}");
+            assert!(
+                a.half > 0.0 && (a.half - b.half).abs() < 1e-12,
+                "{a:?} vs {b:?}"
+            );
+        }
+        // Without pairs recorded the old over-games intervals stay: narrower.
+        let unpaired: Vec<GameTrace> = doubled
+            .iter()
+            .map(|g| GameTrace {
+                pair: None,
+                ..g.clone()
+            })
+            .collect();
+        let u = compute(&unpaired);
+        assert_eq!(u.decisiveness, Estimate::share(26, 40));
+        for (a, b) in figures(&u).iter().zip(figures(&d)) {
+            assert!(a.half < b.half, "{a:?} vs {b:?}");
+        }
+        // A share's floor is one pair's weight: every game decisive in 20 pairs.
+        let all: Vec<GameTrace> = (0..40u64)
+            .map(|i| GameTrace {
+                pair: Some(i / 2),
+                ..game(1.0, &[0.0, 1.0], "a")
+            })
+            .collect();
+        let m = compute(&all);
+        assert_eq!(m.decisiveness.mean, 1.0);
+        assert!((m.decisiveness.half - 1.96 * (0.05f64 * 0.95 / 20.0).sqrt()).abs() < 1e-12);
     }
 
     #[test]

@@ -34,6 +34,8 @@ impl Split {
 /// One game as the report sees it.
 pub(super) struct GameFigures {
     pub(super) index: u64,
+    /// The colour-swapped pair (or rotation cycle): the unit of every interval.
+    pub(super) pair: u64,
     pub(super) players: Vec<usize>,
     pub(super) agents: Vec<String>,
     pub(super) returns: Vec<f64>,
@@ -49,6 +51,7 @@ impl GameFigures {
     pub(super) fn new(row: &Row, r: Replayed) -> GameFigures {
         GameFigures {
             index: row.index,
+            pair: row.pair,
             players: row.players.clone(),
             agents: row.agents.clone(),
             returns: r.returns,
@@ -82,18 +85,20 @@ impl GameFigures {
     }
 }
 
-/// Mean and the half-width of its 95% interval.
-pub(super) fn mean_ci(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    if xs.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let mean = xs.iter().sum::<f64>() / n;
-    if xs.len() < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
+/// Mean and the half-width of its 95% interval over colour-swapped pairs, from
+/// `(pair, value)` per game ([`Estimate::clustered`], issue 67): the games of one pair
+/// are one sample, so a pair played twice alike counts once. With every game its own
+/// pair it is the usual interval over games.
+pub(super) fn mean_ci(xs: &[(u64, f64)]) -> (f64, f64) {
+    let e = Estimate::clustered(xs);
+    (e.mean, e.half)
+}
+
+/// [`mean_ci`] for scores in [0, 1], floored at one pair's weight
+/// ([`Estimate::clustered_score`]), as the first seat's score is.
+pub(super) fn score_ci(xs: &[(u64, f64)]) -> (f64, f64) {
+    let e = Estimate::clustered_score(xs);
+    (e.mean, e.half)
 }
 
 /// The `q` quantile of sorted values (nearest rank).
@@ -134,13 +139,19 @@ pub(super) fn fmt_elo(mean: f64, half: f64) -> String {
     )
 }
 
-/// Scores of a split's seat(s) grouped by the tally's value.
-pub(super) fn split_groups(games: &[GameFigures], sp: &Split) -> BTreeMap<String, Vec<f64>> {
-    let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+/// Scores of a split's seat(s) grouped by the tally's value, each with its game's pair
+/// (the unit of the split's intervals, issue 67). A pair belongs to the group its games
+/// fall in; decision where the two games of a pair fall in different groups (Masquerade:
+/// the queen given in one game and not in the other): the pair counts in each group with
+/// the games it has there, so each group's interval is over the pairs present in it, and
+/// a pair is one sample in each of its groups. Pooled parts (`a@0+b@1`) put both seats
+/// of one game into that game's pair, so they are one sample where they share a group.
+pub(super) fn split_groups(games: &[GameFigures], sp: &Split) -> BTreeMap<String, Vec<(u64, f64)>> {
+    let mut groups: BTreeMap<String, Vec<(u64, f64)>> = BTreeMap::new();
     for (tally, seat) in &sp.parts {
         for g in games {
             if let Some(v) = g.tally_group(tally) {
-                groups.entry(v).or_default().push(g.score(*seat));
+                groups.entry(v).or_default().push((g.pair, g.score(*seat)));
             }
         }
     }

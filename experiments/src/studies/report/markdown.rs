@@ -99,22 +99,23 @@ impl Report {
         let _ = writeln!(md, "## Agents\n");
         let _ = writeln!(
             md,
-            "| agent | games | score (95% interval) | strength (Elo, 95%) |\n|---|---|---|---|"
+            "| agent | games | score (95% interval over pairs) | strength (Elo, 95%) |\n|---|---|---|---|"
         );
         let duplicated = |spec: &String| specs.values().filter(|s| *s == spec).count() > 1;
         for (p, spec) in &specs {
-            let xs: Vec<f64> = games
+            let xs: Vec<(u64, f64)> = games
                 .iter()
                 .filter_map(|g| {
                     let seats: Vec<usize> = (0..g.players.len())
                         .filter(|&s| g.players[s] == *p)
                         .collect();
                     (!seats.is_empty()).then(|| {
-                        seats.iter().map(|&s| g.score(s)).sum::<f64>() / seats.len() as f64
+                        let s = seats.iter().map(|&s| g.score(s)).sum::<f64>();
+                        (g.pair, s / seats.len() as f64)
                     })
                 })
                 .collect();
-            let (am, ah) = mean_ci(&xs);
+            let (am, ah) = score_ci(&xs);
             let name = if duplicated(spec) {
                 // Numbered from 1, as the standings number agents (issue 39).
                 format!("`{spec}` (agent {})", p + 1)
@@ -203,32 +204,7 @@ impl Report {
                 }
             }
         }
-        if !tally_names.is_empty() {
-            let _ = writeln!(md, "## The variant's own figures (per game)\n");
-            let _ = writeln!(
-                md,
-                "| figure | mean (95% interval) | min | max | games where > 0 |\n|---|---|---|---|---|"
-            );
-            for name in &tally_names {
-                let xs: Vec<f64> = games.iter().filter_map(|g| g.tally(name)).collect();
-                let (tm, th) = mean_ci(&xs);
-                let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let positive = xs.iter().filter(|&&x| x > 0.0).count();
-                let _ = writeln!(
-                    md,
-                    "| `{name}` | {} | {} | {} | {positive} |",
-                    if th.is_nan() {
-                        format!("{tm:.3}")
-                    } else {
-                        format!("{tm:.3} ± {th:.3}")
-                    },
-                    fmt_num(min),
-                    fmt_num(max)
-                );
-            }
-            let _ = writeln!(md, "\nPer-game values: `tallies.csv`.\n");
-        }
+        tallies_section(&mut md, games, &tally_names);
 
         // Splits.
         for (i, sp) in splits.iter().enumerate() {
@@ -262,9 +238,12 @@ impl Report {
         }
 
         let summary = if games[0].cooperative {
-            let returns: Vec<f64> = games.iter().map(|g| g.returns[0]).collect();
+            let returns: Vec<(u64, f64)> = games.iter().map(|g| (g.pair, g.returns[0])).collect();
             let (rm, rh) = mean_ci(&returns);
-            let scores: Vec<f64> = games.iter().filter_map(|g| g.tally("score")).collect();
+            let scores: Vec<(u64, f64)> = games
+                .iter()
+                .filter_map(|g| Some((g.pair, g.tally("score")?)))
+                .collect();
             let score = if scores.len() == n {
                 let (sm, sh) = mean_ci(&scores);
                 format!(", score {}", fmt_score(sm, sh))
@@ -365,8 +344,9 @@ pub(super) fn metrics_section(md: &mut String, m: &Metrics) {
 /// the variant's raw `score` tally (or of the return, without one).
 pub(super) fn team_section(md: &mut String, games: &[GameFigures]) {
     let n = games.len();
-    let returns: Vec<f64> = games.iter().map(|g| g.returns[0]).collect();
-    let (rm, rh) = mean_ci(&returns);
+    let paired: Vec<(u64, f64)> = games.iter().map(|g| (g.pair, g.returns[0])).collect();
+    let returns: Vec<f64> = paired.iter().map(|x| x.1).collect();
+    let (rm, rh) = mean_ci(&paired);
     let _ = writeln!(
         md,
         "## Team result (cooperative)\n\nEvery seat shares one return, so there is no winner: \
@@ -374,16 +354,23 @@ pub(super) fn team_section(md: &mut String, games: &[GameFigures]) {
          return read as a score in [0, 1].\n"
     );
     let _ = writeln!(md, "| figure | value |\n|---|---|");
-    let _ = writeln!(md, "| team return (95% interval) | {} |", fmt_score(rm, rh));
-    let scores: Vec<f64> = games.iter().filter_map(|g| g.tally("score")).collect();
+    let _ = writeln!(
+        md,
+        "| team return (95% interval over pairs) | {} |",
+        fmt_score(rm, rh)
+    );
+    let scores: Vec<(u64, f64)> = games
+        .iter()
+        .filter_map(|g| Some((g.pair, g.tally("score")?)))
+        .collect();
     let (name, values) = if scores.len() == n {
         let (sm, sh) = mean_ci(&scores);
         let _ = writeln!(
             md,
-            "| mean `score` (95% interval) | {} |",
+            "| mean `score` (95% interval over pairs) | {} |",
             fmt_score(sm, sh)
         );
-        ("score", scores)
+        ("score", scores.iter().map(|x| x.1).collect())
     } else {
         ("return", returns.clone())
     };
@@ -409,24 +396,65 @@ pub(super) fn team_section(md: &mut String, games: &[GameFigures]) {
     let _ = writeln!(md);
 }
 
-/// A table of scores per group, best first.
-pub(super) fn split_table(md: &mut String, groups: &BTreeMap<String, Vec<f64>>, who: &str) {
-    let mut rows: Vec<(&String, f64, f64, usize)> = groups
+/// A table of scores per group, best first, each interval over the pairs in its group
+/// ([`split_groups`]).
+pub(super) fn split_table(md: &mut String, groups: &BTreeMap<String, Vec<(u64, f64)>>, who: &str) {
+    let mut rows: Vec<(&String, f64, f64, usize, usize)> = groups
         .iter()
         .map(|(k, xs)| {
-            let (m, h) = mean_ci(xs);
-            (k, m, h, xs.len())
+            let (m, h) = score_ci(xs);
+            let pairs = xs
+                .iter()
+                .map(|x| x.0)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            (k, m, h, xs.len(), pairs)
         })
         .collect();
     rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
     let _ = writeln!(
         md,
-        "| value | games | {who}'s score (95% interval) |\n|---|---|---|"
+        "| value | games | pairs | {who}'s score (95% interval over pairs) |\n|---|---|---|---|"
     );
-    for (k, m, h, count) in rows {
-        let _ = writeln!(md, "| {k} | {count} | {} |", fmt_score(m, h));
+    for (k, m, h, count, pairs) in rows {
+        let _ = writeln!(md, "| {k} | {count} | {pairs} | {} |", fmt_score(m, h));
     }
     let _ = writeln!(md);
+}
+
+/// The variant's own figures (`Game::tallies`): mean with its interval over pairs
+/// ([`mean_ci`], issue 67), min, max and the games where the figure is above zero.
+pub(super) fn tallies_section(md: &mut String, games: &[GameFigures], tally_names: &[String]) {
+    if tally_names.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## The variant's own figures (per game)\n");
+    let _ = writeln!(
+        md,
+        "| figure | mean (95% interval over pairs) | min | max | games where > 0 |\n|---|---|---|---|---|"
+    );
+    for name in tally_names {
+        let xs: Vec<(u64, f64)> = games
+            .iter()
+            .filter_map(|g| Some((g.pair, g.tally(name)?)))
+            .collect();
+        let (tm, th) = mean_ci(&xs);
+        let min = xs.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+        let max = xs.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+        let positive = xs.iter().filter(|x| x.1 > 0.0).count();
+        let _ = writeln!(
+            md,
+            "| `{name}` | {} | {} | {} | {positive} |",
+            if th.is_nan() {
+                format!("{tm:.3}")
+            } else {
+                format!("{tm:.3} ± {th:.3}")
+            },
+            fmt_num(min),
+            fmt_num(max)
+        );
+    }
+    let _ = writeln!(md, "\nPer-game values: `tallies.csv`.\n");
 }
 
 /// One row per game: index, players, returns, reason, plies, then every tally.

@@ -37,14 +37,15 @@
 //! (SVG). May depend on [`crate::run`],
 //! [`crate::stats`], [`crate::record`] and [`crate::util`].
 //!
-//! Intervals are normal approximations (mean ± 1.96 standard errors), over games except
-//! the first seat's score, whose interval is over colour-swapped pairs (issue 37,
-//! [`crate::stats::metrics::Estimate::clustered`]): with deterministic agents from one
-//! opening the two games of a pair can be the same game (Expedition's ladder: every
-//! pair), and counting them as two samples made the interval about √2 too narrow. Every
-//! report says how many distinct games (distinct action records from their openings)
-//! it has.
-
+//! Intervals are normal approximations (mean ± 1.96 standard errors) over colour-swapped
+//! pairs (the pair column of `games.csv`, [`crate::stats::metrics::Estimate::clustered`]):
+//! the first seat's score since issue 37, and since issue 67 every other per-game figure
+//! too — the metrics, the agents' scores, the variant's own figures (tallies), the team
+//! result and the `--split` tables ([`figures::split_groups`] says where a pair whose
+//! games fall in different groups counts). With deterministic agents from one opening
+//! the two games of a pair can be the same game (Expedition's ladder: every pair), and
+//! counting them as two samples made the interval about √2 too narrow. Every report says
+//! how many distinct games (distinct action records from their openings) it has.
 use crate::record::{self, Row};
 use crate::run::interrupt::INTERRUPTED;
 use crate::run::replay::{params_for, replay_row, Replayed};
@@ -639,7 +640,7 @@ fn draw_report_plots(
         let groups = split_groups(games, sp);
         let points: Vec<(String, Estimate)> = groups
             .iter()
-            .map(|(k, xs)| (k.clone(), Estimate::of(xs)))
+            .map(|(k, xs)| (k.clone(), Estimate::clustered_score(xs)))
             .collect();
         let title = sp
             .parts
@@ -698,9 +699,101 @@ mod tests {
         assert!(Split::parse("a@0+").is_err());
     }
 
+    fn figures(pair: u64, returns: [f64; 2], tally: (&str, f64)) -> GameFigures {
+        GameFigures {
+            index: 0,
+            pair,
+            players: vec![0, 1],
+            agents: vec!["a".into(), "b".into()],
+            returns: returns.to_vec(),
+            reason: "end".into(),
+            plies: 1,
+            tallies: vec![(tally.0.to_string(), tally.1)],
+            tally_labels: Vec::new(),
+            seat_names: vec!["white".into(), "black".into()],
+            cooperative: false,
+        }
+    }
+
+    #[test]
+    fn rule_report_tallies_intervals_over_pairs() {
+        // 10 pairs whose two games are the same game: the tallies table's interval is
+        // that of the 10 distinct games, not of 20.
+        let v = |p: u64| (p % 4) as f64;
+        let doubled: Vec<GameFigures> = (0..20u64)
+            .map(|i| figures(i / 2, [1.0, -1.0], ("t", v(i / 2))))
+            .collect();
+        let distinct: Vec<GameFigures> = (0..10u64)
+            .map(|p| figures(p, [1.0, -1.0], ("t", v(p))))
+            .collect();
+        let (mut a, mut b) = (String::new(), String::new());
+        markdown::tallies_section(&mut a, &doubled, &["t".to_string()]);
+        markdown::tallies_section(&mut b, &distinct, &["t".to_string()]);
+        let (m, h) = mean_ci(
+            &distinct
+                .iter()
+                .map(|g| (g.pair, v(g.pair)))
+                .collect::<Vec<_>>(),
+        );
+        let cell = format!("| {m:.3} ± {h:.3} |");
+        assert!(a.contains(&cell) && b.contains(&cell), "{a}\n{b}");
+        assert!(a.contains("interval over pairs"), "{a}");
+        // Over games it would be narrower.
+        let (_, naive) = mean_ci(
+            &doubled
+                .iter()
+                .zip(0u64..)
+                .map(|(g, i)| (i, v(g.pair)))
+                .collect::<Vec<_>>(),
+        );
+        assert!(naive < h - 1e-6);
+    }
+
+    #[test]
+    fn rule_split_intervals_over_pairs() {
+        let sp = Split::parse("q@0").unwrap();
+        // Group "1": 10 pairs, both games of each alike (white's score 1, 1 or 0, 0).
+        let mut games: Vec<GameFigures> = (0..20u64)
+            .map(|i| {
+                let r = if (i / 2) % 3 == 0 { 1.0 } else { -1.0 };
+                figures(i / 2, [r, -r], ("q", 1.0))
+            })
+            .collect();
+        let groups = split_groups(&games, &sp);
+        let one_per_pair: Vec<(u64, f64)> = groups["1"].iter().step_by(2).copied().collect();
+        let (m, h) = score_ci(&groups["1"]);
+        let (m1, h1) = score_ci(&one_per_pair);
+        assert!((m - m1).abs() < 1e-12 && (h - h1).abs() < 1e-12);
+        let mut md = String::new();
+        markdown::split_table(&mut md, &groups, "white");
+        assert!(
+            md.contains(&format!("| 1 | 20 | 10 | {} |", fmt_score(m, h))),
+            "{md}"
+        );
+        // A pair whose games fall in different groups: each group counts it once, with
+        // the game it has there.
+        games.push(figures(10, [1.0, -1.0], ("q", 0.0)));
+        games.push(figures(10, [-1.0, 1.0], ("q", 1.0)));
+        games.push(figures(11, [0.0, 0.0], ("q", 0.0)));
+        games.push(figures(11, [0.0, 0.0], ("q", 0.0)));
+        let groups = split_groups(&games, &sp);
+        assert_eq!(groups["0"], vec![(10, 1.0), (11, 0.5), (11, 0.5)]);
+        assert_eq!(groups["1"].len(), 21);
+        assert_eq!(groups["1"][20], (10, 0.0));
+        let mut md = String::new();
+        markdown::split_table(&mut md, &groups, "white");
+        assert!(
+            md.contains("| 0 | 3 | 2 |") && md.contains("| 1 | 21 | 11 |"),
+            "{md}"
+        );
+        // Pooled parts: both seats of one game are in its pair's sample.
+        let pooled = split_groups(&games[..2], &Split::parse("q@0+q@1").unwrap());
+        assert_eq!(pooled["1"].iter().filter(|x| x.0 == 0).count(), 4);
+    }
+
     #[test]
     fn mean_interval_and_quantiles() {
-        let (m, h) = mean_ci(&[0.0, 1.0, 0.5, 0.5]);
+        let (m, h) = mean_ci(&[(0, 0.0), (1, 1.0), (2, 0.5), (3, 0.5)]);
         assert!((m - 0.5).abs() < 1e-12);
         // Sample variance 1/6, n = 4: 1.96 * sqrt(1/24).
         assert!((h - 1.96 * (1.0f64 / 24.0).sqrt()).abs() < 1e-12);
