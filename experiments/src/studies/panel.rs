@@ -120,15 +120,23 @@ impl Panel {
         })
     }
 
-    /// The panel as a Markdown table: label, agent, rating.
+    /// The panel as a Markdown table: label, agent, rating (today's generation).
     pub fn table(&self) -> String {
+        self.table_at(&[])
+    }
+
+    /// The same with each member's rating of the generation that played its run
+    /// (`epochs[k]`, from its run.json; a report of kept runs quotes their generation's
+    /// ratings, not today's). Members beyond `epochs` take today's.
+    pub fn table_at(&self, epochs: &[Option<u32>]) -> String {
         let mut s = String::from("| member | agent | rating (Elo, 95%) |\n|---|---|---|\n");
-        for m in &self.members {
+        for (k, m) in self.members.iter().enumerate() {
+            let epoch = epochs.get(k).copied().unwrap_or(Some(agents::EPOCH));
             s.push_str(&format!(
                 "| {} | `{}` | {} |\n",
                 m.label,
                 m.agent,
-                m.rating_cell()
+                m.rating_cell_at(epoch)
             ));
         }
         s.push_str(&format!(
@@ -145,10 +153,19 @@ impl Member {
         self.rating.as_deref().unwrap_or(&self.agent)
     }
 
-    /// `1563 [1494, 1633]` or `unrated`.
+    /// `1563 [1494, 1633]` or `unrated`, for today's generation.
     pub fn rating_cell(&self) -> String {
-        match crate::stats::strength::lookup(self.rating_spec()) {
-            Some(_) => crate::stats::strength::cell(self.rating_spec()),
+        self.rating_cell_at(Some(agents::EPOCH))
+    }
+
+    /// The same for generation `epoch` (`None`: the run does not record its generation,
+    /// so no rating is quoted: `—`).
+    pub fn rating_cell_at(&self, epoch: Option<u32>) -> String {
+        let Some(e) = epoch else {
+            return crate::stats::strength::cell_at(self.rating_spec(), None);
+        };
+        match crate::stats::strength::lookup_at(self.rating_spec(), e) {
+            Some(_) => crate::stats::strength::cell_at(self.rating_spec(), epoch),
             None => "unrated".into(),
         }
     }
@@ -261,6 +278,17 @@ rating = "mcts:iters=100,cutoff=16"
         // The rating spec names a measured-looking spec that is not in the table.
         assert_eq!(p.members[2].rating_cell(), "unrated");
         assert!(p.table().contains("| mcts | `mcts:iters=100` | unrated |"));
+        // A kept run's generation, not today's: generation 3's depth 3 differs from
+        // today's, and a run without a recorded generation quotes none.
+        let (d3_gen3, _) = crate::stats::strength::lookup_at("alphabeta:depth=3", 3).unwrap();
+        assert_ne!(d3_gen3.elo, d3.elo);
+        let old = p.table_at(&[Some(3), None]);
+        assert!(old.contains(&format!("{:.0} [", d3_gen3.elo)), "{old}");
+        assert!(
+            old.lines()
+                .any(|l| l.starts_with("| ab-d2 |") && l.ends_with("| — |")),
+            "{old}"
+        );
     }
 
     #[test]

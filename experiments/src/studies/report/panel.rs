@@ -318,7 +318,12 @@ pub(super) fn write_panel(
     if let Some(note) = panel.size_note() {
         let _ = writeln!(md, "**Note:** {note}\n");
     }
-    md.push_str(&panel.table());
+    // Ratings of the generation that played each member's run, as the member reports.
+    let epochs: Vec<Option<u32>> = here
+        .iter()
+        .map(|r| crate::stats::strength::epoch_of_run(&r.dir.join("run.json")))
+        .collect();
+    md.push_str(&panel.table_at(&epochs));
     md.push('\n');
     let _ = writeln!(
         md,
@@ -353,7 +358,7 @@ pub(super) fn write_panel(
             "| [{}]({}/report.md) | {} | {} ({}) | {} | {c} | {d} | {} | {} |",
             m.label,
             m.label,
-            m.rating_cell(),
+            m.rating_cell_at(epochs[k]),
             r.metrics.games,
             r.metrics.whole.distinct,
             e.fmt(3),
