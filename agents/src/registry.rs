@@ -12,7 +12,7 @@
 //! | `cheat` | UCT on the true state | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` |
 //! | `smmcts` | simultaneous-move MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `select=duct\|rm`(duct) `gamma`(0.1) |
 //! | `ismcts` | information-set MCTS | `iters`(1000) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(heavy) `cutoff`(16) `seed` `eval.*` `mode=so\|mo`(so) |
-//! | `pimc` | sampled worlds searched by UCT (voting) or alphabeta (best mean) | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) `search=uct\|alphabeta`(uct) `depth`(3) `quiescence`(false) `risk`(0) |
+//! | `pimc` | sampled worlds searched by UCT (voting) or alphabeta (best mean) | `iters`(200) `nodes` `time_ms` `c`(1.4) `rollout=random\|heavy`(random) `cutoff`(0) `seed` `eval.*` `worlds`(10) `search=uct\|alphabeta`(uct) `depth`(3) `quiescence`(false) `risk`(0) `ties=auto\|random`(auto) |
 //! | `expectimax` | *-minimax | `depth`(4) `iters` `nodes` `time_ms` `seed` `star=none\|0\|1\|2`(2) `order`(false) `quiescence`(false) `eval.*` |
 //! | `clairvoyant` | Clairvoyant Chess guesser and purchase policy | `guesser=smart\|naive`(smart) `temp`(0.5) `drop_at`(25) `policy=threshold\|value`(threshold) `margin`(0.5) `zk`(0.05) `depth`(2) `repeat`(true) |
 //! | `uci` | an outside UCI engine | `cmd` `option.*` `nodes` `movetime` `depth` `tc` `margin_ms`(500) `timeout_ms`(60000) |
