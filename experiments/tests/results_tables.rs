@@ -7,19 +7,22 @@ use std::process::Command;
 
 #[test]
 fn committed_results_tables_match_their_data() {
+    check_committed("tables", "tables (run `chesslab tables results`)");
+}
+
+/// Runs `chesslab COMMAND --check results` on the repository's results/ and asserts it
+/// found nothing stale (`stale` says what and how to fix it) and checked at least two
+/// files (the check must have something to check). Shared with `verdicts_page.rs`.
+pub(crate) fn check_committed(command: &str, stale: &str) {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
     let o = Command::new(env!("CARGO_BIN_EXE_chesslab"))
-        .args(["tables", "--check"])
+        .args([command, "--check"])
         .arg(&results)
         .output()
         .expect("run chesslab");
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        o.status.success(),
-        "stale tables (run `chesslab tables results`):\n{stdout}\n{stderr}"
-    );
-    // The check must have something to check: the values and verdict tables at least.
+    assert!(o.status.success(), "stale {stale}:\n{stdout}\n{stderr}");
     let n: usize = stdout
         .split_whitespace()
         .next()
