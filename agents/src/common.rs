@@ -291,15 +291,19 @@ impl AgentRng {
 
 /// The orthodox move behind an action, when the game has a board: the game's
 /// [`Game::action_move`] when it names the move, else by playing the action and reading
-/// the board's last move.
+/// the board's last move, `None` unless the action made exactly one board move (a
+/// prophecy, a burial or a pass leaves the previous move last, which is not theirs).
 #[inline]
 pub fn action_move<G: Game>(game: &mut G, action: G::Action) -> Option<Move> {
     if let Some(m) = game.action_move(action) {
         return Some(m);
     }
-    game.board()?;
+    let before = game.board()?.ply();
     game.apply(action);
-    let m = game.board().and_then(|b| b.last_move());
+    let m = game
+        .board()
+        .filter(|b| b.ply() == before + 1)
+        .and_then(|b| b.last_move());
     game.undo();
     m
 }
@@ -310,10 +314,7 @@ pub fn action_move<G: Game>(game: &mut G, action: G::Action) -> Option<Move> {
 pub fn capture_score<G: Game>(game: &mut G, action: G::Action) -> Option<i32> {
     let m = action_move(game, action)?;
     let b = game.board()?;
-    let victim = b.captured_piece(m)?;
-    if victim.color == b.turn() {
-        return None;
-    }
+    let victim = b.victim(m)?;
     let attacker = b.piece_at(m.from()).map_or(0, |p| role_value(p.role));
     Some(role_value(victim.role) * 16 - attacker / 100)
 }

@@ -118,6 +118,16 @@ pub use spec::{AgentError, Spec};
 /// Crowded House, Adrenaline, Cassandra) or have an adopted fitted evaluation, where no
 /// rating is kept (ratings are orthodox). A variant run records the commit that played
 /// it (run.json), which is what tells its players apart.
+/// Nor for the variants' named moves (2026-12-07, `Game::action_move` in Half Alice,
+/// Crowded House, Cassandra, Adrenaline, Expedition, Masquerade, Time and Zombie, and
+/// captures judged by the moving piece's colour, `Board::victim`): orthodox chess and
+/// Chess960 already named theirs, so every rating stands. In the variants the search
+/// no longer plays and takes back each action to read its move (Half Alice's member
+/// searches about four times as many nodes a second), its history tables are keyed by
+/// the move instead of a hash, and three readings were corrected (test
+/// `capture_scores_match_what_actions_take_in_every_variant`): Cassandra's prophecies
+/// and Masquerade's failed attempts are no longer captures, and Clairvoyant's bought
+/// captures and Zombie's captures now are. A variant run records its commit.
 pub const EPOCH: u32 = 6;
 
 /// A decision maker for games of type `G`.

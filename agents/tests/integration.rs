@@ -6,6 +6,7 @@
 //! `every_test_file_is_a_module` fails otherwise).
 
 mod budgets;
+mod capture_scores;
 mod cassandra_prophecy;
 mod chess_agents;
 mod clairvoyant_agents;

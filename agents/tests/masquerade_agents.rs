@@ -122,10 +122,13 @@ fn ismcts_takes_a_free_king() {
     .unwrap();
     // At 400 iterations (this test's old budget, one seed) the attempt tied in visits
     // with d1h5 and won the tie by generation order; over ten seeds 400 iterations chose
-    // it once, 2000 nine times.
+    // it once, 2000 nine times. Those 2000 leaned on a misreading: the heavy playouts took
+    // every failed attempt for a capture (the board's previous move read as the
+    // attempt's), so Black's playouts threw turns away; read right, 2000 chose it five
+    // times in ten and 5000 eight in eight (`chesslab play`, seeds 1-8).
     let mut found = Vec::new();
     for seed in 0..10 {
-        let mut agent = build::<Masquerade>("ismcts:iters=2000").unwrap();
+        let mut agent = build::<Masquerade>("ismcts:iters=5000").unwrap();
         let a = agent.act(&g, 0, &mut Pcg64::seed_from_u64(seed));
         found.push(g.action_notation(a));
     }

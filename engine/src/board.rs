@@ -709,6 +709,18 @@ impl Board {
         self.st = undo.st;
     }
 
+    /// The enemy piece `mv` takes: judged by the colour of the piece on its origin, not
+    /// by the side to move (a variant may have handed the board's turn on: Clairvoyant's
+    /// bought moves), `None` for a quiet move, castling or an empty origin.
+    pub fn victim(&self, mv: Move) -> Option<Piece> {
+        let mover = self.piece_at(mv.from())?.color;
+        match mv.kind() {
+            MoveKind::Castle => None,
+            MoveKind::EnPassant => Some(Piece::new(mover.other(), Role::Pawn)),
+            _ => self.mailbox[mv.to().index()].filter(|p| p.color != mover),
+        }
+    }
+
     /// What piece a move captures, if any (en passant included).
     #[inline]
     pub fn captured_piece(&self, mv: Move) -> Option<Piece> {

@@ -31,7 +31,7 @@ fn check_captures<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
         let Some(b) = g.board() else {
             continue;
         };
-        if b.captured_piece(m).is_some_and(|p| p.color != b.turn()) {
+        if b.victim(m).is_some() {
             expected.push(a);
         }
     }
@@ -45,6 +45,50 @@ fn check_captures<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
         fmt(&expected),
         "legal_captures differs from the captures among the legal actions"
     );
+}
+
+/// Where the game names an action's orthodox move ([`Game::action_move`]), the name is
+/// what agents read instead of playing the action (capture scores, ordering, static
+/// exchange), so it must be what playing the action does on the board: the named piece
+/// leaves its square (castling aside; a Cassandra prophecy may then remove it), a
+/// capture takes a piece of the victim's colour off the board, and where the board
+/// records the action as moves, the last one is the named move.
+fn check_action_moves<G: Game>(g: &mut G, actions: &[G::Action]) {
+    for &a in actions {
+        let Some(m) = g.action_move(a) else {
+            continue;
+        };
+        let name = g.action_notation(a);
+        let Some(b0) = g.board().cloned() else {
+            panic!("action_move names {m:?} for '{name}' in a game without a board");
+        };
+        let Some(piece) = b0.piece_at(m.from()) else {
+            panic!("action_move names {m:?} for '{name}', whose origin is empty");
+        };
+        let victim = b0.victim(m);
+        g.apply(a);
+        let b1 = g.board().cloned().expect("the board went away");
+        g.undo();
+        if b1.ply() > b0.ply() {
+            assert_eq!(
+                b1.last_move(),
+                Some(m),
+                "action_move names {m:?} for '{name}', but the board's last move after it differs"
+            );
+        }
+        if !m.is_castle() {
+            assert!(
+                b1.piece_at(m.from()) != Some(piece),
+                "action_move names {m:?} for '{name}', but the piece did not leave its square"
+            );
+        }
+        if let Some(v) = victim {
+            assert!(
+                b1.by_color(v.color).count() < b0.by_color(v.color).count(),
+                "action_move names the capture {m:?} for '{name}', but nothing was taken"
+            );
+        }
+    }
 }
 
 /// Plays `games` random games from `start` (seeded by `seed`) and asserts the contract:
@@ -71,7 +115,9 @@ fn check_captures<G: Game>(g: &mut G, seat: usize, actions: &[G::Action]) {
 ///   `apply_null` passes only where the facts declare `null_move`, and `undo_null`
 ///   restores the state;
 /// - where the game lists its captures ([`Game::legal_captures`]), the list is exactly
-///   the legal actions whose orthodox move takes an enemy piece on the board.
+///   the legal actions whose orthodox move takes an enemy piece on the board;
+/// - where the game names an action's move ([`Game::action_move`]), playing the action
+///   moves that piece there (and takes what the move takes).
 ///
 /// Panics with a message naming the broken rule.
 pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
@@ -180,6 +226,7 @@ pub fn check<G: Game>(start: &G, games: usize, seed: u64) {
                     }
                     check_null_move(&mut g, &facts);
                     check_captures(&mut g, seat, &actions);
+                    check_action_moves(&mut g, &actions);
                     apply_and_check_undo(&mut g, |g| g.apply(a));
                 }
                 Turn::Simultaneous => {
@@ -425,9 +472,10 @@ mod tests {
     use crate::game::{GameError, Seat};
     use crate::variants::cassandra::{Cassandra, CassandraAction, CassandraParams};
 
-    /// Cassandra with facts it does not have.
+    /// Cassandra with facts it does not have, and (with the flag) naming a prophecy's
+    /// move as the board's last one, which the prophecy does not make.
     #[derive(Clone, Debug)]
-    struct Claiming(Cassandra, GameFacts);
+    struct Claiming(Cassandra, GameFacts, bool);
 
     impl Game for Claiming {
         type Action = CassandraAction;
@@ -438,7 +486,7 @@ mod tests {
         fn new(params: &CassandraParams) -> Self {
             let g = Cassandra::new(params);
             let f = g.facts();
-            Claiming(g, f)
+            Claiming(g, f, false)
         }
         fn num_seats(&self) -> usize {
             self.0.num_seats()
@@ -476,10 +524,16 @@ mod tests {
         fn board(&self) -> Option<&crate::Board> {
             self.0.board()
         }
+        fn action_move(&self, action: CassandraAction) -> Option<crate::Move> {
+            match action {
+                CassandraAction::Prophesy(_) if self.2 => self.0.board()?.last_move(),
+                _ => self.0.action_move(action),
+            }
+        }
     }
 
     fn caught(facts: GameFacts) -> String {
-        let g = Claiming(Cassandra::new(&CassandraParams::default()), facts);
+        let g = Claiming(Cassandra::new(&CassandraParams::default()), facts, false);
         let err = std::panic::catch_unwind(|| check(&g, 12, 3)).expect_err("a false claim passed");
         err.downcast_ref::<String>().cloned().unwrap_or_default()
     }
@@ -499,8 +553,17 @@ mod tests {
         assert!(msg.contains("static_exchange"), "{msg}");
     }
 
+    #[test]
+    fn a_false_action_move_is_caught() {
+        let f = Cassandra::new(&CassandraParams::default()).facts();
+        let g = Claiming(Cassandra::new(&CassandraParams::default()), f, true);
+        let err = std::panic::catch_unwind(|| check(&g, 12, 3)).expect_err("a false name passed");
+        let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("action_move"), "{msg}");
+    }
+
     fn check_passes(facts: GameFacts) -> bool {
-        let g = Claiming(Cassandra::new(&CassandraParams::default()), facts);
+        let g = Claiming(Cassandra::new(&CassandraParams::default()), facts, false);
         std::panic::catch_unwind(|| check(&g, 2, 3)).is_ok()
     }
 }

@@ -405,11 +405,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.board().is_some_and(|b| b.in_check())
     }
 
-    /// The orthodox move `action` plays, when the action itself names one (chess's
-    /// moves). Agents read it for capture detection and move ordering without playing
-    /// the action; with `None` (the default) an agent on a variant with a
-    /// [`board`](Game::board) plays the action and reads the board's last move instead.
-    /// Override only where the answer equals that board's last move after the action.
+    /// The orthodox move `action` plays on the [`board`](Game::board), when the action
+    /// makes one (chess's moves, most variants' move actions; Time's blind try as it
+    /// resolves on the board). Agents read it for capture detection ([`Board::victim`]:
+    /// by the moving piece's colour), move ordering and static exchange without playing
+    /// the action; with `None` (the default) an agent plays the action and reads the
+    /// board's last move when the action made exactly one, which costs an `apply` and an
+    /// `undo` per action and node. The conformance check holds every name to what the
+    /// action does: the named piece leaves its square, a named capture takes a piece off
+    /// the board, and where the board records moves the last one is the named move.
+    ///
+    /// [`Board::victim`]: crate::Board::victim
     fn action_move(&self, action: Self::Action) -> Option<crate::Move> {
         let _ = action;
         None

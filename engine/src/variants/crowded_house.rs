@@ -427,6 +427,14 @@ impl Game for CrowdedHouse {
         material_balance(&self.board, Color::from_index(seat % 2))
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: CrowdedAction) -> Option<Move> {
+        match action {
+            CrowdedAction::Move(m) => Some(m),
+            CrowdedAction::Pass => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

@@ -568,6 +568,11 @@ impl Game for HalfAlice {
             - self.mirror_pressure(us.other())
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: Move) -> Option<Move> {
+        Some(action)
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

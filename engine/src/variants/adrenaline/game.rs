@@ -340,6 +340,14 @@ impl Game for Adrenaline {
         m
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: AdrenalineAction) -> Option<Move> {
+        match action {
+            AdrenalineAction::Move(m) => Some(m),
+            _ => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

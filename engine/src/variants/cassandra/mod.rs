@@ -715,6 +715,14 @@ impl Game for Cassandra {
         score[seat] - score[1 - seat]
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: CassandraAction) -> Option<Move> {
+        match action {
+            CassandraAction::Move(m) => Some(m),
+            CassandraAction::Prophesy(_) => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

@@ -733,6 +733,14 @@ impl Game for Expedition {
         material_balance(&self.board, Color::from_index(seat))
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: ExpeditionAction) -> Option<Move> {
+        match action {
+            ExpeditionAction::Move(m) => Some(m),
+            _ => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

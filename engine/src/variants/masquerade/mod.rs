@@ -815,6 +815,14 @@ impl Game for Masquerade {
         material_balance(&self.board, Color::from_index(seat.min(1)))
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: MasqueradeAction) -> Option<Move> {
+        match action {
+            MasqueradeAction::Move(m) => Some(m),
+            _ => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

@@ -1074,6 +1074,16 @@ impl Game for TimeChess {
         material_balance(&self.board, Color::from_index(seat.min(1)))
     }
 
+    /// The move a move action plays on the board (agents read it instead of playing the
+    /// action): a blind try as it resolves there, `None` when it is forfeited.
+    fn action_move(&self, action: TimeAction) -> Option<Move> {
+        match action {
+            TimeAction::Move(m) if self.blind_turn(self.phase()) => self.resolve_blind(m),
+            TimeAction::Move(m) => Some(m),
+            TimeAction::Pass => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }

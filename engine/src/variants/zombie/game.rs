@@ -317,6 +317,14 @@ impl Game for Zombie {
         material_balance(&self.board, Color::from_index(seat.min(1)))
     }
 
+    /// The move a move action plays (agents read it instead of playing the action).
+    fn action_move(&self, action: ZombieAction) -> Option<Move> {
+        match action {
+            ZombieAction::Move(m) => Some(m),
+            _ => None,
+        }
+    }
+
     fn board(&self) -> Option<&Board> {
         Some(&self.board)
     }
