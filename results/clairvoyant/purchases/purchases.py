@@ -25,6 +25,9 @@ RUNS = [
     ("panel lowest-loss table: spread-value", "panel-confirm-lowest/spread-value"),
     ("panel lowest-loss table: depth 3", "panel-confirm-lowest/repeat-value-d3"),
     ("panel lowest-loss table: threshold", "panel-confirm-lowest/repeat-threshold"),
+    ("strict-shape table, clairvoyant self-play", "strict/confirm"),
+    ("strict-shape table, black_balance 0, clairvoyant self-play", "strict/confirm-b0"),
+    ("strict-shape table, black_balance 0, seed 31", "strict/confirm-b0-seed31"),
 ]
 
 
