@@ -28,6 +28,8 @@
 
 pub mod conformance;
 pub mod facts;
+#[cfg(test)]
+pub(crate) mod twins;
 
 pub use facts::{ChanceMode, Dynamics, GameFacts, Information, Utility};
 

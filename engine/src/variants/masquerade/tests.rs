@@ -717,7 +717,7 @@ fn rule_masquerade_open_assignments_show_each_side_its_own_patterns() {
 
 #[test]
 fn rule_masquerade_open_assignments_play_by_the_same_rules() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     // Seeded random games of the hidden game replay in the twin action for action: the
     // same legal lists, the same answers to every attempt, the same boards and results.
     for (i, assignment) in ["choose", "random"].into_iter().enumerate() {
@@ -727,73 +727,31 @@ fn rule_masquerade_open_assignments_play_by_the_same_rules() {
         };
         for seed in 0..6u64 {
             let mut rng = rand_pcg::Pcg64::seed_from_u64(100 * i as u64 + seed);
-            let mut hidden = Masquerade::new(&params);
-            let mut twin = Masquerade::new(&open(params.clone()));
-            let (mut a, mut b) = (Vec::new(), Vec::new());
             let mut attempts = 0;
-            loop {
-                assert_eq!(hidden.turn(), twin.turn());
-                let action = match hidden.turn() {
-                    Turn::Terminal => break,
-                    Turn::Chance => {
-                        let mut out = Vec::new();
-                        hidden.chance_outcomes(&mut out);
-                        let mut twin_out = Vec::new();
-                        twin.chance_outcomes(&mut twin_out);
-                        assert_eq!(out, twin_out);
-                        out[rng.gen_range(0..out.len())].0
-                    }
-                    Turn::Seat(s) => {
-                        hidden.legal_actions(s, &mut a);
-                        twin.legal_actions(s, &mut b);
-                        assert_eq!(a, b, "seed {seed}: legal actions differ");
-                        a[rng.gen_range(0..a.len())]
-                    }
-                    t => panic!("unexpected {t:?}"),
-                };
-                attempts += usize::from(matches!(action, MasqueradeAction::Attempt(..)));
-                let text = hidden.action_notation(action);
-                assert_eq!(twin.parse_action(&text), Ok(action));
-                hidden.apply(action);
-                twin.apply(action);
-                assert_eq!(hidden.board_ref().fen(), twin.board_ref().fen());
-                assert_eq!(hidden.events().last(), twin.events().last());
-                assert_eq!(hidden.state_key(), twin.state_key());
-            }
+            let pick = |g: &Masquerade, actions: &[MasqueradeAction], rng: &mut rand_pcg::Pcg64| {
+                let a = crate::game::twins::any_action(g, actions, rng);
+                attempts += usize::from(matches!(a, MasqueradeAction::Attempt(..)));
+                a
+            };
+            let same_board = |h: &Masquerade, t: &Masquerade| {
+                assert_eq!(h.board_ref().fen(), t.board_ref().fen());
+                assert_eq!(h.events().last(), t.events().last());
+            };
+            let (hidden, twin) = (
+                Masquerade::new(&params),
+                Masquerade::new(&open(params.clone())),
+            );
+            crate::game::twins::same_rules(hidden, twin, &mut rng, pick, same_board);
             assert!(attempts > 0, "seed {seed}: no attempt was tried");
-            assert_eq!(hidden.result(), twin.result());
-            assert_eq!(hidden.tallies(), twin.tallies());
-            assert!(!hidden.is_perfect_information() && twin.is_perfect_information());
         }
     }
 }
 
 #[test]
 fn rule_masquerade_open_assignments_is_a_parameter_left_out_when_off() {
-    // Off, the key is not serialised: the defaults' TOML (and so the digest of every
-    // recorded game's parameters) is what it was before the twin existed.
-    let text = toml::to_string(&MasqueradeParams::default()).unwrap();
-    assert!(!text.contains("open_assignments"), "{text}");
-    let on: MasqueradeParams = toml::from_str("open_assignments = true").unwrap();
-    assert!(on.open_assignments);
-    assert!(toml::to_string(&on)
-        .unwrap()
-        .contains("open_assignments = true"));
-    // Through the registry, as `--params` reads it: the twin's facts say perfect.
-    struct Perfect;
-    impl registry::VariantVisitor for Perfect {
-        type Output = bool;
-        fn visit<G: Game>(self, _: &'static str, p: G::Params) -> bool {
-            G::new(&p).is_perfect_information()
-        }
-    }
-    assert_eq!(
-        registry::visit("masquerade", Some("open_assignments = true"), Perfect),
-        Ok(true)
+    crate::game::twins::switch_is_a_parameter::<MasqueradeParams>(
+        "masquerade",
+        "open_assignments",
+        "1",
     );
-    assert_eq!(registry::visit("masquerade", None, Perfect), Ok(false));
-    assert!(registry::visit("masquerade", Some("open_assignments = 1"), Perfect).is_err());
-    assert!(MASQUERADE_PARAM_DOCS
-        .iter()
-        .any(|d| d.key == "open_assignments"));
 }

@@ -2,6 +2,7 @@
 //! and changes no rule of play.
 
 use super::*;
+use crate::game::twins;
 
 fn open_hands() -> TarPitParams {
     TarPitParams {
@@ -87,63 +88,22 @@ fn rule_tar_pit_open_hands_play_by_the_same_rules() {
             ply_cap: 160,
             ..Default::default()
         };
-        let mut hidden = TarPit::new(&params);
-        let mut twin = TarPit::new(&TarPitParams {
+        let twin = TarPit::new(&TarPitParams {
             open_hands: true,
-            ..params
+            ..params.clone()
         });
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        let (mut oa, mut ob) = (Vec::new(), Vec::new());
         let mut cards_played = 0;
-        loop {
-            assert_eq!(hidden.turn(), twin.turn());
-            let action = match hidden.turn() {
-                Turn::Terminal => break,
-                Turn::Chance => {
-                    hidden.chance_outcomes(&mut oa);
-                    twin.chance_outcomes(&mut ob);
-                    assert_eq!(oa, ob, "seed {seed}: draws differ");
-                    oa[crate::random::sample_index(&oa, &mut rng)].0
-                }
-                Turn::Seat(s) => {
-                    hidden.legal_actions(s, &mut a);
-                    twin.legal_actions(s, &mut b);
-                    assert_eq!(a, b, "seed {seed}: legal actions differ");
-                    a[rng.gen_range(0..a.len())]
-                }
-                t => panic!("unexpected {t:?}"),
-            };
-            cards_played += usize::from(matches!(action, TarPitAction::Card(..)));
-            let text = hidden.action_notation(action);
-            assert_eq!(twin.parse_action(&text), Ok(action));
-            hidden.apply(action);
-            twin.apply(action);
-            assert_eq!(hidden.state_key(), twin.state_key());
-        }
+        let pick = |g: &TarPit, actions: &[TarPitAction], rng: &mut Pcg64| {
+            let a = twins::any_action(g, actions, rng);
+            cards_played += usize::from(matches!(a, TarPitAction::Card(..)));
+            a
+        };
+        twins::same_rules(TarPit::new(&params), twin, &mut rng, pick, |_, _| {});
         assert!(cards_played > 0, "seed {seed}: no card was played");
-        assert_eq!(hidden.result(), twin.result());
-        assert_eq!(hidden.tallies(), twin.tallies());
-        assert!(!hidden.is_perfect_information() && twin.is_perfect_information());
     }
 }
 
 #[test]
 fn rule_tar_pit_open_hands_is_a_parameter_left_out_when_off() {
-    let text = toml::to_string(&TarPitParams::default()).unwrap();
-    assert!(!text.contains("open_hands"), "{text}");
-    let on: TarPitParams = toml::from_str("open_hands = true").unwrap();
-    assert!(on.open_hands && on.validate().is_ok());
-    assert!(toml::to_string(&on).unwrap().contains("open_hands = true"));
-    assert!(TAR_PIT_PARAM_DOCS.iter().any(|d| d.key == "open_hands"));
-    struct Perfect;
-    impl crate::registry::VariantVisitor for Perfect {
-        type Output = bool;
-        fn visit<G: Game>(self, _: &'static str, p: G::Params) -> bool {
-            G::new(&p).is_perfect_information()
-        }
-    }
-    let visit = |text| crate::registry::visit("tar-pit", text, Perfect);
-    assert_eq!(visit(Some("open_hands = true")), Ok(true));
-    assert_eq!(visit(None), Ok(false));
-    assert!(visit(Some("open_hands = \"yes\"")).is_err());
+    twins::switch_is_a_parameter::<TarPitParams>("tar-pit", "open_hands", "\"yes\"");
 }

@@ -2,6 +2,7 @@
 //! rule the seed's.
 
 use super::*;
+use crate::game::twins;
 use rand::{Rng, SeedableRng};
 
 fn open() -> ZombieParams {
@@ -62,19 +63,16 @@ fn rule_zombie_open_burials_show_the_opponent_where_it_buried() {
 }
 
 /// One random action, captures favoured (burials are what the twin opens).
-fn random_action(g: &Zombie, rng: &mut rand_pcg::Pcg64) -> Option<ZombieAction> {
-    let Turn::Seat(s) = g.turn() else { return None };
-    let mut actions = Vec::new();
-    g.legal_actions(s, &mut actions);
+fn capture_first(g: &Zombie, actions: &[ZombieAction], rng: &mut rand_pcg::Pcg64) -> ZombieAction {
     let captures: Vec<_> = actions
         .iter()
         .copied()
         .filter(|a| matches!(a, ZombieAction::Move(m) if g.board.piece_at(m.to()).is_some()))
         .collect();
     if !captures.is_empty() && rng.gen_bool(0.6) {
-        return Some(captures[rng.gen_range(0..captures.len())]);
+        return captures[rng.gen_range(0..captures.len())];
     }
-    Some(actions[rng.gen_range(0..actions.len())])
+    actions[rng.gen_range(0..actions.len())]
 }
 
 #[test]
@@ -88,31 +86,19 @@ fn rule_zombie_open_burials_play_by_the_same_rules() {
             ply_cap: 120,
             ..Default::default()
         };
-        let mut hidden = Zombie::new(&cap);
-        let mut twin = Zombie::new(&ZombieParams {
+        let twin = Zombie::new(&ZombieParams {
             open_burials: true,
-            ..cap
+            ..cap.clone()
         });
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        while let Some(action) = random_action(&hidden, &mut rng) {
-            let Turn::Seat(s) = hidden.turn() else {
-                unreachable!()
-            };
-            assert_eq!(twin.turn(), Turn::Seat(s));
-            hidden.legal_actions(s, &mut a);
-            twin.legal_actions(s, &mut b);
-            assert_eq!(a, b, "seed {seed}: legal actions differ");
-            let text = hidden.action_notation(action);
-            assert_eq!(twin.parse_action(&text), Ok(action));
-            hidden.apply(action);
-            twin.apply(action);
-            assert_eq!(hidden.state_key(), twin.state_key());
-            assert_eq!(hidden.events(), twin.events());
-        }
-        assert_eq!(twin.turn(), Turn::Terminal);
-        assert_eq!(hidden.result(), twin.result());
-        assert_eq!(hidden.tallies(), twin.tallies());
-        risings += hidden
+        let same_events = |h: &Zombie, t: &Zombie| assert_eq!(h.events(), t.events());
+        let end = twins::same_rules(
+            Zombie::new(&cap),
+            twin,
+            &mut rng,
+            capture_first,
+            same_events,
+        );
+        risings += end
             .events()
             .iter()
             .filter(|e| matches!(e, Event::Vacated { rose: Some(_), .. }))
@@ -123,23 +109,5 @@ fn rule_zombie_open_burials_play_by_the_same_rules() {
 
 #[test]
 fn rule_zombie_open_burials_is_a_parameter_left_out_when_off() {
-    let text = toml::to_string(&ZombieParams::default()).unwrap();
-    assert!(!text.contains("open_burials"), "{text}");
-    let on: ZombieParams = toml::from_str("open_burials = true").unwrap();
-    assert!(on.open_burials && on.validate().is_ok());
-    assert!(toml::to_string(&on)
-        .unwrap()
-        .contains("open_burials = true"));
-    assert!(ZOMBIE_PARAM_DOCS.iter().any(|d| d.key == "open_burials"));
-    struct Perfect;
-    impl crate::registry::VariantVisitor for Perfect {
-        type Output = bool;
-        fn visit<G: Game>(self, _: &'static str, p: G::Params) -> bool {
-            G::new(&p).is_perfect_information()
-        }
-    }
-    let visit = |text| crate::registry::visit("zombie", text, Perfect);
-    assert_eq!(visit(Some("open_burials = true")), Ok(true));
-    assert_eq!(visit(None), Ok(false));
-    assert!(visit(Some("open_burials = 2")).is_err());
+    twins::switch_is_a_parameter::<ZombieParams>("zombie", "open_burials", "2");
 }
