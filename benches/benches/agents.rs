@@ -14,6 +14,7 @@ use agents::testgames::{Fusion, FusionAction};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::game::{Game, Turn};
 use engine::variants::chess::{Chess, ChessParams};
+use engine::variants::half_alice::{HalfAlice, HalfAliceParams};
 use engine::variants::masquerade::{Masquerade, MasqueradeParams};
 use engine::variants::time::{TimeChess, TimeParams};
 use engine::variants::zombie::{Zombie, ZombieParams};
@@ -34,6 +35,18 @@ fn alphabeta_nodes(depth: u32) -> u64 {
         ..Default::default()
     });
     black_box(ab.search(&kiwipete()));
+    ab.info.nodes
+}
+
+/// The search of a variant whose moves are its own (Half Alice: two sides of the mirror),
+/// from the start: the node rate beside Kiwipete's says what the variant's move rules cost
+/// the search.
+fn alphabeta_half_alice_nodes(depth: u32) -> u64 {
+    let mut ab = AlphaBeta::<HalfAlice>::new(AlphaBetaConfig {
+        depth,
+        ..Default::default()
+    });
+    black_box(ab.search(&HalfAlice::new(&HalfAliceParams::default())));
     ab.info.nodes
 }
 
@@ -178,6 +191,9 @@ fn print_figures() {
     figure("alphabeta depth 8 on Kiwipete", "nodes", || {
         alphabeta_nodes(8)
     });
+    figure("alphabeta depth 7 on the Half Alice start", "nodes", || {
+        alphabeta_half_alice_nodes(7)
+    });
     figure(
         "mcts from the chess start, uniform playouts to the end (OpenSpiel C++ ~840/s)",
         "simulations",
@@ -221,6 +237,11 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(nodes));
     g.bench_function("alphabeta_kiwipete_depth4_nodes", |b| {
         b.iter(|| alphabeta_nodes(4))
+    });
+    let nodes = alphabeta_half_alice_nodes(5);
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("alphabeta_half_alice_depth5_nodes", |b| {
+        b.iter(|| alphabeta_half_alice_nodes(5))
     });
     g.throughput(Throughput::Elements(500));
     g.bench_function("mcts_chess_start_500_sims", |b| {

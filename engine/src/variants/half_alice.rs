@@ -27,9 +27,12 @@
 //! empty on both; the king may not castle out of, through or into check on its side.
 //! Draw rules are the common ones (50 moves, threefold repetition of board and mirror,
 //! insufficient material, ply cap). Built on `Board`'s make/unmake: `Board` stores the
-//! pieces and clocks, this file adds the mirror bitboard and the move rules. `apply` works
-//! out the legal moves and any draw once, for `turn`, `result` and `legal_actions` to
-//! share (`cached_status_matches_a_fresh_computation_in_random_play`). With the king out
+//! pieces and clocks, this file adds the mirror bitboard and the move rules. The legal
+//! moves and any draw are worked out on the first question after a move and kept for
+//! `result` and `legal_actions` to share
+//! (`cached_status_matches_a_fresh_computation_in_random_play`); before that, `turn` asks
+//! only whether some move is legal and `legal_captures` lists captures alone, so a search
+//! lists a node's quiet moves only where it expands it. With the king out
 //! of check, a move played on the far side of the mirror from it skips the king test; a
 //! king move looks up the attackers of its landing square on both sides; any other move
 //! beside the king needs only (b), which implies (a) (the moved piece still blocks before
@@ -52,6 +55,7 @@ use crate::variants::chess::material_balance;
 use crate::variants::{common_draw, no_moves_result, pseudo_moves, MoveSketch};
 use crate::zobrist;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// Tunable numbers of Half Alice Chess.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -115,18 +119,20 @@ pub struct HalfAlice {
     keys: Vec<u64>,
     /// Captures so far per colour (for `tallies`; `undo` takes them back).
     captures: [u32; 2],
-    status: Status,
+    /// The position's legal moves and draw, worked out on the first question after an
+    /// `apply` or `undo` and kept until the next one.
+    status: OnceLock<Status>,
 }
 
-/// What the side to move can do now. `turn`, `result` and `legal_actions` all need it
-/// after every `apply`, so `apply` works it out once; `undo` only marks it stale (search
-/// undoes and applies again without asking) and a stale status is worked out on demand.
+/// What the side to move can do now: `result` and `legal_actions` share it. `turn`
+/// asks only whether a move exists when it is not worked out yet, so a search that
+/// leaves a node early (a table hit, a stand-pat cut) never lists its moves, and
+/// quiescence lists captures alone (`legal_captures`).
 #[derive(Clone)]
 struct Status {
     /// The legal moves (left empty when a draw ends the game first).
     moves: MoveList,
     draw: Option<&'static str>,
-    fresh: bool,
 }
 
 impl std::fmt::Debug for Status {
@@ -134,7 +140,6 @@ impl std::fmt::Debug for Status {
         f.debug_struct("Status")
             .field("moves", &self.moves.len())
             .field("draw", &self.draw)
-            .field("fresh", &self.fresh)
             .finish()
     }
 }
@@ -153,45 +158,33 @@ impl HalfAlice {
             mirrors: Vec::new(),
             keys: Vec::new(),
             captures: [0; 2],
-            status: Status {
-                moves: MoveList::new(),
-                draw: None,
-                fresh: false,
-            },
+            status: OnceLock::new(),
         }
-        .refreshed()
     }
 
-    fn refreshed(mut self) -> HalfAlice {
-        self.refresh();
-        self
-    }
-
-    fn refresh(&mut self) {
-        self.status.draw = self.draw_reason();
-        self.status.moves.clear();
-        if self.status.draw.is_none() {
-            let mut moves = std::mem::take(&mut self.status.moves);
-            self.generate(&mut moves);
-            self.status.moves = moves;
-        }
-        self.status.fresh = true;
-    }
-
-    /// Calls `f` with the legal moves (empty under a draw) and the draw that ends the
-    /// game, from the status when it is fresh.
+    /// The status, worked out now if it is not yet.
     #[inline]
-    fn with_status<R>(&self, f: impl FnOnce(&MoveList, Option<&'static str>) -> R) -> R {
-        if self.status.fresh {
-            f(&self.status.moves, self.status.draw)
-        } else {
+    fn status(&self) -> &Status {
+        self.status.get_or_init(|| {
             let draw = self.draw_reason();
             let mut moves = MoveList::new();
             if draw.is_none() {
-                self.generate(&mut moves);
+                self.each_legal(
+                    |_| true,
+                    |m| {
+                        moves.push(m);
+                        true
+                    },
+                );
             }
-            f(&moves, draw)
-        }
+            Status { moves, draw }
+        })
+    }
+
+    /// Forgets the status (the position changed).
+    #[inline]
+    fn stale(&mut self) {
+        self.status = OnceLock::new();
     }
 
     pub fn board_ref(&self) -> &Board {
@@ -333,33 +326,53 @@ impl HalfAlice {
 
     /// All legal moves (draws aside).
     pub fn legal_moves(&self) -> MoveList {
-        if self.status.fresh && self.status.draw.is_none() {
-            return self.status.moves.clone();
-        }
         let mut legal = MoveList::new();
-        self.generate(&mut legal);
+        self.each_legal(
+            |_| true,
+            |m| {
+                legal.push(m);
+                true
+            },
+        );
         legal
     }
 
-    /// Appends the legal moves to `legal`.
-    fn generate(&self, legal: &mut MoveList) {
+    /// Whether the side to move has a legal move (draws aside), stopping at the first.
+    fn has_legal_move(&self) -> bool {
+        let mut any = false;
+        self.each_legal(
+            |_| true,
+            |_| {
+                any = true;
+                false
+            },
+        );
+        any
+    }
+
+    /// Calls `f` with each legal move among the pseudo-legal ones `wanted` keeps, in
+    /// generation order, until `f` returns false (draws aside).
+    fn each_legal(&self, wanted: impl Fn(Move) -> bool, mut f: impl FnMut(Move) -> bool) {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
         let b = &self.board;
         let us = b.turn();
+        let candidates = pseudo.iter().copied().filter(|&m| wanted(m));
         let Some(king) = b.king(us) else {
             // No king to keep safe (a test position): every pseudo-legal move stands.
-            for &mv in pseudo.iter() {
-                legal.push(mv);
+            for mv in candidates {
+                if !f(mv) {
+                    return;
+                }
             }
             return;
         };
         let king_side = self.mirror.contains(king);
         if self.king_attacked(us, self.mirror) {
             // In check the two sketch tests decide every move (rare enough).
-            for &mv in pseudo.iter() {
-                if self.legal_by_sketch(mv, king_side) {
-                    legal.push(mv);
+            for mv in candidates {
+                if self.legal_by_sketch(mv, king_side) && !f(mv) {
+                    return;
                 }
             }
             return;
@@ -370,7 +383,7 @@ impl HalfAlice {
         // The first piece on each line from the king on its side: only taking one of
         // these off the king's side can open a line onto it.
         let shields = crate::attacks::queen_attacks(king, occ_k) & occ_k;
-        for &mv in pseudo.iter() {
+        for mv in candidates {
             let from = mv.from();
             let ok = if self.mirror.contains(from) != king_side {
                 // Played on the far side from an unchecked king: the moved piece only
@@ -395,8 +408,8 @@ impl HalfAlice {
                 // Castling and en passant: the sketch tests.
                 self.legal_by_sketch(mv, king_side)
             };
-            if ok {
-                legal.push(mv);
+            if ok && !f(mv) {
+                return;
             }
         }
     }
@@ -480,7 +493,11 @@ impl Game for HalfAlice {
     }
 
     fn turn(&self) -> Turn {
-        if self.with_status(|moves, draw| draw.is_some() || moves.is_empty()) {
+        let over = match self.status.get() {
+            Some(st) => st.draw.is_some() || st.moves.is_empty(),
+            None => self.draw_reason().is_some() || !self.has_legal_move(),
+        };
+        if over {
             Turn::Terminal
         } else {
             Turn::Seat(self.board.turn().index())
@@ -492,7 +509,29 @@ impl Game for HalfAlice {
         if seat != self.board.turn().index() {
             return;
         }
-        self.with_status(|moves, _| out.extend(moves.iter().copied()));
+        out.extend(self.status().moves.iter().copied());
+    }
+
+    /// The legal captures alone, for quiescence, without listing the quiet moves when
+    /// the status is not worked out yet.
+    fn legal_captures(&self, seat: Seat, out: &mut Vec<Move>) -> bool {
+        out.clear();
+        if seat != self.board.turn().index() {
+            return true;
+        }
+        let b = &self.board;
+        if let Some(st) = self.status.get() {
+            out.extend(st.moves.iter().copied().filter(|&m| b.victim(m).is_some()));
+        } else if self.draw_reason().is_none() {
+            self.each_legal(
+                |m| b.victim(m).is_some(),
+                |m| {
+                    out.push(m);
+                    true
+                },
+            );
+        }
+        true
     }
 
     fn apply(&mut self, mv: Move) {
@@ -504,11 +543,11 @@ impl Game for HalfAlice {
         }
         self.board.make(mv);
         self.mirror = after;
-        self.refresh();
+        self.stale();
     }
 
     fn undo(&mut self) {
-        self.status.fresh = false;
+        self.stale();
         let mv = self.board.last_move().expect("undo without a move");
         self.board.unmake();
         if self.board.captured_piece(mv).is_some() {
@@ -519,7 +558,8 @@ impl Game for HalfAlice {
     }
 
     fn result(&self) -> Option<GameResult> {
-        let (draw, no_moves) = self.with_status(|moves, draw| (draw, moves.is_empty()));
+        let st = self.status();
+        let (draw, no_moves) = (st.draw, st.moves.is_empty());
         if let Some(reason) = draw {
             return Some(GameResult {
                 returns: two_seat_returns(None),
@@ -933,8 +973,10 @@ mod tests {
     fn cached_status_matches_a_fresh_computation_in_random_play() {
         crate::variants::testing::check_cached_status(
             || HalfAlice::new(&HalfAliceParams::default()),
-            |g| g.refresh(),
-            |g| g.status.fresh = false,
+            |g| {
+                g.status();
+            },
+            |g| g.stale(),
         );
     }
 
@@ -954,8 +996,7 @@ mod tests {
             };
             let mut g = HalfAlice::new(&params);
             while let Turn::Seat(_) = g.turn() {
-                let (mut fast, mut reference) = (MoveList::new(), MoveList::new());
-                g.generate(&mut fast);
+                let (fast, mut reference) = (g.legal_moves(), MoveList::new());
                 g.generate_reference(&mut reference);
                 assert_eq!(
                     fast.as_slice(),
