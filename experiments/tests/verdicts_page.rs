@@ -65,10 +65,23 @@ fn a_changed_games_csv_makes_the_check_fail() {
     }
     let runs = run_folders(&config);
     assert!(runs.len() > 10, "{runs:?}");
+    // The page reads each run's games, its run.json (the book it was played from) and
+    // the screen's list of flagged openings in that book.
     for r in &runs {
         std::fs::create_dir_all(dst.join(r)).unwrap();
         std::fs::copy(src.join(r).join("games.csv"), dst.join(r).join("games.csv"))
             .unwrap_or_else(|e| panic!("{r}: {e}"));
+        if src.join(r).join("run.json").is_file() {
+            std::fs::copy(src.join(r).join("run.json"), dst.join(r).join("run.json")).unwrap();
+        }
+    }
+    let screen = dst.join("openings/screen");
+    std::fs::create_dir_all(&screen).unwrap();
+    for e in std::fs::read_dir(src.join("openings/screen")).unwrap() {
+        let p = e.unwrap().path();
+        if p.to_string_lossy().ends_with(".lab.flagged.txt") {
+            std::fs::copy(&p, screen.join(p.file_name().unwrap())).unwrap();
+        }
     }
     let o = check(dst);
     assert!(

@@ -21,6 +21,14 @@
 //! ended at 0, `length` the recorded actions (plies). A comparison is the player's mean
 //! in `run` minus its mean in `baseline`.
 //!
+//! Screened openings (results/README.md "Method", item 1): a run played from a book
+//! (its `run.json` names it, `openings_file`) leaves out the games whose opening the lab's
+//! screen flagged in that book, the list `openings/screen/<book>.lab.flagged.txt` under
+//! the results folder ([`flagged_of`]); a book without a list leaves out nothing. The
+//! page says how many games each sample left out. Decision: the lab's list, not
+//! Stockfish's (which exists for the orthodox books only), so every book is screened
+//! alike. Test: `flagged_openings_are_left_out`.
+//!
 //! Statistics: a sample's 95% interval is the one over openings
 //! ([`crate::stats::metrics::over_openings`]) where a book opening was played by several
 //! pairs, else [`crate::stats::metrics::Estimate::clustered_score`] over colour-swapped
@@ -55,6 +63,7 @@ pub mod page;
 pub mod stats;
 
 use crate::record;
+use crate::run::opening_screen::{opening_key, read_flagged};
 use crate::stats::metrics::{over_openings, Estimate};
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
@@ -210,6 +219,8 @@ pub struct Sample {
     /// Independent units the interval is over: openings or pairs.
     pub units: usize,
     pub over_openings: bool,
+    /// Games left out because the screen flagged their book opening.
+    pub left_out: usize,
 }
 
 impl Sample {
@@ -314,6 +325,7 @@ pub fn sample(results: &Path, runs: &[&str], measure: Measure) -> Result<Sample>
         bail!("an empty list of runs");
     }
     let mut rows = Vec::new();
+    let mut left_out = 0;
     for (k, run) in runs.iter().enumerate() {
         let dir = results.join(run);
         if !dir.is_dir() {
@@ -324,7 +336,18 @@ pub fn sample(results: &Path, runs: &[&str], measure: Measure) -> Result<Sample>
         if loaded.rows.is_empty() {
             bail!("{} holds no games", games.display());
         }
-        rows.extend(loaded.rows.into_iter().map(|r| (k as u64, r)));
+        let flagged = flagged_of(results, &dir)?;
+        let before = loaded.rows.len();
+        let kept: Vec<_> = loaded
+            .rows
+            .into_iter()
+            .filter(|r| !flagged.contains(&opening_key(&r.opening)))
+            .collect();
+        if kept.is_empty() {
+            bail!("{}: every game's opening is flagged", games.display());
+        }
+        left_out += before - kept.len();
+        rows.extend(kept.into_iter().map(|r| (k as u64, r)));
     }
     // A pair number is a cluster within its run only.
     let games: Vec<(&str, u64, f64)> = rows
@@ -348,7 +371,35 @@ pub fn sample(results: &Path, runs: &[&str], measure: Measure) -> Result<Sample>
         games: games.len(),
         units,
         over_openings: by_openings,
+        left_out,
     })
+}
+
+/// The openings the lab's screen flagged in the book `run_dir` was played from (empty
+/// when its `run.json` names no book, or the book has no list under
+/// `results/openings/screen/`).
+pub fn flagged_of(results: &Path, run_dir: &Path) -> Result<BTreeSet<String>> {
+    let json = run_dir.join("run.json");
+    if !json.is_file() {
+        return Ok(BTreeSet::new());
+    }
+    let text =
+        std::fs::read_to_string(&json).with_context(|| format!("reading {}", json.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not valid JSON", json.display()))?;
+    let Some(book) = value.get("openings_file").and_then(|v| v.as_str()) else {
+        return Ok(BTreeSet::new());
+    };
+    let Some(stem) = Path::new(book).file_stem().and_then(|s| s.to_str()) else {
+        return Ok(BTreeSet::new());
+    };
+    let list = results
+        .join("openings/screen")
+        .join(format!("{stem}.lab.flagged.txt"));
+    if !list.is_file() {
+        return Ok(BTreeSet::new());
+    }
+    read_flagged(&list)
 }
 
 /// Reads and checks `verdicts.toml` (errors name the file and the question).

@@ -34,8 +34,12 @@ fn answer_word(a: Answer) -> &'static str {
 }
 
 fn sample_cell(s: &Sample, d: usize) -> String {
+    let screened = match s.left_out {
+        0 => String::new(),
+        n => format!(" ({n} games from flagged openings left out)"),
+    };
     format!(
-        "{} ± {} over {} {}",
+        "{} ± {} over {} {}{screened}",
         plain(s.estimate.mean, d),
         format_args!("{:.*}", d, s.estimate.half),
         s.units,
@@ -132,7 +136,9 @@ is below {ALPHA}: with {m} comparisons at 95%, two or three would look clear by 
 so an interval may exclude 0 in a plot and still not be clear. The answer is *yes* when every \
 player is clear in the question's direction, *no* when every one is clear the other way, and \
 *unclear* otherwise. Intervals are 95%, over book openings where an opening was played by \
-several colour-swapped pairs, else over pairs; in the plots a filled dot is clear, a hollow \
+several colour-swapped pairs, else over pairs; a run played from a book leaves out the \
+games whose opening the lab's screen flagged there ([openings/screen](openings/screen/README.md): \
+a forced win or three pawns for one side), and each such figure says how many; in the plots a filled dot is clear, a hollow \
 one is not. Ratings are each player's strength at orthodox chess on Stockfish's scale \
 ([strength](strength/README.md)), of the agents' generation named with it; a trend with \
 strength is the least-squares slope of the difference on the rating, named only when its \

@@ -228,3 +228,47 @@ fn bad_input_names_the_problem() {
     let e = format!("{:#}", run(r, true).unwrap_err());
     assert!(e.contains("verdicts.toml"), "{e}");
 }
+
+#[test]
+fn flagged_openings_are_left_out() {
+    let d = results_dir();
+    let r = d.path();
+    let all = sample(r, &["v/strong"], Measure::FirstSeat).unwrap();
+    assert_eq!((all.games, all.left_out), (120, 0));
+    // The run names its book; the screen flagged two of the book's openings.
+    std::fs::write(
+        r.join("v/strong/run.json"),
+        r#"{"openings_file": "results/openings/testbook.txt"}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(r.join("openings/screen")).unwrap();
+    std::fs::write(
+        r.join("openings/screen/testbook.lab.flagged.txt"),
+        "# flagged by a test\n1 actions: o0 #+2\n7 actions:  o6 312\nflagged 2\n",
+    )
+    .unwrap();
+    let screened = sample(r, &["v/strong"], Measure::FirstSeat).unwrap();
+    assert_eq!((screened.games, screened.left_out), (116, 4));
+    // Pair 0 was drawn and pair 6 won by the first seat (it wins where i % 4 != 0).
+    assert!(screened.estimate.mean != all.estimate.mean);
+    // A run without a run.json, or a book without a list, leaves out nothing.
+    assert_eq!(
+        sample(r, &["v/weak"], Measure::FirstSeat).unwrap().left_out,
+        0
+    );
+    std::fs::write(
+        r.join("v/weak/run.json"),
+        r#"{"openings_file": "results/openings/otherbook.txt"}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        sample(r, &["v/weak"], Measure::FirstSeat).unwrap().left_out,
+        0
+    );
+    // The page says so.
+    let page_text = page::markdown(&compute(r).unwrap());
+    assert!(
+        page_text.contains("(4 games from flagged openings left out)"),
+        "{page_text}"
+    );
+}
