@@ -157,8 +157,11 @@ pub(super) fn brancher<G: Game>(
     let seed = req.seed.unwrap_or(this.seed);
     let names: Vec<String> = (0..n).map(|s| start.seat_name(s)).collect();
     let time = this.branch_time();
+    // The branch's time starts here, before the handler starts its timer and hands the
+    // job to a blocking thread: a job that started late on a loaded machine still knows
+    // that the timer's stop is its time running out, not the client leaving.
+    let started = Instant::now();
     Ok(Box::new(move |cancel: &Arc<AtomicBool>| {
-        let started = Instant::now();
         // Every decision of every branch game reads the flag: an agent asked to stop
         // answers at once, and the next decision of a stopped branch is not taken.
         let mut agents: Vec<Box<dyn Agent<G>>> = agents
