@@ -13,8 +13,10 @@ RUNS = [
     ("panel/em-d3", "expedition"),
     ("panel/em-d3-oq", "expedition"),
     ("strongest/expedition", "expedition"),
+    ("member-panel/member", "expedition"),
     ("panel/chess/em-d3-oq", "orthodox"),
     ("strongest/chess", "orthodox"),
+    ("../chess/member-panel/member", "orthodox"),
 ]
 
 out = [["run", "game", "player", "games", "distinct", "checkmate", "checkmate_hw", "king_captured", "king_captured_hw"]]
