@@ -167,16 +167,10 @@ impl HalfAlice {
     fn status(&self) -> &Status {
         self.status.get_or_init(|| {
             let draw = self.draw_reason();
-            let mut moves = MoveList::new();
-            if draw.is_none() {
-                self.each_legal(
-                    |_| true,
-                    |m| {
-                        moves.push(m);
-                        true
-                    },
-                );
-            }
+            let moves = match draw {
+                None => self.listed(|_| true),
+                Some(_) => MoveList::new(),
+            };
             Status { moves, draw }
         })
     }
@@ -324,17 +318,22 @@ impl HalfAlice {
         (b.attackers_to(king, b.turn().other(), occ_side) & (occ_side - sketch.captured)).is_empty()
     }
 
-    /// All legal moves (draws aside).
+    /// All legal moves (draws aside): the kept list when it was worked out.
     pub fn legal_moves(&self) -> MoveList {
-        let mut legal = MoveList::new();
-        self.each_legal(
-            |_| true,
-            |m| {
-                legal.push(m);
-                true
-            },
-        );
-        legal
+        match self.status.get() {
+            Some(st) if st.draw.is_none() => st.moves.clone(),
+            _ => self.listed(|_| true),
+        }
+    }
+
+    /// The legal moves among the pseudo-legal ones `wanted` keeps, in generation order.
+    fn listed(&self, wanted: impl Fn(Move) -> bool) -> MoveList {
+        let mut list = MoveList::new();
+        self.each_legal(wanted, |m| {
+            list.push(m);
+            true
+        });
+        list
     }
 
     /// Whether the side to move has a legal move (draws aside), stopping at the first.
