@@ -216,3 +216,68 @@ fn rule_compare_two_rule_sets_and_refuse_another_variants_file() {
     ]);
     assert!(err.contains("needs one variant"), "{err}");
 }
+
+/// Every run a comparison or ladder report links resolves from wherever the report is
+/// written (the links were the run folders' names, right only beside the runs).
+#[test]
+fn rule_compare_links_its_runs_from_anywhere() {
+    let d = tempfile::tempdir().unwrap();
+    let a = d.path().join("a.toml");
+    let b = d.path().join("b.toml");
+    std::fs::write(&a, "ply_cap = 20\n").unwrap();
+    std::fs::write(&b, "ply_cap = 40\n").unwrap();
+    let runs = d.path().join("runs");
+    ok(&[
+        "balance",
+        "--variant",
+        "chess",
+        "--agents",
+        "random,random",
+        "--games",
+        "2",
+        "--compare",
+        s(&a),
+        s(&b),
+        "--out",
+        s(&runs),
+    ]);
+    let elsewhere = d.path().join("notes").join("deeper");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let (ra, rb) = (runs.join("a"), runs.join("b"));
+    let reports = [
+        (
+            elsewhere.join("compare.md"),
+            vec!["report", "--compare", s(&ra), s(&rb)],
+        ),
+        (
+            elsewhere.join("ladder.md"),
+            vec!["report", "--ladder", s(&ra), s(&rb)],
+        ),
+        (
+            runs.join("here.md"),
+            vec!["report", "--compare", s(&ra), s(&rb)],
+        ),
+    ];
+    for (out, args) in reports {
+        let mut args = args.clone();
+        args.extend(["--out", s(&out)]);
+        ok(&args);
+        let md = read(&out);
+        let links: Vec<&str> = md
+            .split("](")
+            .skip(1)
+            .filter_map(|t| t.split(')').next())
+            .filter(|l| l.ends_with("report.md"))
+            .collect();
+        assert_eq!(links.len(), 2, "{md}");
+        for l in links {
+            assert!(!l.starts_with('/'), "links are relative: {l}");
+            let target = out.parent().unwrap().join(l);
+            assert!(
+                target.is_file(),
+                "{} links {l}, which is not there",
+                out.display()
+            );
+        }
+    }
+}

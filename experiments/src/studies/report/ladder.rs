@@ -48,6 +48,34 @@ impl RunFigures {
 }
 
 /// Ladders and comparisons are within one variant.
+/// The link from the report `out` to the run folder `dir`: the path of `dir` relative to
+/// `out`'s folder, so a ladder or comparison written away from its runs (`--out
+/// elsewhere/compare.md`) still links them. Falls back to `dir` as given when either path
+/// cannot be resolved. Test: `rule_compare_links_its_runs_from_anywhere`.
+pub(super) fn link_from(out: &Path, dir: &Path) -> String {
+    let from = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let (Ok(from), Ok(to)) = (from.canonicalize(), dir.canonicalize()) else {
+        return dir.display().to_string().trim_end_matches('/').to_string();
+    };
+    let (f, t): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in common..f.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c);
+    }
+    if rel.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        rel.to_string_lossy().replace('\\', "/")
+    }
+}
+
 pub(super) fn same_variant(runs: &[RunFigures]) -> Result<()> {
     if let Some(other) = runs.iter().find(|r| r.variant != runs[0].variant) {
         bail!(
@@ -104,7 +132,7 @@ pub(super) fn write_ladder(out: &Path, runs: &[RunFigures]) -> Result<()> {
             md,
             "| [{}]({}/report.md) | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.label,
-            r.label,
+            link_from(out, &r.dir),
             r.agents,
             r.strength,
             m.games,
@@ -174,7 +202,14 @@ pub(super) fn write_compare(out: &Path, a: &RunFigures, b: &RunFigures) -> Resul
         "A: [{}]({}/report.md) (parameter digest `{}`, agents `{}`), B: [{}]({}/report.md) \
          (digest `{}`, agents `{}`). Each figure with its 95% interval; B − A with the \
          interval of a difference of independent runs.\n",
-        a.label, a.label, a.digest, a.agents, b.label, b.label, b.digest, b.agents
+        a.label,
+        link_from(out, &a.dir),
+        a.digest,
+        a.agents,
+        b.label,
+        link_from(out, &b.dir),
+        b.digest,
+        b.agents
     );
     let _ = writeln!(md, "| figure | A | B | B − A |\n|---|---|---|---|");
     let rows = a.metrics.rows().into_iter().zip(b.metrics.rows());
