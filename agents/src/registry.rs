@@ -216,6 +216,24 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
             other => other,
         })?;
     }
+    // An eval file's `[features]` name the game's own features: checked against this
+    // game now (the file itself was read and checked with the agent's settings).
+    if let Some(path) = s.raw("eval") {
+        let w = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| toml::from_str::<crate::eval::EvalWeights>(&t).ok());
+        if let Some(w) = w {
+            crate::eval::features::check_game::<G>(&w).map_err(|why| AgentError::BadValue {
+                agent: s.name.clone(),
+                key: "eval".into(),
+                value: path.into(),
+                expected: format!(
+                    "eval weights for {}: {why}",
+                    fallback::short_type_name::<G>()
+                ),
+            })?;
+        }
+    }
     Ok(agent)
 }
 

@@ -154,6 +154,7 @@ impl Setting {
                         return Err(fail(format!("{field} = {x} within [-100, 100] pawns")));
                     }
                 }
+                crate::eval::features::check_file(&w).map_err(fail)?;
                 Ok(Value::Weights(Box::new(w)))
             }
         }

@@ -11,6 +11,7 @@ mod cassandra_prophecy;
 mod chess_agents;
 mod clairvoyant_agents;
 mod cooperative_agents;
+mod eval_features;
 mod expedition_agents;
 mod golf_solver;
 mod known_answers;

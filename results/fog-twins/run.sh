@@ -9,7 +9,10 @@
 #
 # Environment: CHESSLAB (the binary; default target/quick/chesslab, built with
 # `cargo build --profile quick -p experiments --bin chesslab`), GAMES (default 1000), OUT
-# (the folder the run folders go in; default results/fog-twins). Arguments: the games to
+# (the folder the run folders go in; default results/fog-twins, or results/fog-twins/member
+# with PLAYER=member), PLAYER (`row`, the default: each hidden verdict row's player;
+# `member`: the strong member's search on sampled worlds in every game, a node budget, so
+# the runs play the same games at any load and thread count). Arguments: the games to
 # play (chess: the orthodox baseline of the D2 player; zombie, time, masquerade, tar-pit;
 # default the four twins, Time last), and
 # `<game>-hidden` for the hidden game itself with the same command and build, into
@@ -19,8 +22,16 @@ set -eu
 
 BIN=${CHESSLAB:-target/quick/chesslab}
 GAMES=${GAMES:-1000}
-OUT=${OUT:-results/fog-twins}
+PLAYER=${PLAYER:-row}
 HERE=results/fog-twins
+case $PLAYER in
+row) OUT=${OUT:-$HERE} ;;
+member) OUT=${OUT:-$HERE/member} ;;
+*)
+    echo "unknown PLAYER '$PLAYER' (row or member)" >&2
+    exit 2
+    ;;
+esac
 
 # The hidden runs' players (their run.json files), with `ties=random`: equal best actions
 # drawn at random in the open twin as in the hidden game (where it is the default, so the
@@ -28,6 +39,12 @@ HERE=results/fog-twins
 # first of equal actions and both games of a pair were one game (README.md, Zombie).
 D2=pimc:search=alphabeta,depth=2,quiescence=true,worlds=6,ties=random
 T25=pimc:search=alphabeta,worlds=10,time_ms=25,ties=random
+# The strong member (results/strength/member: `alphabeta:depth=64,nodes=100000`) searching
+# sampled worlds: 100,000 nodes a decision shared over ten worlds.
+if [ "$PLAYER" = member ]; then
+    D2=pimc:search=alphabeta,depth=64,nodes=100000,quiescence=true,worlds=10,ties=random
+    T25=$D2
+fi
 
 run() {
     name=$1

@@ -31,6 +31,10 @@
 //! game), and `eval.*` keys apply on top of either. The terms read the orthodox board,
 //! so every variant with one gets them; the variant's own material difference is still
 //! added by [`variant_term`].
+//! A game's own features (`Game::features` beyond the piece counts: checkers, burials,
+//! Zorkmids, tar, ...) are terms too, weighted by an eval file's `[features]` table
+//! (pawns per unit, from seat 0's side, negated for seat 1; none by default, so no
+//! committed weight set changes): [`features`], issue 66.
 //! A variant's threat hint (`Game::eval_hint`: Cassandra's pending prophecies and ladder)
 //! is added times `eval.hint`, which is 0 in both the default and the search's weights, so
 //! no agent counts it unless its spec asks (`pimc:...,eval.hint=1`, the best secret
@@ -43,6 +47,7 @@
 //! (`popcnt_and_portable_evaluations_agree`).
 //! Tests: below, and `fitted::tests`, `tables::tests`, `terms::tests`.
 
+pub mod features;
 pub mod fitted;
 pub mod shape_fit;
 pub mod tables;
@@ -54,6 +59,7 @@ use engine::game::{Game, Seat};
 use engine::variants::chess::material_balance;
 use engine::{Board, Color, Role};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// Material values, pawn = 100 centipawns (the defaults of [`EvalWeights`]).
@@ -72,11 +78,16 @@ macro_rules! eval_weights {
             /// `[tables]` in an eval file: the fitted tables of `chesslab texel-tables`.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub tables: Option<Box<tables::Shapes>>,
+            /// Pawns per unit of the game's own features (`Game::features` beyond the
+            /// piece counts: Adrenaline's `checkers`, Zombie's `graveyard`, Clairvoyant's
+            /// `zorkmids`, ...), as `[features]` in an eval file ([`features`]).
+            #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+            pub features: BTreeMap<String, f64>,
         }
 
         impl Default for EvalWeights {
             fn default() -> Self {
-                EvalWeights { $($field: $default,)* tables: None }
+                EvalWeights { $($field: $default,)* tables: None, features: BTreeMap::new() }
             }
         }
 
@@ -182,6 +193,8 @@ pub struct Evaluator {
     /// The endgame tables differ from the middle-game ones.
     tapered: bool,
     terms: terms::TermWeights,
+    /// The weights of the game's own features, non-zero ones only ([`features`]).
+    features: Vec<(String, f64)>,
     /// The evaluator for games whose positions are orthodox (`GameFacts::orthodox_positions`),
     /// where it differs: the search's ([`Evaluator::search`]) has one, others none.
     orthodox: Option<Box<Evaluator>>,
@@ -213,6 +226,7 @@ impl Evaluator {
         Evaluator {
             tapered: mg != eg,
             terms: terms::TermWeights::new(w),
+            features: features::active(w),
             weights,
             mg,
             eg,
@@ -374,9 +388,15 @@ impl Evaluator {
                 } else {
                     0.0
                 };
+                let own = if self.features.is_empty() {
+                    0.0
+                } else {
+                    features::term(&self.features, game, seat)
+                };
                 self.board_score_portable(b, Color::from_index(seat)) as f64 / 100.0
                     + variant_term(game, b, seat)
                     + hint
+                    + own
             }
             _ => game.material(seat),
         }

@@ -31,7 +31,9 @@ pub fn csv(l: &Learned) -> String {
 }
 
 /// The five piece values as [`agents::eval::EvalWeights`] TOML (other weights keep
-/// their defaults).
+/// their defaults), then the variant's own features, in pawns per unit, as the
+/// evaluation's `[features]` table (agents/src/eval/features.rs), so the file plays every
+/// learned value as it was learned (`values_toml_weighs_the_games_own_features`).
 pub fn toml(l: &Learned) -> String {
     let mut s = format!(
         "# piece values learned by `chesslab values` ({}), in pawns\n",
@@ -43,6 +45,15 @@ pub fn toml(l: &Learned) -> String {
     for (i, n) in l.names.iter().enumerate() {
         if PIECES.contains(&n.as_str()) {
             let _ = writeln!(s, "{n} = {:.4}", l.values[i].0);
+        }
+    }
+    let own: Vec<usize> = (0..l.names.len())
+        .filter(|&i| !PIECES.contains(&l.names[i].as_str()))
+        .collect();
+    if !own.is_empty() {
+        s.push_str("\n[features]\n");
+        for i in own {
+            let _ = writeln!(s, "{} = {:.4}", l.names[i], l.values[i].0);
         }
     }
     s
@@ -470,5 +481,25 @@ mod tests {
         let better = learned((0.6400, 0.69, 0.6450));
         assert!(worse_than_orthodox(&better).is_none());
         assert!(!toml(&better).contains("WARNING"));
+    }
+
+    #[test]
+    fn values_toml_weighs_the_games_own_features() {
+        let mut l = learned((0.64, 0.69, 0.645));
+        l.variant = "adrenaline".into();
+        l.names
+            .extend(["checkers".to_string(), "carriers".to_string()]);
+        l.model.weights.extend([0.24, -0.54]);
+        l.values.extend([(1.2, 0.5, 2.7), (-2.69, -5.5, -1.4)]);
+        let w: agents::eval::EvalWeights = toml::from_str(&toml(&l)).unwrap();
+        assert_eq!(w.knight, 3.0);
+        assert_eq!(w.features.get("checkers"), Some(&1.2));
+        assert_eq!(w.features.get("carriers"), Some(&-2.69));
+        // And an agent reads it for the game it was learned from.
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("values.toml");
+        std::fs::write(&f, toml(&l)).unwrap();
+        let spec = format!("alphabeta:depth=1,eval={}", f.display());
+        assert!(agents::registry::build::<engine::variants::adrenaline::Adrenaline>(&spec).is_ok());
     }
 }
