@@ -13,7 +13,9 @@
 # with PLAYER=member), PLAYER (`row`, the default: each hidden verdict row's player;
 # `member`: the strong member's search on sampled worlds in every game, a node budget, so
 # the runs play the same games at any load and thread count). Arguments: the games to
-# play (chess: the orthodox baseline of the D2 player; zombie, time, masquerade, tar-pit;
+# play (chess: the orthodox baseline of the D2 player; zombie, time, masquerade, tar-pit,
+# cassandra (open; its hidden game is secret Cassandra), clairvoyant (open; hidden: blind),
+# clairvoyant-strict (the same with the strict-shape tables);
 # default the four twins, Time last), and
 # `<game>-hidden` for the hidden game itself with the same command and build, into
 # `<game>-hidden/`. A run that stops resumes where it stopped when started again
@@ -112,8 +114,37 @@ play() {
         set -- --variant tar-pit --agents "$T25,$T25" --seed 1 --threads 2 \
             --title "Tar Pit, $(label "open hands" "$fog") (fog twins)"
         ;;
+    cassandra)
+        # Open Cassandra is the twin of secret Cassandra (`secret = true`: the opponent's
+        # pending prophecy square hidden), as results/cassandra/secret-pimc-d2 (seed 40,
+        # 8 random opening plies, one thread).
+        params=
+        [ -n "$fog" ] && params=results/strength/hidden/cassandra-secret.toml
+        set -- --variant cassandra --agents "$D2,$D2" --random-opening-plies 8 --seed 40 \
+            --threads 1 --title "Cassandra, $(label "open" "$fog") (fog twins)"
+        ;;
+    clairvoyant)
+        # Open Clairvoyant (the seed's default: every sheet revealed at the end of its
+        # turn) is the twin of blind mode (`mode = "blind"`: nothing revealed), both with
+        # the seed's tables, as results/clairvoyant/balance (the `clairvoyant` agent: the
+        # searches that read an evaluation take minutes a game here, so both PLAYERs play
+        # it; seed 29, 12 random opening plies).
+        params=
+        [ -n "$fog" ] && params=$HERE/clairvoyant-blind.toml
+        set -- --variant clairvoyant --agents clairvoyant,clairvoyant --random-opening-plies 12 \
+            --seed 29 --threads 2 --title "Clairvoyant, $(label "open" "$fog") (fog twins)"
+        ;;
+    clairvoyant-strict)
+        # The same with the lab's strict-shape tables (results/clairvoyant/strict: a
+        # purchase every 5.4 moves in open mode), since the seed's tables buy at nearly
+        # every move and draw almost every open game.
+        params=results/clairvoyant/strict/strict.toml
+        [ -n "$fog" ] && params=$HERE/clairvoyant-strict-blind.toml
+        set -- --variant clairvoyant --agents clairvoyant,clairvoyant --random-opening-plies 12 \
+            --seed 29 --threads 2 --title "Clairvoyant, strict tables, $(label "open" "$fog") (fog twins)"
+        ;;
     *)
-        echo "unknown game '$game' (chess, or zombie, time, masquerade, tar-pit, each with -hidden)" >&2
+        echo "unknown game '$game' (chess, or zombie, time, masquerade, tar-pit, cassandra, clairvoyant, clairvoyant-strict, each with -hidden)" >&2
         exit 2
         ;;
     esac
