@@ -28,9 +28,7 @@ RUNS = [
     ("strict-shape table, clairvoyant self-play", "strict/confirm"),
     ("strict-shape table, black_balance 0, clairvoyant self-play", "strict/confirm-b0"),
     ("strict-shape table, black_balance 0, seed 31", "strict/confirm-b0-seed31"),
-    ("fog twins: seed tables, open (today's build)", "../fog-twins/clairvoyant"),
     ("fog twins: seed tables, blind", "../fog-twins/clairvoyant-hidden"),
-    ("fog twins: strict-shape table, open (today's build)", "../fog-twins/clairvoyant-strict"),
     ("fog twins: strict-shape table, blind", "../fog-twins/clairvoyant-strict-hidden"),
 ]
 
