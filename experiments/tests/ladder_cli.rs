@@ -1,42 +1,7 @@
 //! End-to-end tests of issue 19 through the binary: `chesslab openings`, `balance --ladder`,
 //! `balance --compare`, `report --ladder/--compare`, and their bad input.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn chesslab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chesslab"))
-        .args(args)
-        .output()
-        .expect("run chesslab")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = chesslab(args);
-    assert!(
-        o.status.success(),
-        "chesslab {args:?} failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn fails(args: &[&str]) -> String {
-    let o = chesslab(args);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success(), "chesslab {args:?} should fail");
-    assert!(err.contains("error:"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use crate::common::{fails, ok, read, s};
 
 #[test]
 fn rule_ladder_plays_each_rung_and_reads_the_trend() {
