@@ -47,7 +47,6 @@ impl RunFigures {
     }
 }
 
-/// Ladders and comparisons are within one variant.
 /// The link from the report `out` to the run folder `dir`: the path of `dir` relative to
 /// `out`'s folder, so a ladder or comparison written away from its runs (`--out
 /// elsewhere/compare.md`) still links them. Falls back to `dir` as given when either path
@@ -76,6 +75,7 @@ pub(super) fn link_from(out: &Path, dir: &Path) -> String {
     }
 }
 
+/// Ladders and comparisons are within one variant.
 pub(super) fn same_variant(runs: &[RunFigures]) -> Result<()> {
     if let Some(other) = runs.iter().find(|r| r.variant != runs[0].variant) {
         bail!(
