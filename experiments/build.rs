@@ -1,8 +1,9 @@
 //! Puts the commit the binary is built from into `chesslab --version` (issue 39) as
 //! `CHESSLAB_GIT_HASH`: the short hash of HEAD, or `unknown` outside a git checkout (a
 //! source tarball). Reruns when HEAD or the branch it points to moves. No `-dirty` mark:
-//! the script does not rerun on every edit, so such a mark could be stale; run.json
-//! records `git describe --dirty` at run time.
+//! the script does not rerun on every edit, so such a mark could be stale. run.json
+//! records both: `build_commit` (this hash) and `git_describe --dirty` of the checkout
+//! the run was started in.
 
 use std::process::Command;
 

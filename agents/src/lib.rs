@@ -128,6 +128,9 @@ pub use spec::{AgentError, Spec};
 /// `capture_scores_match_what_actions_take_in_every_variant`): Cassandra's prophecies
 /// and Masquerade's failed attempts are no longer captures, and Clairvoyant's bought
 /// captures and Zombie's captures now are. A variant run records its commit.
+/// Nor for the null move in Half Alice and Crowded House (2026-12-07, session 38: their
+/// facts offer a pass, so `alphabeta`'s default null-move pruning applies there): play
+/// changed only in those two variants, where no rating is kept.
 pub const EPOCH: u32 = 6;
 
 /// A decision maker for games of type `G`.

@@ -46,6 +46,9 @@ fn same_seed_same_games_whatever_the_thread_count() {
     assert_eq!(run["variant"], "chess");
     assert!(run["command"].as_array().unwrap().len() > 3);
     assert!(run["chesslab_version"].is_string());
+    // The binary's own commit, whatever checkout the run is started in (a saved binary
+    // of an older commit records that commit, not the folder's).
+    assert_eq!(run["build_commit"], env!("CHESSLAB_GIT_HASH"));
     // Refuses to overwrite without --resume.
     let o = tournament(&a, &pf, &["--threads", "1"]);
     assert!(!o.status.success());

@@ -5,8 +5,9 @@
 //! Soundness across games (issue 66: each switch follows one declared fact of the game,
 //! which its conformance check verifies against play):
 //! - the null move only where the game offers a pass (`GameFacts::null_move`, with
-//!   [`Game::apply_null`]: orthodox chess and Chess960; compound turns, chance and hidden
-//!   information declare none), never in check, never right after another pass and never
+//!   [`Game::apply_null`]: orthodox chess, Chess960, Half Alice and Crowded House, whose
+//!   turns are one move each; compound turns, chance and hidden information declare
+//!   none), never in check, never right after another pass and never
 //!   for a side with only pawns and king on the board (zugzwang);
 //! - check extensions and quiescence evasions where the game's check is known
 //!   (`GameFacts::board_check`, or `GameFacts::game_check` with the game's own

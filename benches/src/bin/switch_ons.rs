@@ -10,7 +10,9 @@
 //! apply; the table's last column is the same count without extensions (pruning alone).
 //!
 //! `cargo build --profile quick -p benches --bin switch_ons && ./target/quick/switch_ons
-//! [OUT.md] [SEEDS] [DEPTH]` (defaults: print only, 4 seeds, depth 4).
+//! [OUT.csv] [SEEDS] [DEPTH] [null]` (defaults: print only, 4 seeds, depth 4). With
+//! `null` it measures the null move alone (with and without, the rest as today) in the
+//! games whose facts offer a pass.
 
 use agents::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use agents::budget_suite::{self, PLIES};
@@ -45,19 +47,60 @@ fn count<G: Game>(positions: &[G], cfg: &AlphaBetaConfig) -> (u64, f64) {
     (nodes, t.elapsed().as_secs_f64())
 }
 
+/// The seeded positions of random play where a seat is to move.
+fn positions<G: Game>(start: &G, seeds: u64) -> Vec<G> {
+    let mut positions = Vec::new();
+    for seed in 0..seeds {
+        for (g, _) in budget_suite::positions(start, 6600 + seed, PLIES) {
+            if matches!(g.turn(), Turn::Seat(_)) {
+                positions.push(g);
+            }
+        }
+    }
+    positions
+}
+
+/// The null move alone: today's search against the same without null-move pruning, in
+/// the games whose facts offer a pass (`None` elsewhere).
+struct NullMeasure {
+    seeds: u64,
+    depth: u32,
+}
+
+impl VariantVisitor for NullMeasure {
+    type Output = Option<String>;
+    fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Option<String> {
+        let start = G::new(&params);
+        if !start.facts().null_move {
+            return None;
+        }
+        let positions = positions(&start, self.seeds);
+        let with = AlphaBetaConfig {
+            depth: self.depth,
+            ..Default::default()
+        };
+        let without = AlphaBetaConfig {
+            null_move: false,
+            ..with.clone()
+        };
+        let (a, b) = (count(&positions, &with), count(&positions, &without));
+        Some(format!(
+            "{name},{},{},{},{:.2},{:.2}",
+            positions.len(),
+            a.0,
+            b.0,
+            a.0 as f64 / b.0.max(1) as f64,
+            a.1 / b.1.max(1e-9)
+        ))
+    }
+}
+
 impl VariantVisitor for Measure {
     type Output = Row;
     fn visit<G: Game>(self, name: &'static str, params: G::Params) -> Row {
         let start = G::new(&params);
         let f = start.facts();
-        let mut positions = Vec::new();
-        for seed in 0..self.seeds {
-            for (g, _) in budget_suite::positions(&start, 6600 + seed, PLIES) {
-                if matches!(g.turn(), Turn::Seat(_)) {
-                    positions.push(g);
-                }
-            }
-        }
+        let positions = positions(&start, self.seeds);
         let on = AlphaBetaConfig {
             depth: self.depth,
             ..Default::default()
@@ -103,6 +146,23 @@ fn main() {
     let out = args.first().filter(|a| !a.is_empty()).cloned();
     let seeds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
     let depth: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
+    if args.get(3).map(String::as_str) == Some("null") {
+        let mut csv = String::from(
+            "game,positions,nodes_with,nodes_without,with_over_without,time_with_over_without\n",
+        );
+        for &name in registry::VARIANTS {
+            let m = NullMeasure { seeds, depth };
+            if let Some(line) = registry::visit(name, None, m).expect("a registry game") {
+                println!("{line}");
+                csv.push_str(&line);
+                csv.push('\n');
+            }
+        }
+        if let Some(path) = out {
+            std::fs::write(&path, csv).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        }
+        return;
+    }
     let mut csv = String::from(
         "game,switched_on,positions,nodes_on,nodes_off,on_over_off,pruning_only,pruning_over_off,time_on_over_off\n",
     );

@@ -18,7 +18,10 @@
 //! destination, and the seat may castle if the king or the rook starts or ends on its
 //! half; four passes in a row (nobody can move, no king capturable) is a draw recorded as
 //! `stalemate`; the other draws are the common ones (50 moves, threefold repetition of
-//! position and seat, insufficient material, ply cap).
+//! position and seat, insufficient material, ply cap). The search may pass (null-move
+//! pruning, `GameFacts::null_move`): the rules' own pass, offered in any position out of
+//! check and not counted in the seats' tallies
+//! (`null_move_passes_to_the_next_seat_and_undoes`).
 //!
 //! One rule that is not the seed's, off by default: `partner_answers_check = true` lets a
 //! seat whose king is in check answer with any piece of its colour, its partner's half
@@ -266,7 +269,9 @@ impl Game for CrowdedHouse {
             seats: SEATS,
             // Check is "capturable by the next seat", not by the whole other colour.
             board_check: false,
-            null_move: false,
+            // A seat's turn is one move and the rules already let a seat without one
+            // pass, so a pass bounds the mover's team as in orthodox chess.
+            null_move: true,
             // Its own check (`CrowdedHouse::in_check`); the seats alternate colours, so
             // every decision is a turn after which the other team decides. Recaptures
             // are limited by the seats' halves: no static exchange.
@@ -369,6 +374,29 @@ impl Game for CrowdedHouse {
         } else {
             self.board.unmake();
         }
+        self.seat = seat;
+        self.passes_in_a_row = passes;
+    }
+
+    /// A pass for the search's null move: the seat's pass of the rules (the board's null
+    /// move, the turn to the next seat, a pass in a row), refused in check and once the
+    /// game is over; not counted in the seats' pass tallies
+    /// (`null_move_passes_to_the_next_seat_and_undoes`).
+    fn apply_null(&mut self) -> bool {
+        if self.in_check() || self.result().is_some() {
+            return false;
+        }
+        self.history
+            .push((self.seat, self.state_key(), self.passes_in_a_row));
+        self.board.make_null();
+        self.passes_in_a_row += 1;
+        self.seat = (self.seat + 1) % SEATS;
+        true
+    }
+
+    fn undo_null(&mut self) {
+        let (seat, _, passes) = self.history.pop().expect("undo_null without a pass");
+        self.board.unmake_null();
         self.seat = seat;
         self.passes_in_a_row = passes;
     }
@@ -548,6 +576,31 @@ mod tests {
         // The queen-side white seat has no piece on a-d and cannot reach it: it passes.
         let g = pos("4k3/8/8/8/8/8/7P/7K w - - 0 1 | 2");
         assert_eq!(moves(&g), vec!["pass".to_string()]);
+    }
+
+    #[test]
+    fn null_move_passes_to_the_next_seat_and_undoes() {
+        let mut g = pos("4k3/8/8/8/8/8/4P2P/4K3 w - - 0 1 | 0");
+        let (key, before) = (g.state_key(), moves(&g));
+        assert!(g.facts().null_move);
+        assert!(g.apply_null());
+        assert_eq!((g.seat(), g.turn()), (1, Turn::Seat(1)));
+        assert_ne!(g.state_key(), key);
+        assert!(!moves(&g).is_empty());
+        g.undo_null();
+        assert_eq!((g.seat(), g.state_key()), (0, key));
+        assert_eq!(moves(&g), before);
+        let passes = |g: &CrowdedHouse| g.tallies()[0].1;
+        assert_eq!(passes(&g), 0.0, "a search's pass is not a seat's pass");
+        // In check (the next seat can take the king) there is no pass.
+        let mut checked = pos("4k3/8/8/8/8/8/8/4K2r w - - 0 1 | 0");
+        assert!(checked.in_check());
+        assert!(!checked.apply_null());
+        assert_eq!(checked.seat(), 0);
+        // Nor once the game is over.
+        let mut mated = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3 | 0");
+        assert!(mated.result().is_some());
+        assert!(!mated.apply_null());
     }
 
     #[test]

@@ -40,7 +40,9 @@
 //! it takes, is the first piece on a line from the king, so only those are tested.
 //! Castling, en passant and positions in check keep the two occupancy-sketch tests. All
 //! of it is checked against testing every move both ways
-//! (`generator_matches_the_plain_reference_in_random_play`).
+//! (`generator_matches_the_plain_reference_in_random_play`). The search may pass
+//! (null-move pruning, `GameFacts::null_move`): a turn is one move, so a pass is the
+//! bound it is in orthodox chess (`null_move_passes_the_turn_and_undoes`).
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
@@ -455,6 +457,7 @@ impl Game for HalfAlice {
             .with_board_check(false)
             .with_game_check(true)
             .with_quiet_pruning(true)
+            .with_null_move(true)
             .with_eval("half-alice")
     }
 
@@ -553,6 +556,29 @@ impl Game for HalfAlice {
             self.captures[self.board.turn().index()] -= 1;
         }
         self.mirror = self.mirrors.pop().expect("undo without a move");
+        self.keys.pop();
+    }
+
+    /// A pass for the search's null move: the board's null move (en passant forfeited),
+    /// the mirror unchanged. A pass is the sound bound it is in orthodox chess: a turn is
+    /// one move and nothing falls due between turns. Refused in the game's check (the
+    /// king attacked on its own side) and once the game is over
+    /// (`null_move_passes_the_turn_and_undoes`).
+    fn apply_null(&mut self) -> bool {
+        if self.in_check() || self.turn() == Turn::Terminal {
+            return false;
+        }
+        self.keys.push(self.state_key());
+        self.mirrors.push(self.mirror);
+        self.board.make_null();
+        self.stale();
+        true
+    }
+
+    fn undo_null(&mut self) {
+        self.stale();
+        self.board.unmake_null();
+        self.mirror = self.mirrors.pop().expect("undo_null without a pass");
         self.keys.pop();
     }
 
@@ -706,6 +732,44 @@ mod tests {
         let mut v: Vec<String> = g.legal_moves().iter().map(|&m| g.board.uci(m)).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_and_undoes() {
+        let mut g = crate::game::replay(
+            HalfAlice::new(&HalfAliceParams::default()),
+            &["e2e4", "d7d5"],
+        )
+        .unwrap();
+        let (key, mirror, before) = (g.state_key(), g.mirror(), moves(&g));
+        assert!(g.facts().null_move);
+        assert!(g.apply_null());
+        assert_eq!(g.turn(), Turn::Seat(1));
+        assert_eq!(
+            g.mirror(),
+            mirror,
+            "a pass moves nothing through the mirror"
+        );
+        assert_ne!(g.state_key(), key);
+        assert!(!moves(&g).is_empty(), "Black moves after the pass");
+        g.undo_null();
+        assert_eq!(g.turn(), Turn::Seat(0));
+        assert_eq!(g.state_key(), key);
+        assert_eq!(moves(&g), before);
+        // In the game's check (the king attacked on its own side) there is no pass.
+        let mut checked = pos("4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+        assert!(checked.in_check());
+        assert!(!checked.apply_null());
+        assert_eq!(checked.turn(), Turn::Seat(0));
+        // A check through the mirror is no check: the pass is offered.
+        let mut across = pos("4k3/8/8/8/8/8/8/4K2r w - - 0 1 | h1");
+        assert!(!across.in_check());
+        assert!(across.apply_null());
+        across.undo_null();
+        // Nor once the game is over (checkmate on the king's side).
+        let mut mated = pos("4k3/8/8/8/8/8/r7/1r2K3 w - - 0 1");
+        assert_eq!(mated.turn(), Turn::Terminal);
+        assert!(!mated.apply_null());
     }
 
     /// `chesslab values` features: the piece differences, then pieces (kings aside) on

@@ -269,6 +269,7 @@ pub(super) fn pars(a: &ParsArgs) -> Result<()> {
     let run = serde_json::json!({
         "command": std::env::args().collect::<Vec<_>>(),
         "chesslab_version": env!("CARGO_PKG_VERSION"),
+        "build_commit": env!("CHESSLAB_GIT_HASH"),
         "rules": describe(&params),
         "params_toml": toml::to_string(&params).unwrap_or_default(),
         "cards": cards,

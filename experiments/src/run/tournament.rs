@@ -291,6 +291,12 @@ impl VariantVisitor for Visitor {
 struct RunInfo<'a> {
     command: Vec<String>,
     chesslab_version: &'static str,
+    /// The commit the binary was built from (`build.rs`: HEAD at build time, `unknown`
+    /// outside a checkout). A saved binary started in a newer checkout records its own
+    /// commit here and the checkout's below.
+    build_commit: &'static str,
+    /// `git describe --dirty` of the checkout the run was started in (or, outside one,
+    /// of the binary's folder): the results' repository state, not the player's build.
     git_describe: Option<String>,
     /// The generation of the agents' play ([`agents::EPOCH`]): which strength ratings
     /// apply to the run's players ([`crate::stats::strength`]).
@@ -350,8 +356,9 @@ pub(crate) fn verify_rows(
     Ok(())
 }
 
-/// `git describe` of the checkout the binary was built in (tried from the current
-/// folder, then from the executable's), if git and a repository are there.
+/// `git describe` of the checkout the run is started in (tried from the current folder,
+/// then from the executable's), if git and a repository are there. Not the binary's
+/// build when a saved binary runs in a newer checkout: `build_commit` says that.
 fn git_describe() -> Option<String> {
     let exe_dir = std::env::current_exe()
         .ok()
@@ -416,6 +423,7 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     let info = RunInfo {
         command: std::env::args().collect(),
         chesslab_version: env!("CARGO_PKG_VERSION"),
+        build_commit: env!("CHESSLAB_GIT_HASH"),
         git_describe: git_describe(),
         agents_epoch: agents::EPOCH,
         variant: name,
