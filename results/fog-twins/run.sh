@@ -11,7 +11,8 @@
 # `cargo build --profile quick -p experiments --bin chesslab`), GAMES (default 1000), OUT
 # (the folder the run folders go in; default results/fog-twins, or results/fog-twins/member
 # with PLAYER=member), PLAYER (`row`, the default: each hidden verdict row's player;
-# `member`: the strong member's search on sampled worlds in every game, a node budget, so
+# `member`: the strong member's search on sampled worlds in every game (ten worlds; two in
+# Tar Pit, where they play stronger), a node budget, so
 # the runs play the same games at any load and thread count). Arguments: the games to
 # play (chess: the orthodox baseline of the D2 player; zombie, time, masquerade, tar-pit,
 # cassandra (open; its hidden game is secret Cassandra), clairvoyant (open; hidden: blind),
@@ -41,11 +42,16 @@ esac
 # first of equal actions and both games of a pair were one game (README.md, Zombie).
 D2=pimc:search=alphabeta,depth=2,quiescence=true,worlds=6,ties=random
 T25=pimc:search=alphabeta,worlds=10,time_ms=25,ties=random
+TP=$T25
 # The strong member (results/strength/member: `alphabeta:depth=64,nodes=100000`) searching
 # sampled worlds: 100,000 nodes a decision shared over ten worlds.
 if [ "$PLAYER" = member ]; then
     D2=pimc:search=alphabeta,depth=64,nodes=100000,quiescence=true,worlds=10,ties=random
     T25=$D2
+    # In Tar Pit the same budget over two worlds is the stronger player: +151 against the
+    # depth-2 row player where ten worlds are level with it (results/strength/member,
+    # hidden-vs-row/tar-pit-w2 and tar-pit).
+    TP=pimc:search=alphabeta,depth=64,nodes=100000,quiescence=true,worlds=2,ties=random
 fi
 
 run() {
@@ -111,7 +117,7 @@ play() {
         # (pimc/checkers/a: seed 1, two threads, no random opening plies).
         params=$HERE/tar-pit-open-hands.toml
         [ -n "$fog" ] && params=
-        set -- --variant tar-pit --agents "$T25,$T25" --seed 1 --threads 2 \
+        set -- --variant tar-pit --agents "$TP,$TP" --seed 1 --threads 2 \
             --title "Tar Pit, $(label "open hands" "$fog") (fog twins)"
         ;;
     cassandra)
