@@ -73,6 +73,18 @@ fn merged_shards_equal_the_one_machine_run() {
     let info: serde_json::Value = serde_json::from_str(&read(&merged.join("run.json"))).unwrap();
     assert!(info["shard"].is_null());
     assert_eq!(info["merged_from"].as_array().unwrap().len(), 3);
+    // Every shard's build is kept, in shard order (crate::run::builds).
+    let builds = info["builds"].as_array().unwrap();
+    assert_eq!(builds.len(), 3);
+    for b in builds {
+        assert_eq!(b["build_commit"], env!("CHESSLAB_GIT_HASH"));
+        assert_eq!(b["games_before"], 0);
+    }
+    let shards: Vec<&str> = builds
+        .iter()
+        .map(|b| b["shard"].as_str().unwrap())
+        .collect();
+    assert!(shards[0] < shards[1] && shards[1] < shards[2], "{shards:?}");
 
     // A task run again by the scheduler resumes its own folder and changes nothing.
     let before = read(&dirs[1].join("games.csv"));

@@ -89,6 +89,49 @@ fn resume_after_a_torn_write_equals_an_uninterrupted_run() {
     assert_eq!(read(&whole.join("games.csv")), full);
 }
 
+/// A run resumed by another build keeps the earlier build's record beside its own
+/// (crate::run::builds): run.json's top-level `build_commit` is the latest start's, its
+/// `builds` every start's with the rows recorded before it. The earlier build is played
+/// by an older run.json (no `builds` list, another `build_commit`), as a saved binary of
+/// an earlier session leaves it.
+#[test]
+fn a_resume_by_another_build_keeps_every_build() {
+    let d = tempfile::tempdir().unwrap();
+    let pf = params(d.path(), 40);
+    let whole = d.path().join("whole");
+    assert!(tournament(&whole, &pf, &["--threads", "1"])
+        .status
+        .success());
+    let full = read(&whole.join("games.csv"));
+    let cut = d.path().join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    let lines: Vec<&str> = full.split_inclusive('\n').collect();
+    std::fs::write(cut.join("games.csv"), lines[..4].concat()).unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&read(&whole.join("run.json"))).unwrap();
+    let obj = old.as_object_mut().unwrap();
+    obj.remove("builds");
+    obj.insert("build_commit".into(), "0123abc".into());
+    std::fs::write(cut.join("run.json"), old.to_string()).unwrap();
+    let o = tournament(&cut, &pf, &["--threads", "2", "--resume"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read(&cut.join("games.csv")), full);
+    let run: serde_json::Value = serde_json::from_str(&read(&cut.join("run.json"))).unwrap();
+    assert_eq!(run["build_commit"], env!("CHESSLAB_GIT_HASH"));
+    let builds = run["builds"].as_array().unwrap();
+    assert_eq!(builds.len(), 2, "{builds:?}");
+    assert_eq!(builds[0]["build_commit"], "0123abc");
+    assert_eq!(builds[0]["games_before"], 0);
+    assert_eq!(builds[1]["build_commit"], env!("CHESSLAB_GIT_HASH"));
+    assert_eq!(builds[1]["games_before"], 3);
+    // A second resume (nothing left to play) adds its start and keeps both.
+    assert!(tournament(&cut, &pf, &["--resume"]).status.success());
+    let run: serde_json::Value = serde_json::from_str(&read(&cut.join("run.json"))).unwrap();
+    let builds = run["builds"].as_array().unwrap();
+    assert_eq!(builds.len(), 3);
+    assert_eq!(builds[0]["build_commit"], "0123abc");
+    assert_eq!(builds[2]["games_before"], 18);
+}
+
 /// Settings no row records (random opening plies, draw and resign adjudication) must match
 /// the interrupted run's on --resume: a change is refused, naming the flag, and nothing
 /// is written (issue 18: a resume that silently mixed two kinds of games).

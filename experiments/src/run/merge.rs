@@ -295,6 +295,12 @@ pub fn run(args: &MergeArgs) -> Result<bool> {
     info["shard"] = Value::Null;
     info["threads"] = Value::Null;
     info["resumed"] = Value::Bool(false);
+    // Every shard's builds, in shard order: the merge plays nothing itself.
+    let builds: Vec<_> = shards
+        .iter()
+        .flat_map(|s| crate::run::builds::recorded(&s.info))
+        .collect();
+    info["builds"] = serde_json::to_value(builds)?;
     info["command"] = serde_json::to_value(std::env::args().collect::<Vec<_>>())?;
     info["merged_from"] = serde_json::to_value(
         shards

@@ -9,6 +9,7 @@
 //! `cli`, `studies`, `serve` or `golf`.
 
 pub mod adjudication;
+pub mod builds;
 pub mod ext_bot;
 pub mod gameplay;
 pub mod interrupt;

@@ -322,6 +322,9 @@ struct RunInfo<'a> {
     sprt: Option<Sprt>,
     threads: usize,
     resumed: bool,
+    /// Every build that played this run's games, first start first
+    /// ([`crate::run::builds`]): a resume by another binary keeps the earlier ones.
+    builds: Vec<crate::run::builds::BuildStart>,
 }
 
 /// Replays every recorded game before a run resumes, as `replay` does: a row whose moves
@@ -450,12 +453,15 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
         sprt: plan.sprt,
         threads: plan.threads,
         resumed: args.resume && exists,
+        builds: Vec::new(),
     };
     // The run's description first: it names the flags as the user typed them (`--seed
     // 5`), where a row only holds the game's derived seed (issue 68).
-    if exists {
-        same_play_settings(&out.join("run.json"), &info)?;
-    }
+    let mut builds = if exists {
+        crate::run::builds::recorded(&same_play_settings(&out.join("run.json"), &info)?)
+    } else {
+        Vec::new()
+    };
     let (done, clean_to) = if exists {
         resumed_rows(
             &games_path,
@@ -469,6 +475,12 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     } else {
         (BTreeMap::new(), None)
     };
+    builds.push(crate::run::builds::BuildStart::this(
+        info.git_describe.clone(),
+        done.len() as u64,
+        info.shard.clone(),
+    ));
+    let info = RunInfo { builds, ..info };
     let json = serde_json::to_string_pretty(&info)? + "\n";
     record::write_atomic(&out.join("run.json"), json.as_bytes())?;
 
@@ -632,7 +644,8 @@ fn start_states<G: Game>(plan: &Plan, params: &G::Params) -> Result<Starts<G>> {
 /// folder is not what it claims: the resume is refused (issue 39: it used to be taken
 /// as no evidence, and a resume with other agents rewrote it). Test:
 /// `resume_without_a_readable_run_description_is_refused`.
-fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
+/// Returns the interrupted run's description (its `builds` carry on).
+fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<serde_json::Value> {
     let text = std::fs::read_to_string(path).with_context(|| {
         format!(
             "cannot resume: the run's description {} cannot be read, so the command line cannot be checked against it; nothing was changed (start a new run with another --out)",
@@ -701,7 +714,7 @@ fn same_play_settings(path: &Path, now: &RunInfo<'_>) -> Result<()> {
             );
         }
     }
-    Ok(())
+    Ok(before)
 }
 
 /// The rows of an interrupted run in `games_path`, each checked against this run's plan
