@@ -130,6 +130,20 @@ fn a_resume_by_another_build_keeps_every_build() {
     assert_eq!(builds.len(), 3);
     assert_eq!(builds[0]["build_commit"], "0123abc");
     assert_eq!(builds[2]["games_before"], 18);
+    // A hand-broken list stops the resume, naming it, and nothing is rewritten.
+    let mut broken = run.clone();
+    broken["builds"] = "edited".into();
+    let broken = broken.to_string();
+    std::fs::write(cut.join("run.json"), &broken).unwrap();
+    let o = tournament(&cut, &pf, &["--resume"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot resume") && err.contains("`builds` is not a list of build starts"),
+        "{err}"
+    );
+    assert_eq!(read(&cut.join("run.json")), broken);
+    assert_eq!(read(&cut.join("games.csv")), full);
 }
 
 /// Settings no row records (random opening plies, draw and resign adjudication) must match

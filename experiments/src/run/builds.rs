@@ -9,7 +9,8 @@
 //! binary's commit, the checkout's `git describe`, the command line and how many rows were
 //! already recorded when that build started (`games_before`; `null` where a run.json from
 //! before this list does not say). A run.json without the list (older runs) contributes
-//! one entry made from its top-level fields. Tests: `a_resume_by_another_build_keeps_every_build`
+//! one entry made from its top-level fields; a list that is not one of starts stops a
+//! resume or merge before anything is written. Tests: `a_resume_by_another_build_keeps_every_build`
 //! (experiments/tests/tournament_cli.rs) and `merged_shards_equal_the_one_machine_run`
 //! (experiments/tests/scale_out.rs).
 
@@ -50,17 +51,17 @@ impl BuildStart {
 }
 
 /// The starts an existing run.json records: its `builds` list, or for a run.json written
-/// before the list, one start made from its top-level fields.
-pub fn recorded(info: &Value) -> Vec<BuildStart> {
-    if let Some(list) = info
-        .get("builds")
-        .and_then(|b| serde_json::from_value::<Vec<BuildStart>>(b.clone()).ok())
-    {
-        return list;
+/// before the list, one start made from its top-level fields. A `builds` that is not a
+/// list of starts (edited by hand, truncated) is an error, not a history quietly replaced.
+pub fn recorded(info: &Value) -> anyhow::Result<Vec<BuildStart>> {
+    if let Some(list) = info.get("builds") {
+        return serde_json::from_value::<Vec<BuildStart>>(list.clone()).map_err(|e| {
+            anyhow::anyhow!("its `builds` is not a list of build starts (edited by hand?): {e}")
+        });
     }
     let text = |key: &str| info.get(key).and_then(Value::as_str).map(str::to_string);
     let fresh = info.get("resumed").and_then(Value::as_bool) == Some(false);
-    vec![BuildStart {
+    Ok(vec![BuildStart {
         build_commit: text("build_commit").unwrap_or_else(|| "unknown".to_string()),
         git_describe: text("git_describe"),
         command: info
@@ -69,7 +70,7 @@ pub fn recorded(info: &Value) -> Vec<BuildStart> {
             .unwrap_or_default(),
         games_before: fresh.then_some(0),
         shard: text("shard"),
-    }]
+    }])
 }
 
 #[cfg(test)]
@@ -85,7 +86,7 @@ mod tests {
             "resumed": false,
             "shard": "1/2",
         });
-        let got = recorded(&old);
+        let got = recorded(&old).unwrap();
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].build_commit, "abc123");
         assert_eq!(got[0].git_describe.as_deref(), Some("v1-2-gdef"));
@@ -94,7 +95,7 @@ mod tests {
         assert_eq!(got[0].shard.as_deref(), Some("1/2"));
         // Older still: no build_commit, a resumed run (where it started is not known).
         let older = serde_json::json!({"command": ["x"], "resumed": true});
-        let got = recorded(&older);
+        let got = recorded(&older).unwrap();
         assert_eq!(got[0].build_commit, "unknown");
         assert_eq!(got[0].games_before, None);
     }
@@ -112,6 +113,14 @@ mod tests {
             },
         ];
         let info = serde_json::json!({ "builds": starts, "build_commit": "ignored" });
-        assert_eq!(recorded(&info), starts);
+        assert_eq!(recorded(&info).unwrap(), starts);
+        // A list that is not one of starts is refused, naming the key.
+        for bad in [
+            serde_json::json!({ "builds": "abc" }),
+            serde_json::json!({ "builds": [{ "build_commit": 5 }] }),
+        ] {
+            let e = recorded(&bad).unwrap_err().to_string();
+            assert!(e.contains("`builds` is not a list of build starts"), "{e}");
+        }
     }
 }

@@ -264,6 +264,15 @@ pub fn run(args: &MergeArgs) -> Result<bool> {
     let verified: BTreeMap<u64, Row> = rows.iter().map(|r| (r.index, r.clone())).collect();
     crate::run::tournament::verify_rows(&verified, params.as_deref(), &first.dir.join("games.csv"))
         .context("merge refused")?;
+    // Every shard's builds, in shard order (the merge plays nothing itself); read before
+    // anything is written, so a shard whose list is broken leaves no half-merged folder.
+    let mut builds = Vec::new();
+    for s in &shards {
+        builds.extend(
+            crate::run::builds::recorded(&s.info)
+                .with_context(|| format!("merge refused: {}'s run.json", s.dir.display()))?,
+        );
+    }
 
     // Write the merged folder.
     let out = &args.out;
@@ -295,11 +304,6 @@ pub fn run(args: &MergeArgs) -> Result<bool> {
     info["shard"] = Value::Null;
     info["threads"] = Value::Null;
     info["resumed"] = Value::Bool(false);
-    // Every shard's builds, in shard order: the merge plays nothing itself.
-    let builds: Vec<_> = shards
-        .iter()
-        .flat_map(|s| crate::run::builds::recorded(&s.info))
-        .collect();
     info["builds"] = serde_json::to_value(builds)?;
     info["command"] = serde_json::to_value(std::env::args().collect::<Vec<_>>())?;
     info["merged_from"] = serde_json::to_value(

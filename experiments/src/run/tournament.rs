@@ -458,7 +458,13 @@ fn run_typed<G: Game>(plan: Plan, name: &'static str, params: G::Params) -> Resu
     // The run's description first: it names the flags as the user typed them (`--seed
     // 5`), where a row only holds the game's derived seed (issue 68).
     let mut builds = if exists {
-        crate::run::builds::recorded(&same_play_settings(&out.join("run.json"), &info)?)
+        let run_json = out.join("run.json");
+        crate::run::builds::recorded(&same_play_settings(&run_json, &info)?).with_context(|| {
+            format!(
+                "cannot resume: {} cannot say which builds played the run; nothing was changed",
+                run_json.display()
+            )
+        })?
     } else {
         Vec::new()
     };
